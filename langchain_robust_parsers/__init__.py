@@ -1,0 +1,26 @@
+"""LangChain output parsers that survive what language models really write.
+
+Drop-in replacements for langchain-core's parsers, built on a lenient JSON engine that locates
+the payload (fences, tags, prose, ``<think>`` blocks), repairs what models get wrong and completes
+what was cut off, and reports what it did.
+"""
+
+from __future__ import annotations
+
+from langchain_robust_parsers._version import __version__
+from langchain_robust_parsers.engine import ParseReport, Repair
+from langchain_robust_parsers.json_text import loads, repair_json
+from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
+from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.stats import ParseStats
+
+__all__ = [
+    "ParseReport",
+    "ParseStats",
+    "Repair",
+    "RobustJsonOutputParser",
+    "RobustPydanticOutputParser",
+    "__version__",
+    "loads",
+    "repair_json",
+]

@@ -1,0 +1,18 @@
+"""The engine's own error type; parsers turn it into ``OutputParserException``."""
+
+from __future__ import annotations
+
+
+class JsonEngineError(ValueError):
+    """No JSON value could be recovered from the text.
+
+    ``pos`` is the offset in the input where the engine gave up (``-1`` when no payload was found).
+    """
+
+    def __init__(self, msg: str, pos: int = -1) -> None:
+        super().__init__(msg if pos < 0 else f"{msg} (at offset {pos})")
+        self.msg = msg
+        self.pos = pos
+
+    def __reduce__(self) -> tuple[type[JsonEngineError], tuple[str, int]]:
+        return (type(self), (self.msg, self.pos))
