@@ -1,26 +1,181 @@
-"""Decode the JSON value of a model's output: STUB (json.loads only) until the engine lands."""
+"""Decode the JSON value of a model's answer: the order of work and the ranking of candidates.
+
+1. ``json.loads`` on the whole text: C speed for the common case.
+2. Locate: skip a BOM and leading reasoning; collect fenced blocks, then tagged blocks, then the
+   whole text, then ``{``/``[`` spans in prose.
+3. Decode each candidate: the C decoder with error-position repairs, jiter for cut-off text,
+   and the linear lenient scanner as the last resort.
+4. Rank: source (fenced, tagged, whole, span), then fewer repairs, then earlier position.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from langchain_robust_parsers.engine import locate
+from langchain_robust_parsers.engine.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.lenient import LenientError, scan_value
+from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.report import ParseReport, Source
+
+MAX_SPAN_ATTEMPTS = 32
+"""Bracket positions in prose tried as payload starts. Real answers hold a handful; the cap keeps
+text made of thousands of brackets from costing thousands of decodes."""
+
+_WHOLE_STARTS = "{[("
+_TRAILING_CLOSERS = frozenset(" \t\r\n}])")
+
+
+@dataclass
+class _Decoded:
+    value: Any
+    report: ParseReport
+
+
+def _first_significant(text: str, pos: int, stop: int) -> int:
+    while pos < stop and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _decode_region(
+    text: str, region: locate.Region, prefix: RepairLog, source: Source
+) -> _Decoded | None:
+    """Decode the value that starts ``region``, or ``None`` if it holds none."""
+    a = _first_significant(text, region.start, region.stop)
+    if a >= region.stop:
+        return None
+    at_text_end = region.stop == len(text) and not region.closed
+    log = RepairLog()
+    log.extend(prefix)
+    got: tuple[Any, int] | None = None
+    if text[a] in "{[":
+        got = decode_with_repairs(text[a : region.stop], log, a, at_text_end=at_text_end)
+        if got is not None:
+            got = (got[0], a + got[1])
+    elif source != "span":
+        try:
+            got = (json.loads(text[a : region.stop]), region.stop)
+        except (ValueError, RecursionError):
+            got = None
+    if got is None:
+        if text[a] not in _WHOLE_STARTS and source == "span":
+            return None
+        log = RepairLog()
+        log.extend(prefix)
+        try:
+            got = scan_value(text, a, region.stop, log, at_text_end=at_text_end)
+        except LenientError:
+            return None
+    value, end = got
+    rest = text[end : region.stop]
+    if source != "span" and rest and not rest.isspace() and set(rest) <= _TRAILING_CLOSERS:
+        log.add("extra_closer", end + len(rest) - len(rest.lstrip()))
+    value = _undo_double_encoding(value, log, a)
+    report = ParseReport(
+        source=source,
+        start=a,
+        end=end,
+        repairs=tuple(log.repairs),
+        truncated=log.truncated,
+    )
+    return _Decoded(value, report)
+
+
+def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
+    """A JSON document serialised into a JSON string is decoded once more."""
+    if not isinstance(value, str):
+        return value
+    inner = value.strip()
+    if len(inner) < 2 or inner[0] not in "{[" or inner[-1] not in "}]":
+        return value
+    try:
+        decoded = json.loads(inner)
+    except (ValueError, RecursionError):
+        inner_log = RepairLog()
+        try:
+            decoded, stop = scan_value(inner, 0, len(inner), inner_log, at_text_end=False)
+        except LenientError:
+            return value
+        if stop != len(inner) or inner_log.count > 2:
+            return value
+    log.add("double_encoded", pos)
+    return decoded
 
 
 def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tuple[Any, ParseReport]]:
-    """Every decodable payload of ``text`` with its report, best first (DESIGN.md's total order)."""
+    """Every decodable payload of ``text`` with its report, best first.
+
+    The order is DESIGN.md's total order: source (fenced, tagged, whole text, spans in prose),
+    then fewer repairs, then earlier position. With ``allow_truncated=False`` payloads that were
+    cut off are skipped.
+    """
+    if not isinstance(text, str):
+        raise JsonEngineError(f"expected text, got {type(text).__name__}")
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
+        pass
+    else:
+        log = RepairLog()
+        value = _undo_double_encoding(value, log, 0)
+        yield value, ParseReport(source="whole", start=0, end=len(text), repairs=tuple(log.repairs))
         return
-    yield value, ParseReport(source="whole", start=0, end=len(text))
+
+    prefix = RepairLog()
+    begin = locate.payload_start(text, prefix)
+    skip = locate.think_regions(text, begin)
+    taken: list[tuple[int, int]] = []
+
+    def ranked(found: list[_Decoded]) -> Iterator[tuple[Any, ParseReport]]:
+        found.sort(key=lambda d: (d.report.cost, d.report.start))
+        for d in found:
+            if allow_truncated or not d.report.truncated:
+                yield d.value, d.report
+
+    for source, regions in (
+        ("fenced", locate.fenced_regions(text, begin, skip)),
+        ("tagged", locate.tagged_regions(text, begin, skip)),
+    ):
+        found = []
+        for region in regions:
+            d = _decode_region(text, region, prefix, source)  # type: ignore[arg-type]
+            if d is not None:
+                found.append(d)
+                taken.append((d.report.start, d.report.end))
+        yield from ranked(found)
+
+    a = _first_significant(text, begin, len(text))
+    if a < len(text) and text[a] in _WHOLE_STARTS and not any(s <= a < e for s, e in taken):
+        d = _decode_region(text, locate.Region("whole", a, len(text), False), prefix, "whole")
+        if d is not None:
+            taken.append((d.report.start, max(d.report.end, a + 1)))
+            yield from ranked([d])
+
+    found = []
+    pos = begin
+    for _ in range(MAX_SPAN_ATTEMPTS):
+        s = locate.next_span_start(text, pos, skip + taken)
+        if s < 0:
+            break
+        d = _decode_region(text, locate.Region("span", s, len(text), False), prefix, "span")
+        if d is None:
+            pos = s + 1
+            continue
+        found.append(d)
+        pos = max(d.report.end, s + 1)
+    yield from ranked(found)
 
 
 def decode(text: str, *, allow_truncated: bool = True) -> tuple[Any, ParseReport]:
     """The best payload of ``text``; raises :class:`JsonEngineError` when there is none."""
     for value, report in iter_candidates(text, allow_truncated=allow_truncated):
         return value, report
+    if not allow_truncated:
+        for _value, report in iter_candidates(text, allow_truncated=True):
+            raise JsonEngineError("the JSON value is cut off", report.end)
     raise JsonEngineError("no JSON value found in the text")

@@ -1,0 +1,668 @@
+"""The last-resort decoder: an iterative, linear-time scanner that repairs as it reads.
+
+It runs only when the C decoder and the error-position repairs have given up. Each repair is a
+named rule (the names are what :class:`~langchain_robust_parsers.engine.report.ParseReport`
+lists). Work stays linear in the text: runs of ordinary characters are consumed by compiled
+regular expressions without nested quantifiers, well-formed sub-values near the root are handed
+to the C decoder, and nesting is held on an explicit stack bounded by :data:`MAX_DEPTH`.
+
+Positions are offsets into the original input: the scanner reads ``src`` between ``pos`` and
+``end`` and never slices the payload out of it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+MAX_DEPTH = 500
+"""Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
+return can still be compared, copied, pickled and serialised by recursive code downstream."""
+
+C_SUBTREE_MAX_DEPTH = 8
+"""Containers this close to the root are first offered to the C decoder whole. A failed attempt
+costs the distance to its error, so the cap bounds the re-reads along the path to one error."""
+
+_STRICT_DECODER = json.JSONDecoder(strict=True)
+
+_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
+_INLINE_WS = re.compile(r"[ \t]*")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’]+")
+_UNQUOTED_VALUE_IN_OBJECT = re.compile(r"[^,}\]\n\r\"“”]*")
+_UNQUOTED_VALUE_IN_ARRAY = re.compile(r"[^,\]}\n\r\"“”]*")
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+
+# Characters that end a bare token (number, literal, unquoted key).
+_DELIMITERS = frozenset(" \t\r\n\f\v,:}])/#`\u00a0")
+
+# Opening quote -> the characters accepted as its closing quote. Models mix straight and smart.
+_CLOSERS: dict[str, str] = {
+    '"': '"',
+    "'": "'",
+    "“": "”“\"",
+    "”": "”\"",
+    "‘": "’‘'",
+    "’": "’'",
+}
+_QUOTE_REPAIR = {'"': "", "'": "single_quotes", "“": "smart_quotes", "”": "smart_quotes",
+                 "‘": "smart_quotes", "’": "smart_quotes"}
+_RUNS: dict[str, re.Pattern[str]] = {
+    q: re.compile("[^" + re.escape(c) + r"\\\x00-\x1f`]*") for q, c in _CLOSERS.items()
+}
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
+                   "r": "\r", "t": "\t", "'": "'"}
+_LITERALS: dict[str, tuple[Any, bool]] = {
+    # word -> (value, is a repair)
+    "true": (True, False),
+    "false": (False, False),
+    "null": (None, False),
+    "True": (True, True),
+    "False": (False, True),
+    "None": (None, True),
+    "TRUE": (True, True),
+    "FALSE": (False, True),
+    "NULL": (None, True),
+    "Null": (None, True),
+    "NaN": (float("nan"), False),
+    "Infinity": (float("inf"), False),
+    "undefined": (None, True),
+}
+_LITERAL_PREFIXES = frozenset(w[:i] for w in _LITERALS for i in range(1, len(w)))
+
+_OBJ = 0
+_ARR = 1
+
+
+class LenientError(ValueError):
+    """The scanner found no value it could stand behind; ``pos`` says where it stopped."""
+
+    def __init__(self, msg: str, pos: int) -> None:
+        super().__init__(f"{msg} at offset {pos}")
+        self.msg = msg
+        self.pos = pos
+
+
+class _Frame:
+    __slots__ = ("closer", "container", "key", "kind", "members")
+
+    def __init__(self, kind: int, closer: str) -> None:
+        self.kind = kind
+        self.closer = closer
+        self.container: Any = {} if kind == _OBJ else []
+        self.key: str | None = None
+        self.members = 0
+
+
+def skip_ws_and_comments(src: str, pos: int, end: int, log: RepairLog) -> int:
+    """Skip whitespace and ``//``, ``/* */`` and ``#`` comments (each a ``comment`` repair)."""
+    while True:
+        pos = _WS.match(src, pos, end).end()  # type: ignore[union-attr]
+        if pos >= end:
+            return end
+        c = src[pos]
+        if c == "#" or (c == "/" and src.startswith("//", pos)):
+            log.add("comment", pos)
+            eol = src.find("\n", pos, end)
+            pos = end if eol < 0 else eol + 1
+        elif c == "/" and src.startswith("/*", pos):
+            log.add("comment", pos)
+            close = src.find("*/", pos + 2, end)
+            pos = end if close < 0 else close + 2
+        else:
+            return pos
+
+
+def _next_significant(src: str, pos: int, end: int) -> int:
+    """The position of the next non-whitespace character (``end`` if none)."""
+    return _WS.match(src, pos, end).end()  # type: ignore[union-attr]
+
+
+def _looks_like_member_start(src: str, pos: int, end: int) -> bool:
+    """True when ``pos`` starts ``"key":`` or ``key:``: a quote there opens a new member."""
+    if pos >= end:
+        return False
+    c = src[pos]
+    if c in _CLOSERS:
+        close = src.find(c if c in "\"'" else _CLOSERS[c][0], pos + 1, min(end, pos + 200))
+        if close < 0:
+            return False
+        after = _next_significant(src, close + 1, end)
+        return after < end and src[after] == ":"
+    m = _WORD.match(src, pos, end)
+    if m is None:
+        return False
+    after = _next_significant(src, m.end(), end)
+    return after < end and src[after] == ":"
+
+
+def _quote_closes(src: str, q: int, end: int, role: str, frame: _Frame | None) -> bool:
+    """Decide whether the quote at ``q`` closes the string or is an unescaped inner quote.
+
+    A closing quote is followed by what JSON allows there: a separator, a closer, a colon after a
+    key, the end of the text, a comment or a fence. Anything else means the model forgot to
+    escape a quote inside the string.
+    """
+    p = _next_significant(src, q + 1, end)
+    if p >= end:
+        return True
+    f = src[p]
+    if role == "key":
+        return f == ":" or f in ",}" or p > q + 1 and f in "\"'"
+    if f in "}]`/#":
+        return True
+    if f == ":":
+        return False
+    if f == ",":
+        n = _next_significant(src, p + 1, end)
+        if n >= end:
+            return True
+        g = src[n]
+        if g in "}]{[0123456789-`/#" or g in _CLOSERS:
+            return True
+        if frame is not None and frame.kind == _OBJ:
+            return _looks_like_member_start(src, n, end)
+        w = _WORD.match(src, n, end)
+        return w is not None and w.group() in _LITERALS
+    if f in _CLOSERS:
+        # `"a" "b"` separated by whitespace: a closed string and another value. Adjacent quotes
+        # (`""`) read as an escaped quote the model wrote the CSV way.
+        return p > q + 1
+    if frame is not None and frame.kind == _OBJ and p > q + 1:
+        # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma.
+        return _looks_like_member_start(src, p, end)
+    return False
+
+
+def scan_string(
+    src: str, pos: int, end: int, log: RepairLog, role: str, frame: _Frame | None
+) -> tuple[str, int, bool]:
+    """Read a quoted string whose opening quote is at ``pos``.
+
+    Returns the text, the position after the closing quote and whether the string was cut off
+    by the end of the text. Handles escapes, literal control characters and unescaped inner
+    quotes.
+    """
+    opener = src[pos]
+    closers = _CLOSERS[opener]
+    run = _RUNS[opener]
+    if _QUOTE_REPAIR[opener]:
+        log.add(_QUOTE_REPAIR[opener], pos)
+    parts: list[str] = []
+    pos += 1
+    noted_control = False
+    while True:
+        m = run.match(src, pos, end)
+        assert m is not None  # a starred class always matches
+        if m.end() > pos:
+            parts.append(m.group())
+            pos = m.end()
+        if pos >= end:
+            return "".join(parts), end, True
+        c = src[pos]
+        if c == "\\":
+            if pos + 1 >= end:
+                return "".join(parts), end, True  # a dangling backslash is half an escape
+            e = src[pos + 1]
+            if e == "u":
+                h = _HEX4.match(src, pos + 2, end)
+                if h is None:
+                    if end - (pos + 2) < 4 and re.fullmatch(r"[0-9a-fA-F]*", src[pos + 2 : end]):
+                        return "".join(parts), end, True  # cut inside \uXXXX
+                    log.add("invalid_escape", pos)
+                    parts.append("\\u")
+                    pos += 2
+                    continue
+                code = int(h.group(), 16)
+                pos += 6
+                if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
+                    low = _HEX4.match(src, pos + 2, end)
+                    if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
+                        pos += 6
+                parts.append(chr(code))
+            elif e in _SIMPLE_ESCAPES:
+                parts.append(_SIMPLE_ESCAPES[e])
+                pos += 2
+            elif e in closers:
+                parts.append(e)
+                pos += 2
+            else:
+                log.add("invalid_escape", pos)
+                parts.append("\\" + e)
+                pos += 2
+        elif c in closers:
+            if _quote_closes(src, pos, end, role, frame):
+                return "".join(parts), pos + 1, False
+            if role == "value" and frame is not None and frame.kind == _OBJ:
+                text = "".join(parts)
+                cut = _missing_close_before_key(text)
+                if cut is not None and _looks_like_member_start(src, pos, end):
+                    # `"New York, "gender": "male"`: the string lost its closing quote before
+                    # the comma; end it there and let the quote open the next key.
+                    log.add("inner_quote", pos)
+                    return text[:cut], pos, False
+            log.add("inner_quote", pos)
+            parts.append(c)
+            pos += 1
+        elif c == "`":
+            if src.startswith("```", pos) and _fence_ends_string(src, pos, end):
+                log.add("missing_closer", pos)
+                return "".join(parts).rstrip(), pos, False
+            parts.append(c)
+            pos += 1
+        else:
+            if not noted_control:
+                log.add("control_character", pos)
+                noted_control = True
+            parts.append(c)
+            pos += 1
+
+
+def _missing_close_before_key(text: str) -> int | None:
+    """Where a string that swallowed ``, "key":`` should have ended: before its last comma."""
+    stripped = text.rstrip()
+    if stripped.endswith(","):
+        return len(stripped) - 1
+    return None
+
+
+def _fence_ends_string(src: str, pos: int, end: int) -> bool:
+    """True when a fence at ``pos`` closes the document: only closers and space follow it."""
+    rest = src[pos + 3 : end].strip(" \t\r\n`")
+    return rest == "" or all(ch in "}]" for ch in rest)
+
+
+def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int, bool] | None:
+    """A number at ``pos``: ``(value, end, cut_off_incomplete)`` or ``None`` if it is not one."""
+    m = _JSON_NUMBER.match(src, pos, end)
+    if m is not None and m.end() > pos and src[m.end() - 1].isdigit():
+        stop = m.end()
+        if stop >= end or src[stop] in _DELIMITERS or src[stop] in "\"'":
+            text = m.group()
+            if stop >= end and end == len(src):
+                # Cut off: a number is complete only when followed by something; keep it (the
+                # digits so far), as LangChain's partial parser shows numbers growing.
+                pass
+            if "." in text or "e" in text or "E" in text:
+                return float(text), stop, False
+            return int(text), stop, False
+    m = _LOOSE_NUMBER.match(src, pos, end)
+    if m is None or m.end() == pos:
+        if src[pos] in "-+" and pos + 1 >= end:
+            return None, end, True  # a lone sign at the end: an unfinished number
+        return None
+    stop = m.end()
+    text = m.group()
+    if stop < end and src[stop] not in _DELIMITERS and src[stop] not in "\"'":
+        return None
+    if stop >= end and text[-1] in ".eE+-":
+        return None, end, True
+    cleaned = text.replace("_", "").lstrip("+")
+    if cleaned.endswith((".", "e", "E")):
+        cleaned = cleaned.rstrip(".eE")
+    try:
+        value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
+    except ValueError:
+        return None
+    log.add("number_format", pos)
+    return value, stop, False
+
+
+def _c_decode(src: str, pos: int, end: int) -> tuple[Any, int] | None:
+    """Offer the container at ``pos`` to the C decoder; ``None`` when it is not clean JSON."""
+    try:
+        value, stop = _STRICT_DECODER.raw_decode(src, pos)
+    except (ValueError, RecursionError):
+        return None
+    if stop > end:
+        return None
+    return value, stop
+
+
+def scan_value(
+    src: str, pos: int, end: int, log: RepairLog, *, at_text_end: bool = True
+) -> tuple[Any, int]:
+    """Decode one JSON value starting at ``pos`` (after whitespace), repairing as it goes.
+
+    ``end`` bounds the payload (a fence closer, or the end of the text). When the payload stops
+    inside open containers, they are closed: ``log.truncated`` is set when ``end`` is the end of
+    the text (``at_text_end``), else a ``missing_closer`` repair is recorded. Raises
+    :class:`LenientError` when no value can be recovered.
+    """
+    stack: list[_Frame] = []
+    use_c = True
+    after_comma = False
+    # States: 0 = expecting a value, 1 = expecting a key (or `}`), 2 = after a value.
+    state = 0
+    pending: Any = None
+    have_pending = False
+
+    def finish_at_end(at: int) -> tuple[Any, int]:
+        if at_text_end:
+            log.truncated = True
+        else:
+            log.add("missing_closer", at)
+        value: Any = None
+        while stack:
+            frame = stack.pop()
+            value = frame.container
+            if stack:
+                _attach(stack[-1], value)
+        if value is None:
+            raise LenientError("no value before the end of the text", at)
+        return value, at
+
+    while True:
+        if state == 2:
+            if not stack:
+                return pending, pos
+            frame = stack[-1]
+            pos = skip_ws_and_comments(src, pos, end, log)
+            if pos >= end:
+                return finish_at_end(pos)
+            c = src[pos]
+            if c == ",":
+                pos += 1
+                n = skip_ws_and_comments(src, pos, end, log)
+                while n < end and src[n] == ",":
+                    log.add("extra_comma", n)
+                    n = skip_ws_and_comments(src, n + 1, end, log)
+                if n < end and src[n] in "}])":
+                    log.add("trailing_comma", pos - 1)
+                pos = n
+                after_comma = True
+                state = 1 if frame.kind == _OBJ else 0
+                continue
+            if c in "}])":
+                pos, closed = _close(stack, c, pos, log)
+                if closed is _NOT_CLOSED:
+                    continue
+                if not stack:
+                    return closed, pos
+                _attach(stack[-1], closed)
+                continue
+            if c == "`":
+                return finish_at_end(pos)
+            if frame.kind == _ARR and c == ":" and frame.members == 1 and not after_comma:
+                # `["key": "value"]`: an object written with the wrong brackets.
+                key = frame.container.pop()
+                obj_frame = _Frame(_OBJ, frame.closer)
+                obj_frame.key = key if isinstance(key, str) else json.dumps(key)
+                stack[-1] = obj_frame
+                log.add("mismatched_closer", pos)
+                pos += 1
+                state = 0
+                continue
+            # Anything else starts the next member: the comma is missing.
+            log.add("missing_comma", pos)
+            after_comma = False
+            state = 1 if frame.kind == _OBJ else 0
+            if frame.kind == _OBJ and c not in _CLOSERS and not _looks_like_member_start(
+                src, pos, end
+            ):
+                # Junk between members (`COMMENT "key": ...`): skip the word.
+                w = _UNQUOTED_KEY.match(src, pos, end)
+                pos = w.end() if w is not None and w.end() > pos else pos + 1
+            continue
+
+        if state == 1:
+            frame = stack[-1]
+            pos = skip_ws_and_comments(src, pos, end, log)
+            if pos >= end:
+                return finish_at_end(pos)
+            c = src[pos]
+            if c in "}])":
+                pos, closed = _close(stack, c, pos, log)
+                if closed is _NOT_CLOSED:
+                    continue
+                if not stack:
+                    return closed, pos
+                _attach(stack[-1], closed)
+                state = 2
+                continue
+            if c == ",":
+                log.add("extra_comma", pos)
+                pos += 1
+                continue
+            if src.startswith("...", pos):
+                log.add("ellipsis", pos)
+                pos += 3
+                state = 2
+                continue
+            if c == "`":
+                return finish_at_end(pos)
+            key_start = pos
+            if c in _CLOSERS:
+                key, pos, cut = scan_string(src, pos, end, log, "key", frame)
+                if cut:
+                    return finish_at_end(end)  # an unfinished key is dropped
+            else:
+                m = _UNQUOTED_KEY.match(src, pos, end)
+                if m is None or m.end() == pos:
+                    raise LenientError("expected a key", pos)
+                key = m.group()
+                pos = m.end()
+                if pos >= end and at_text_end:
+                    return finish_at_end(end)
+                log.add("unquoted_key", key_start)
+            pos = skip_ws_and_comments(src, pos, end, log)
+            if pos >= end:
+                return finish_at_end(end)  # a key without a value is dropped
+            if src[pos] == ":":
+                pos += 1
+            elif src[pos] in ",}":
+                if frame.kind == _OBJ and src[pos] == "," and not frame.members and c in _CLOSERS:
+                    # `{'a', 'b'}`: a Python set of strings, read as a list.
+                    arr = _Frame(_ARR, frame.closer)
+                    arr.container.append(key)
+                    arr.members = 1
+                    stack[-1] = arr
+                    log.add("mismatched_closer", key_start)
+                    state = 2
+                    continue
+                raise LenientError("key without a value", pos)
+            else:
+                log.add("missing_colon", pos)
+            frame.key = key
+            state = 0
+            continue
+
+        # state 0: a value
+        pos = skip_ws_and_comments(src, pos, end, log)
+        frame_or_none = stack[-1] if stack else None
+        if pos >= end:
+            if frame_or_none is not None and frame_or_none.kind == _OBJ:
+                frame_or_none.key = None  # the key's value never came
+            return finish_at_end(pos)
+        c = src[pos]
+        if c in "{[(":
+            if use_c and c != "(" and len(stack) < C_SUBTREE_MAX_DEPTH:
+                got = _c_decode(src, pos, end)
+                if got is not None:
+                    pending, pos = got
+                    have_pending = True
+            if not have_pending:
+                if len(stack) >= MAX_DEPTH:
+                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos)
+                if c == "(":
+                    log.add("tuple", pos)
+                stack.append(_Frame(_OBJ if c == "{" else _ARR, {"{": "}", "[": "]", "(": ")"}[c]))
+                pos += 1
+                after_comma = False
+                state = 1 if c == "{" else 0
+                if c != "{":
+                    n = skip_ws_and_comments(src, pos, end, log)
+                    if n < end and src[n] in "])}":
+                        pos = n
+                        state = 2
+                continue
+        elif c in _CLOSERS:
+            role_frame = frame_or_none
+            text, pos, cut = scan_string(src, pos, end, log, "value", role_frame)
+            if cut:
+                log.truncated = log.truncated or at_text_end
+            else:
+                text, pos = _concatenate(src, text, pos, end, log, role_frame)
+            pending = text
+            have_pending = True
+        elif c in "}])":
+            if frame_or_none is None:
+                raise LenientError("a closer where a value was expected", pos)
+            if frame_or_none.kind == _OBJ and frame_or_none.key is not None:
+                log.add("missing_value", pos)
+                _attach(frame_or_none, "")
+            state = 2
+            continue
+        elif c == ",":
+            if frame_or_none is None:
+                raise LenientError("a comma where a value was expected", pos)
+            if frame_or_none.kind == _OBJ and frame_or_none.key is not None:
+                log.add("missing_value", pos)
+                _attach(frame_or_none, "")
+            else:
+                log.add("extra_comma", pos)
+            state = 2
+            continue
+        elif src.startswith("...", pos):
+            log.add("ellipsis", pos)
+            pos += 3
+            if frame_or_none is not None and frame_or_none.kind == _OBJ:
+                frame_or_none.key = None
+            state = 2
+            if frame_or_none is None:
+                raise LenientError("only a placeholder", pos)
+            continue
+        else:
+            got_num = _scan_number(src, pos, end, log) if c in "-+.0123456789" else None
+            if got_num is not None:
+                value, stop, incomplete = got_num
+                if incomplete:
+                    if frame_or_none is not None and frame_or_none.kind == _OBJ:
+                        frame_or_none.key = None
+                    return finish_at_end(end)
+                pending, pos, have_pending = value, stop, True
+            else:
+                w = _WORD.match(src, pos, end)
+                word = w.group() if w is not None else ""
+                stop = w.end() if w is not None else pos
+                if word and (stop >= end or src[stop] in _DELIMITERS or src[stop] in "\"'"):
+                    if word in _LITERALS:
+                        value, repaired = _LITERALS[word]
+                        if repaired:
+                            log.add("python_literal", pos)
+                        pending, pos, have_pending = value, stop, True
+                    elif stop >= end and at_text_end and word in _LITERAL_PREFIXES:
+                        # An unfinished `tr`/`nul`: dropped, with its key.
+                        if frame_or_none is not None and frame_or_none.kind == _OBJ:
+                            frame_or_none.key = None
+                        return finish_at_end(end)
+                    elif c == "-" and src.startswith("-Infinity", pos):
+                        pending, pos, have_pending = float("-inf"), pos + 9, True
+                if not have_pending:
+                    if frame_or_none is None:
+                        raise LenientError("expected a JSON value", pos)
+                    pending, pos = _unquoted_value(src, pos, end, frame_or_none)
+                    if pending == "":
+                        raise LenientError("expected a value", pos)
+                    log.add("unquoted_string", pos)
+                    have_pending = True
+
+        # A value is complete.
+        have_pending = False
+        after_comma = False
+        if not stack:
+            return pending, pos
+        _attach(stack[-1], pending)
+        state = 2
+
+
+def _attach(frame: _Frame, value: Any) -> None:
+    if frame.kind == _OBJ:
+        if frame.key is not None:
+            frame.container[frame.key] = value
+            frame.key = None
+            frame.members += 1
+    else:
+        frame.container.append(value)
+        frame.members += 1
+
+
+_NOT_CLOSED = object()
+"""Returned by :func:`_close` for a stray closer that matched no open container."""
+
+
+def _close(stack: list[_Frame], closer: str, pos: int, log: RepairLog) -> tuple[int, Any]:
+    """Close the innermost container that ``closer`` at ``pos`` belongs to.
+
+    Returns the position after the closer and the closed container. A closer of an outer
+    container also closes the ones inside it (``missing_closer``); a closer that matches nothing
+    open is skipped (``extra_closer``) and :data:`_NOT_CLOSED` is returned.
+    """
+    want = _canonical_closer(closer)
+    depth = next(
+        (i for i in range(len(stack) - 1, -1, -1) if _canonical_closer(stack[i].closer) == want),
+        None,
+    )
+    if depth is None:
+        log.add("extra_closer", pos)
+        return pos + 1, _NOT_CLOSED
+    while len(stack) - 1 > depth:
+        inner = stack.pop()
+        log.add("missing_closer", pos)
+        _attach(stack[-1], inner.container)
+    return pos + 1, stack.pop().container
+
+
+def _canonical_closer(closer: str) -> str:
+    """A tuple's ``)`` and a list's ``]`` close the same kind of container."""
+    return "]" if closer == ")" else closer
+
+
+def _concatenate(
+    src: str, text: str, pos: int, end: int, log: RepairLog, frame: _Frame | None
+) -> tuple[str, int]:
+    """Join ``'a' + 'b'`` and ``'a' 'b'`` on one line into one string."""
+    while True:
+        n = _INLINE_WS.match(src, pos, end).end()  # type: ignore[union-attr]
+        if n >= end:
+            return text, pos
+        c = src[n]
+        if c == "+":
+            m = _WS.match(src, n + 1, end).end()  # type: ignore[union-attr]
+            if m < end and src[m] in _CLOSERS:
+                log.add("string_concat", n)
+                more, pos, _ = scan_string(src, m, end, log, "value", frame)
+                text += more
+                continue
+            return text, pos
+        if c in _CLOSERS and n > pos and (frame is None or frame.kind == _OBJ):
+            if frame is not None and _looks_like_member_start(src, n, end):
+                return text, pos
+            log.add("string_concat", n)
+            more, pos, _ = scan_string(src, n, end, log, "value", frame)
+            text += more
+            continue
+        return text, pos
+
+
+def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, int]:
+    """A bare word or phrase used as a string value, up to the next separator or line end."""
+    pattern = _UNQUOTED_VALUE_IN_OBJECT if frame.kind == _OBJ else _UNQUOTED_VALUE_IN_ARRAY
+    m = pattern.match(src, pos, end)
+    assert m is not None
+    text = m.group()
+    stop = m.end()
+    if frame.kind == _ARR and frame.closer == ")":
+        cut = text.find(")")
+        if cut >= 0:
+            text, stop = text[:cut], pos + cut
+    if stop < end and src[stop] in "\"“”":
+        # `abcdef",`: the opening quote was missing; the closing one belongs to this value.
+        stop += 1
+    return text.strip(), stop

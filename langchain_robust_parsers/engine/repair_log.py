@@ -1,0 +1,31 @@
+"""The collector the decoders write repairs into while they work on one candidate."""
+
+from __future__ import annotations
+
+from langchain_robust_parsers.engine.report import Repair
+
+MAX_RECORDED_REPAIRS = 256
+"""Repairs kept with their positions; beyond this only the count grows, so a megabyte of broken
+text cannot make the report itself the largest object in memory."""
+
+
+class RepairLog:
+    """Named repairs in the order they fired, plus whether the payload was cut off."""
+
+    __slots__ = ("count", "repairs", "truncated")
+
+    def __init__(self) -> None:
+        self.repairs: list[Repair] = []
+        self.count = 0
+        self.truncated = False
+
+    def add(self, name: str, pos: int) -> None:
+        self.count += 1
+        if len(self.repairs) < MAX_RECORDED_REPAIRS:
+            self.repairs.append(Repair(name, pos))
+
+    def extend(self, other: RepairLog) -> None:
+        for r in other.repairs:
+            self.add(r.name, r.pos)
+        self.count += other.count - len(other.repairs)
+        self.truncated = self.truncated or other.truncated
