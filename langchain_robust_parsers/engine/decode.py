@@ -18,7 +18,7 @@ from typing import Any
 from langchain_robust_parsers.engine import locate
 from langchain_robust_parsers.engine.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.lenient import LenientError, scan_value
+from langchain_robust_parsers.engine.lenient import LenientError, more_members_follow, scan_value
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -57,6 +57,8 @@ def _decode_region(
         got = decode_with_repairs(text[a : region.stop], log, a, at_text_end=at_text_end)
         if got is not None:
             got = (got[0], a + got[1])
+            if more_members_follow(text, got[1], region.stop):
+                got = None  # `{"a": 1}, "b": 2}`: the lenient scanner merges the members
     elif source != "span":
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
@@ -107,6 +109,15 @@ def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
     return decoded
 
 
+def _unescape_document(text: str, begin: int) -> str | None:
+    """``{\\"key\\": \\"value\\"}``: a document printed with its quotes escaped, as if cut out of a
+    JSON string. Returns it with ``\\"`` unescaped, or ``None`` when the text is not like that."""
+    a = _first_significant(text, begin, len(text))
+    if not (text.startswith('{\\"', a) or text.startswith('[\\"', a)):
+        return None
+    return text[:a] + text[a:].replace('\\"', '"')
+
+
 def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tuple[Any, ParseReport]]:
     """Every decodable payload of ``text`` with its report, best first.
 
@@ -128,6 +139,19 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
 
     prefix = RepairLog()
     begin = locate.payload_start(text, prefix)
+    unescaped = _unescape_document(text, begin)
+    if unescaped is not None:
+        prefix.add("escaped_quotes", begin)
+        for value, report in iter_candidates(unescaped, allow_truncated=allow_truncated):
+            repairs = prefix.repairs + list(report.repairs)
+            yield value, ParseReport(
+                source=report.source,
+                start=report.start,
+                end=min(report.end, len(text)),
+                repairs=tuple(repairs),
+                truncated=report.truncated,
+            )
+        return
     skip = locate.think_regions(text, begin)
     taken: list[tuple[int, int]] = []
 
@@ -136,6 +160,16 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
         for d in found:
             if allow_truncated or not d.report.truncated:
                 yield d.value, d.report
+
+    # A document that starts the text is decoded first so that fences and tags inside its
+    # strings (```` "```python ...```" ````) are not mistaken for payloads of their own; it is
+    # still yielded in its place in the order, after fenced and tagged payloads outside it.
+    whole: _Decoded | None = None
+    a = _first_significant(text, begin, len(text))
+    if a < len(text) and text[a] in _WHOLE_STARTS:
+        whole = _decode_region(text, locate.Region("whole", a, len(text), False), prefix, "whole")
+        if whole is not None:
+            skip = [*skip, (whole.report.start, whole.report.end)]
 
     for source, regions in (
         ("fenced", locate.fenced_regions(text, begin, skip)),
@@ -149,12 +183,9 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
                 taken.append((d.report.start, d.report.end))
         yield from ranked(found)
 
-    a = _first_significant(text, begin, len(text))
-    if a < len(text) and text[a] in _WHOLE_STARTS and not any(s <= a < e for s, e in taken):
-        d = _decode_region(text, locate.Region("whole", a, len(text), False), prefix, "whole")
-        if d is not None:
-            taken.append((d.report.start, max(d.report.end, a + 1)))
-            yield from ranked([d])
+    if whole is not None:
+        taken.append((whole.report.start, max(whole.report.end, a + 1)))
+        yield from ranked([whole])
 
     found = []
     pos = begin

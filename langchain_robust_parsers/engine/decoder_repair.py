@@ -27,7 +27,7 @@ MAX_DECODER_REPAIRS = 12
 with many defects (where the linear scanner wins) from costing ``defects x length``."""
 
 _STRICT = json.JSONDecoder(strict=True)
-_LAX = json.JSONDecoder(strict=False)
+_KEY_AFTER_COMMA = re.compile(r",[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:")
 
 _WS_BEFORE = re.compile(r"[ \t\r\n]*\Z")
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
@@ -126,8 +126,14 @@ def _fix_python_literal(text: str, pos: int) -> Fix | None:
     return ("python_literal", pos, m.end(), _PY_LITERAL_JSON[m.group(1)])
 
 
+_ESCAPED_QUOTE_LIKE = frozenset("'„“”‘’")
+
+
 def _fix_invalid_escape(text: str, pos: int) -> Fix | None:
     if text.startswith("\\", pos) and pos + 1 < len(text):
+        if text[pos + 1] in _ESCAPED_QUOTE_LIKE:
+            # `\'` and `\“` are escapes in the model's mind: keep the quote, drop the backslash.
+            return ("invalid_escape", pos, pos + 1, "")
         return ("invalid_escape", pos, pos + 1, "\\\\")
     return None
 
@@ -149,6 +155,13 @@ _RULES_BY_MESSAGE: dict[str, tuple[Callable[[str, int], Fix | None], ...]] = {
     "Expecting ':' delimiter": (_fix_comment,),
     "Invalid \\escape": (_fix_invalid_escape,),
 }
+
+
+def _string_tail_needs_scanner(text: str, pos: int) -> bool:
+    """True when a string that runs to the end (opening quote at ``pos``) looks like a missing
+    closing quote rather than a cut: it ends in closers or swallowed a ``, key:``."""
+    tail = text[pos + 1 :].rstrip(" \t\r\n`")
+    return tail.endswith(("}", "]")) or _KEY_AFTER_COMMA.search(tail) is not None
 
 
 def complete_truncated(text: str) -> Any:
@@ -173,20 +186,21 @@ def decode_with_repairs(
     """
     text = payload
     edits: list[_Edit] = []
-    decoder = _STRICT
     for _ in range(MAX_DECODER_REPAIRS):
         try:
-            value, stop = decoder.raw_decode(text)
+            value, stop = _STRICT.raw_decode(text)
         except RecursionError:
             return None
         except json.JSONDecodeError as err:
             pos, msg = err.pos, err.msg
         else:
             return value, _original_pos(stop, edits)
-        if msg.startswith("Invalid control character") and decoder is _STRICT:
-            log.add("control_character", offset + _original_pos(pos, edits))
-            decoder = _LAX
-            continue
+        if msg.startswith("Invalid control character"):
+            # Literal line breaks in strings need the lenient scanner's judgement (a break
+            # before the closing quote is layout, not content).
+            return None
+        if msg.startswith("Unterminated string") and _string_tail_needs_scanner(text, pos):
+            return None
         if _at_end(text, pos) or msg.startswith("Unterminated string"):
             try:
                 value = complete_truncated(text)

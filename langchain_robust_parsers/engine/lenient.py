@@ -22,6 +22,10 @@ MAX_DEPTH = 500
 """Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
 return can still be compared, copied, pickled and serialised by recursive code downstream."""
 
+MAX_STRING_RESUMES = 4
+"""Times one scan may re-read the tail of a cut-off string as members (``"first, b: 1}``).
+Each re-read covers text already read once, so the cap keeps the scan linear."""
+
 C_SUBTREE_MAX_DEPTH = 8
 """Containers this close to the root are first offered to the C decoder whole. A failed attempt
 costs the distance to its error, so the cap bounds the re-reads along the path to one error."""
@@ -31,15 +35,16 @@ _STRICT_DECODER = json.JSONDecoder(strict=True)
 _WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
 _INLINE_WS = re.compile(r"[ \t]*")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?")
+_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’]+")
 _UNQUOTED_VALUE_IN_OBJECT = re.compile(r"[^,}\]\n\r\"“”]*")
 _UNQUOTED_VALUE_IN_ARRAY = re.compile(r"[^,\]}\n\r\"“”]*")
+_DANGLING_EXPONENT = re.compile(r"[eE][-+]?\Z")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 
 # Characters that end a bare token (number, literal, unquoted key).
-_DELIMITERS = frozenset(" \t\r\n\f\v,:}])/#`\u00a0")
+_DELIMITERS = frozenset(" \t\r\n\f\v,:}])#`\u00a0")
 
 # Opening quote -> the characters accepted as its closing quote. Models mix straight and smart.
 _CLOSERS: dict[str, str] = {
@@ -89,7 +94,7 @@ class LenientError(ValueError):
 
 
 class _Frame:
-    __slots__ = ("closer", "container", "key", "kind", "members")
+    __slots__ = ("closer", "commas", "container", "key", "kind", "last_value", "members")
 
     def __init__(self, kind: int, closer: str) -> None:
         self.kind = kind
@@ -97,6 +102,8 @@ class _Frame:
         self.container: Any = {} if kind == _OBJ else []
         self.key: str | None = None
         self.members = 0
+        self.commas = 0
+        self.last_value: Any = None
 
 
 def skip_ws_and_comments(src: str, pos: int, end: int, log: RepairLog) -> int:
@@ -123,7 +130,7 @@ def _next_significant(src: str, pos: int, end: int) -> int:
     return _WS.match(src, pos, end).end()  # type: ignore[union-attr]
 
 
-def _looks_like_member_start(src: str, pos: int, end: int) -> bool:
+def _looks_like_member_start(src: str, pos: int, end: int, *, jumped: bool = False) -> bool:
     """True when ``pos`` starts ``"key":`` or ``key:``: a quote there opens a new member."""
     if pos >= end:
         return False
@@ -133,31 +140,68 @@ def _looks_like_member_start(src: str, pos: int, end: int) -> bool:
         if close < 0:
             return False
         after = _next_significant(src, close + 1, end)
+        if after < end and src[after] == c and after > close + 1 and not jumped:
+            # `"key" "value"`: a member whose colon is missing.
+            return True
         return after < end and src[after] == ":"
     m = _WORD.match(src, pos, end)
     if m is None:
         return False
     after = _next_significant(src, m.end(), end)
+    if after < end and src[after] in _CLOSERS and after > m.end() and not jumped:
+        # `COMMENT "key": 1`: a stray word before a quoted key.
+        return _looks_like_member_start(src, after, end, jumped=True)
     return after < end and src[after] == ":"
 
 
-def _quote_closes(src: str, q: int, end: int, role: str, frame: _Frame | None) -> bool:
+def _closer_is_structural(src: str, p: int, end: int) -> bool:
+    """True when the ``}``/``]`` at ``p`` is followed by what may follow a closed container: the
+    end, another closer, a fence, or a comma before a new member or value."""
+    g = _next_significant(src, p + 1, end)
+    if g >= end or src[g] in "}])`":
+        return True
+    if src[g] != ",":
+        return False
+    h = _next_significant(src, g + 1, end)
+    if h >= end or src[h] in "{[}]0123456789-" or src[h] in _CLOSERS:
+        return True
+    return _looks_like_member_start(src, h, end)
+
+
+_QUOTE_OR_SEPARATOR = re.compile(r"[\"“”,}\n]")
+
+
+def _junk_until_separator(src: str, p: int, end: int) -> bool:
+    """True when the text at ``p`` reaches a ``,`` or ``}`` on its line before any quote."""
+    m = _QUOTE_OR_SEPARATOR.search(src, p, end)
+    return m is not None and m.group() in ",}"
+
+
+def _quote_closes(
+    src: str, q: int, end: int, role: str, frame: _Frame | None, inner_quotes: int
+) -> bool:
     """Decide whether the quote at ``q`` closes the string or is an unescaped inner quote.
 
     A closing quote is followed by what JSON allows there: a separator, a closer, a colon after a
     key, the end of the text, a comment or a fence. Anything else means the model forgot to
-    escape a quote inside the string.
+    escape a quote inside the string (``"say "hi" now"``).
     """
     p = _next_significant(src, q + 1, end)
     if p >= end:
         return True
     f = src[p]
+    in_array = frame is not None and frame.kind == _ARR
     if role == "key":
-        return f == ":" or f in ",}" or p > q + 1 and f in "\"'"
-    if f in "}]`/#":
+        return f == ":" or f in ",}" or (p > q + 1 and f in "\"'")
+    if f in "}]":
+        return _closer_is_structural(src, p, end)
+    if f == ")":
+        return frame is not None and frame.closer == ")"
+    if f in "`#" or src.startswith("//", p) or src.startswith("/*", p):
         return True
     if f == ":":
-        return False
+        # `["key": "value"]`: an object in list brackets; elsewhere a colon is text.
+        return in_array and frame is not None and frame.members == 0
     if f == ",":
         n = _next_significant(src, p + 1, end)
         if n >= end:
@@ -171,11 +215,18 @@ def _quote_closes(src: str, q: int, end: int, role: str, frame: _Frame | None) -
         return w is not None and w.group() in _LITERALS
     if f in _CLOSERS:
         # `"a" "b"` separated by whitespace: a closed string and another value. Adjacent quotes
-        # (`""`) read as an escaped quote the model wrote the CSV way.
+        # (`""`) read as an escaped quote the model wrote the CSV way, unless they open a key.
+        if frame is not None and frame.kind == _OBJ and _looks_like_member_start(src, p, end):
+            return True
         return p > q + 1
-    if frame is not None and frame.kind == _OBJ and p > q + 1:
-        # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma.
-        return _looks_like_member_start(src, p, end)
+    if p > q + 1 and frame is not None:
+        if frame.kind == _OBJ:
+            # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma;
+            # `"value" junk }`: words with no quote before the member ends are junk.
+            return _looks_like_member_start(src, p, end) or _junk_until_separator(src, p, end)
+        # `["a" b", "c"]`: in a list, a word after a space starts the next item, unless this
+        # quote closes an inner quotation (`"the "big" one"`).
+        return inner_quotes % 2 == 0 and (f.isalnum() or f in "{[")
     return False
 
 
@@ -196,6 +247,16 @@ def scan_string(
     parts: list[str] = []
     pos += 1
     noted_control = False
+    inner_quotes = 0
+    doubled = (
+        pos + 1 < end
+        and src[pos] == opener
+        and (src[pos + 1].isalnum() or src[pos + 1] == "_")
+    )
+    if doubled:
+        # `""key""`: quotes doubled the CSV way around the whole string.
+        log.add("doubled_quote", pos)
+        pos += 1
     while True:
         m = run.match(src, pos, end)
         assert m is not None  # a starred class always matches
@@ -229,7 +290,9 @@ def scan_string(
             elif e in _SIMPLE_ESCAPES:
                 parts.append(_SIMPLE_ESCAPES[e])
                 pos += 2
-            elif e in closers:
+            elif e in closers or e in "„“”‘’":
+                if e not in closers:
+                    log.add("invalid_escape", pos)
                 parts.append(e)
                 pos += 2
             else:
@@ -237,23 +300,33 @@ def scan_string(
                 parts.append("\\" + e)
                 pos += 2
         elif c in closers:
-            if _quote_closes(src, pos, end, role, frame):
-                return "".join(parts), pos + 1, False
+            if doubled and src.startswith(c, pos + 1):
+                return "".join(parts), pos + 2, False
+            if _quote_closes(src, pos, end, role, frame, inner_quotes):
+                text = "".join(parts)
+                if noted_control:
+                    text = _strip_layout_break(src, pos, text)
+                return text, pos + 1, False
             if role == "value" and frame is not None and frame.kind == _OBJ:
                 text = "".join(parts)
-                cut = _missing_close_before_key(text)
-                if cut is not None and _looks_like_member_start(src, pos, end):
+                if text.rstrip().endswith(",") and _looks_like_member_start(src, pos, end):
                     # `"New York, "gender": "male"`: the string lost its closing quote before
                     # the comma; end it there and let the quote open the next key.
-                    log.add("inner_quote", pos)
-                    return text[:cut], pos, False
+                    log.add("missing_quote", pos)
+                    return text.rstrip()[:-1], pos, False
+                resume = _key_inside_string(src, pos, text)
+                if resume is not None:
+                    # `"first, b: "second"`: an unquoted key was swallowed the same way.
+                    log.add("missing_quote", pos)
+                    return text[: resume[0]], resume[1], False
             log.add("inner_quote", pos)
+            inner_quotes += 1
             parts.append(c)
             pos += 1
         elif c == "`":
             if src.startswith("```", pos) and _fence_ends_string(src, pos, end):
-                log.add("missing_closer", pos)
-                return "".join(parts).rstrip(), pos, False
+                # The closing fence came before the closing quote: the string ends here.
+                return "".join(parts), pos, True
             parts.append(c)
             pos += 1
         else:
@@ -264,12 +337,63 @@ def scan_string(
             pos += 1
 
 
-def _missing_close_before_key(text: str) -> int | None:
-    """Where a string that swallowed ``, "key":`` should have ended: before its last comma."""
-    stripped = text.rstrip()
-    if stripped.endswith(","):
-        return len(stripped) - 1
-    return None
+def _closers_after_unclosed_string(text: str, stack: list[_Frame]) -> int:
+    """How many trailing characters of a string cut off at the end are really the closers (and
+    a closing fence) of every open container; 0 when they are not."""
+    if not stack:
+        return 0
+    want = "".join(_canonical_closer(f.closer) for f in reversed(stack))
+    i = len(text)
+    while i > 0 and text[i - 1] in " \t\r\n`":
+        i -= 1
+    got: list[str] = []
+    while i > 0 and text[i - 1] in "}]) \t\r\n":
+        if not text[i - 1].isspace():
+            got.append(_canonical_closer(text[i - 1]))
+        i -= 1
+    return len(text) - i if "".join(reversed(got)) == want else 0
+
+
+def _strip_layout_break(src: str, q: int, text: str) -> str:
+    """Drop literal whitespace holding a line break just before the closing quote at ``q``: the
+    model broke the line to lay out the JSON, not to end the string with a newline."""
+    i = q
+    while i > 0 and src[i - 1] in " \t\r\n":
+        i -= 1
+    run = src[i:q]
+    if "\n" in run and text.endswith(run):
+        return text[: len(text) - len(run)]
+    return text
+
+
+_KEY_INSIDE_STRING = re.compile(r",[ \t]*([A-Za-z_][A-Za-z0-9_\-]*)[ \t]*:[ \t]*\Z")
+_LAST_KEY_INSIDE_STRING = re.compile(r".*(,)[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:", re.S)
+
+
+def _key_inside_string(src: str, q: int, text: str) -> tuple[int, int] | None:
+    """``(cut, resume)`` when ``text`` (read up to the quote at ``q``) ends with ``, key: ``: the
+    string should have ended at the comma (``cut`` in ``text``), and scanning resumes at the
+    comma (``resume`` in ``src``). ``None`` unless the tail was copied verbatim from ``src``."""
+    m = _KEY_INSIDE_STRING.search(text)
+    if m is None:
+        return None
+    tail = len(text) - m.start()
+    if src[q - tail : q] != text[m.start() :]:
+        return None
+    return m.start(), q - tail
+
+
+def key_in_unclosed_string(src: str, stop: int, text: str) -> tuple[int, int] | None:
+    """Like :func:`_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
+    it marks where the closing quote was forgotten (``{"a": "first, b: 1}``)."""
+    m = _LAST_KEY_INSIDE_STRING.match(text)
+    if m is None:
+        return None
+    comma = m.start(1)
+    tail = len(text) - comma
+    if src[stop - tail : stop] != text[comma:]:
+        return None
+    return comma, stop - tail
 
 
 def _fence_ends_string(src: str, pos: int, end: int) -> bool:
@@ -303,9 +427,7 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
         return None
     if stop >= end and text[-1] in ".eE+-":
         return None, end, True
-    cleaned = text.replace("_", "").lstrip("+")
-    if cleaned.endswith((".", "e", "E")):
-        cleaned = cleaned.rstrip(".eE")
+    cleaned = _DANGLING_EXPONENT.sub("", text.replace("_", "").lstrip("+"))
     try:
         value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
     except ValueError:
@@ -337,6 +459,7 @@ def scan_value(
     """
     stack: list[_Frame] = []
     use_c = True
+    resumes = 0
     after_comma = False
     # States: 0 = expecting a value, 1 = expecting a key (or `}`), 2 = after a value.
     state = 0
@@ -350,8 +473,7 @@ def scan_value(
             log.add("missing_closer", at)
         value: Any = None
         while stack:
-            frame = stack.pop()
-            value = frame.container
+            value = _closed_value(stack.pop())
             if stack:
                 _attach(stack[-1], value)
         if value is None:
@@ -368,6 +490,7 @@ def scan_value(
                 return finish_at_end(pos)
             c = src[pos]
             if c == ",":
+                frame.commas += 1
                 pos += 1
                 n = skip_ws_and_comments(src, pos, end, log)
                 while n < end and src[n] == ",":
@@ -380,22 +503,27 @@ def scan_value(
                 state = 1 if frame.kind == _OBJ else 0
                 continue
             if c in "}])":
-                pos, closed = _close(stack, c, pos, log)
+                pos, closed = _close(stack, c, pos, log, src, end)
                 if closed is _NOT_CLOSED:
                     continue
                 if not stack:
-                    return closed, pos
+                    if not _reopen_root(stack, closed, src, pos, end, log):
+                        return closed, pos
+                    continue
                 _attach(stack[-1], closed)
                 continue
             if c == "`":
                 return finish_at_end(pos)
             if frame.kind == _ARR and c == ":" and frame.members == 1 and not after_comma:
-                # `["key": "value"]`: an object written with the wrong brackets.
+                # `["key": "value"]`: the model forgot the object's braces inside the list.
+                if len(stack) >= MAX_DEPTH:
+                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos)
                 key = frame.container.pop()
-                obj_frame = _Frame(_OBJ, frame.closer)
+                frame.members = 0
+                obj_frame = _Frame(_OBJ, "}")
                 obj_frame.key = key if isinstance(key, str) else json.dumps(key)
-                stack[-1] = obj_frame
-                log.add("mismatched_closer", pos)
+                stack.append(obj_frame)
+                log.add("missing_opener", pos)
                 pos += 1
                 state = 0
                 continue
@@ -418,17 +546,28 @@ def scan_value(
                 return finish_at_end(pos)
             c = src[pos]
             if c in "}])":
-                pos, closed = _close(stack, c, pos, log)
+                pos, closed = _close(stack, c, pos, log, src, end)
                 if closed is _NOT_CLOSED:
                     continue
-                if not stack:
-                    return closed, pos
-                _attach(stack[-1], closed)
                 state = 2
+                if not stack:
+                    if not _reopen_root(stack, closed, src, pos, end, log):
+                        return closed, pos
+                    continue
+                _attach(stack[-1], closed)
                 continue
             if c == ",":
                 log.add("extra_comma", pos)
                 pos += 1
+                continue
+            if c == "[" and isinstance(frame.last_value, list) and len(stack) < MAX_DEPTH:
+                # `"key": ["a"], ["b"]`: the model closed the list too early; its items go on.
+                log.add("extra_closer", pos)
+                more = _Frame(_ARR, "]")
+                more.container = frame.last_value
+                stack.append(more)
+                pos += 1
+                state = 0
                 continue
             if src.startswith("...", pos):
                 log.add("ellipsis", pos)
@@ -450,12 +589,25 @@ def scan_value(
                 pos = m.end()
                 if pos >= end and at_text_end:
                     return finish_at_end(end)
+                member = _next_member_on_line(src, pos, end)
+                if member >= 0:
+                    # `COMMENT "key": 1`: words that are not a key stand before the real one.
+                    log.add("stray_text", key_start)
+                    pos = member
+                    continue
                 log.add("unquoted_key", key_start)
             pos = skip_ws_and_comments(src, pos, end, log)
             if pos >= end:
                 return finish_at_end(end)  # a key without a value is dropped
             if src[pos] == ":":
                 pos += 1
+            elif src[pos] in ",}" and ":" in key:
+                # `{"key:"value"}`: the quotes moved and the colon ended up inside the key.
+                key, _, rest = key.partition(":")
+                log.add("misplaced_quote", key_start)
+                _attach_member(frame, key.strip(), rest.strip().strip("\"'"))
+                state = 2
+                continue
             elif src[pos] in ",}":
                 if frame.kind == _OBJ and src[pos] == "," and not frame.members and c in _CLOSERS:
                     # `{'a', 'b'}`: a Python set of strings, read as a list.
@@ -506,6 +658,30 @@ def scan_value(
             role_frame = frame_or_none
             text, pos, cut = scan_string(src, pos, end, log, "value", role_frame)
             if cut:
+                resume = (
+                    key_in_unclosed_string(src, pos, text)
+                    if resumes < MAX_STRING_RESUMES and role_frame is not None
+                    and role_frame.kind == _OBJ
+                    else None
+                )
+                if resume is not None:
+                    resumes += 1
+                    log.add("missing_quote", resume[1])
+                    text, pos, cut = text[: resume[0]], resume[1], False
+            if cut:
+                closing = _closers_after_unclosed_string(text, stack)
+                if closing:
+                    # `{"key": "value}`: the quote is missing, the closers are there.
+                    log.add("missing_quote", pos)
+                    text = text[: len(text) - closing].rstrip()
+                    if stack:
+                        _attach(stack[-1], text)
+                    value: Any = text
+                    while stack:
+                        value = _closed_value(stack.pop())
+                        if stack:
+                            _attach(stack[-1], value)
+                    return value, pos
                 log.truncated = log.truncated or at_text_end
             else:
                 text, pos = _concatenate(src, text, pos, end, log, role_frame)
@@ -547,6 +723,11 @@ def scan_value(
                         frame_or_none.key = None
                     return finish_at_end(end)
                 pending, pos, have_pending = value, stop, True
+                if pos < end and src[pos] == '"':
+                    after = _next_significant(src, pos + 1, end)
+                    if after >= end or src[after] in ",}]":
+                        log.add("stray_quote", pos)  # `12345",`
+                        pos += 1
             else:
                 w = _WORD.match(src, pos, end)
                 word = w.group() if w is not None else ""
@@ -567,16 +748,27 @@ def scan_value(
                 if not have_pending:
                     if frame_or_none is None:
                         raise LenientError("expected a JSON value", pos)
-                    pending, pos = _unquoted_value(src, pos, end, frame_or_none)
-                    if pending == "":
-                        raise LenientError("expected a value", pos)
-                    log.add("unquoted_string", pos)
-                    have_pending = True
+                    start = pos
+                    text, pos = _unquoted_value(src, pos, end, frame_or_none)
+                    if text in ("", "-", "+"):
+                        if pos == start:
+                            raise LenientError("expected a value", pos)
+                        # A lone sign is an unfinished number: dropped.
+                        log.add("missing_value", start)
+                        if frame_or_none.kind == _OBJ:
+                            frame_or_none.key = None
+                        state = 2
+                        continue
+                    log.add("unquoted_string", start)
+                    pending, have_pending = text, True
 
         # A value is complete.
         have_pending = False
         after_comma = False
         if not stack:
+            if _reopen_root(stack, pending, src, pos, end, log):
+                state = 2
+                continue
             return pending, pos
         _attach(stack[-1], pending)
         state = 2
@@ -588,6 +780,7 @@ def _attach(frame: _Frame, value: Any) -> None:
             frame.container[frame.key] = value
             frame.key = None
             frame.members += 1
+            frame.last_value = value
     else:
         frame.container.append(value)
         frame.members += 1
@@ -597,7 +790,52 @@ _NOT_CLOSED = object()
 """Returned by :func:`_close` for a stray closer that matched no open container."""
 
 
-def _close(stack: list[_Frame], closer: str, pos: int, log: RepairLog) -> tuple[int, Any]:
+def _reopen_root(
+    stack: list[_Frame], closed: Any, src: str, pos: int, end: int, log: RepairLog
+) -> bool:
+    """``{"a": 1}, "b": 2}``: members follow the root's closer, so that closer was extra and
+    the root object goes on. Returns True after reopening it."""
+    if not isinstance(closed, dict) or not more_members_follow(src, pos, end):
+        return False
+    log.add("extra_closer", pos - 1)
+    frame = _Frame(_OBJ, "}")
+    frame.container = closed
+    frame.members = len(closed)
+    stack.append(frame)
+    return True
+
+
+def _next_member_on_line(src: str, pos: int, end: int) -> int:
+    """Where a quoted ``"key":`` starts later on this line when no colon follows ``pos``; -1 if
+    the text at ``pos`` continues normally."""
+    p = _next_significant(src, pos, end)
+    if p >= end or src[p] == ":":
+        return -1
+    stop = src.find("\n", p, end)
+    stop = end if stop < 0 else stop
+    while p < stop:
+        if src[p] in _CLOSERS:
+            return p if _looks_like_member_start(src, p, end) else -1
+        p += 1
+    return -1
+
+
+def more_members_follow(src: str, pos: int, end: int) -> bool:
+    """True when ``, "key":`` (or ``, key:``) follows ``pos``: the object is not finished."""
+    p = _next_significant(src, pos, end)
+    if p >= end or src[p] != ",":
+        return False
+    return _looks_like_member_start(src, _next_significant(src, p + 1, end), end)
+
+
+def _attach_member(frame: _Frame, key: str, value: Any) -> None:
+    frame.key = key
+    _attach(frame, value)
+
+
+def _close(
+    stack: list[_Frame], closer: str, pos: int, log: RepairLog, src: str, end: int
+) -> tuple[int, Any]:
     """Close the innermost container that ``closer`` at ``pos`` belongs to.
 
     Returns the position after the closer and the closed container. A closer of an outer
@@ -609,14 +847,26 @@ def _close(stack: list[_Frame], closer: str, pos: int, log: RepairLog) -> tuple[
         (i for i in range(len(stack) - 1, -1, -1) if _canonical_closer(stack[i].closer) == want),
         None,
     )
+    if depth == 0 and len(stack) > 1 and more_members_follow(src, pos + 1, end):
+        # `{"a": ["x", "y"}, "b": 1}`: the root goes on, so this closer was a typo for the
+        # innermost container's.
+        log.add("mismatched_closer", pos)
+        return pos + 1, _closed_value(stack.pop())
     if depth is None:
         log.add("extra_closer", pos)
         return pos + 1, _NOT_CLOSED
     while len(stack) - 1 > depth:
         inner = stack.pop()
         log.add("missing_closer", pos)
-        _attach(stack[-1], inner.container)
-    return pos + 1, stack.pop().container
+        _attach(stack[-1], _closed_value(inner))
+    return pos + 1, _closed_value(stack.pop())
+
+
+def _closed_value(frame: _Frame) -> Any:
+    """The container a frame built; ``(x)`` without a comma is a parenthesised ``x``."""
+    if frame.closer == ")" and frame.members == 1 and frame.commas == 0:
+        return frame.container[0]
+    return frame.container
 
 
 def _canonical_closer(closer: str) -> str:
@@ -652,17 +902,28 @@ def _concatenate(
 
 
 def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, int]:
-    """A bare word or phrase used as a string value, up to the next separator or line end."""
-    pattern = _UNQUOTED_VALUE_IN_OBJECT if frame.kind == _OBJ else _UNQUOTED_VALUE_IN_ARRAY
-    m = pattern.match(src, pos, end)
-    assert m is not None
-    text = m.group()
-    stop = m.end()
-    if frame.kind == _ARR and frame.closer == ")":
-        cut = text.find(")")
-        if cut >= 0:
-            text, stop = text[:cut], pos + cut
-    if stop < end and src[stop] in "\"“”":
-        # `abcdef",`: the opening quote was missing; the closing one belongs to this value.
-        stop += 1
-    return text.strip(), stop
+    """A bare word or phrase used as a string value.
+
+    It ends at a quote followed by a separator (the opening quote was missing: ``abc",``), else
+    at the next separator or line end; brackets it opens (``words{in brackets}``) stay inside.
+    """
+    eol = src.find("\n", pos, end)
+    eol = end if eol < 0 else eol
+    quote = src.find('"', pos, eol)
+    if quote > pos and '"' not in src[pos:quote]:
+        after = _next_significant(src, quote + 1, end)
+        if after >= end or src[after] in ",}]":
+            return src[pos:quote].strip(), quote + 1
+    stops = ",}]" if frame.closer != ")" else ",})]"
+    depth = 0
+    i = pos
+    while i < eol:
+        ch = src[i]
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]" and depth:
+            depth -= 1
+        elif ch in stops or ch == '"':
+            break
+        i += 1
+    return src[pos:i].strip(), i
