@@ -43,7 +43,11 @@ def _first_significant(text: str, pos: int, stop: int) -> int:
 
 
 def _decode_region(
-    text: str, region: locate.Region, prefix: RepairLog, source: Source
+    text: str,
+    region: locate.Region,
+    prefix: RepairLog,
+    source: Source,
+    known_error: tuple[int, str] | None = None,
 ) -> _Decoded | None:
     """Decode the value that starts ``region``, or ``None`` if it holds none."""
     a = _first_significant(text, region.start, region.stop)
@@ -54,7 +58,9 @@ def _decode_region(
     log.extend(prefix)
     got: tuple[Any, int] | None = None
     if text[a] in "{[":
-        got = decode_with_repairs(text[a : region.stop], log, a, at_text_end=at_text_end)
+        got = decode_with_repairs(
+            text[a : region.stop], log, a, at_text_end=at_text_end, known_error=known_error
+        )
         if got is not None:
             got = (got[0], a + got[1])
             if more_members_follow(text, got[1], region.stop):
@@ -127,8 +133,12 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
     """
     if not isinstance(text, str):
         raise JsonEngineError(f"expected text, got {type(text).__name__}")
+    first_error: tuple[int, str] | None = None
     try:
         value = json.loads(text)
+    except json.JSONDecodeError as err:
+        if err.msg != "Extra data":
+            first_error = (err.pos, err.msg)
     except (ValueError, RecursionError):
         pass
     else:
@@ -167,7 +177,12 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
     whole: _Decoded | None = None
     a = _first_significant(text, begin, len(text))
     if a < len(text) and text[a] in _WHOLE_STARTS:
-        whole = _decode_region(text, locate.Region("whole", a, len(text), False), prefix, "whole")
+        known = None
+        if first_error is not None and first_error[0] >= a and not prefix.count:
+            known = (first_error[0] - a, first_error[1])
+        whole = _decode_region(
+            text, locate.Region("whole", a, len(text), False), prefix, "whole", known
+        )
         if whole is not None:
             skip = [*skip, (whole.report.start, whole.report.end)]
 

@@ -164,37 +164,52 @@ def _string_tail_needs_scanner(text: str, pos: int) -> bool:
     return tail.endswith(("}", "]")) or _KEY_AFTER_COMMA.search(tail) is not None
 
 
-def complete_truncated(text: str) -> Any:
+def complete_truncated(text: str, *, prefix_checked: bool = False) -> Any:
     """The value of ``text`` cut off at its end, completed; raises ``ValueError`` when the text
-    has an error before its end (jiter's partial mode would silently stop there)."""
-    try:
-        return from_json(text)
-    except ValueError as exc:
-        if not str(exc).startswith("EOF while parsing"):
-            raise
+    has an error before its end (jiter's partial mode would silently stop there).
+
+    ``prefix_checked`` says the C decoder already read the whole text as a valid prefix; jiter
+    then needs no check of its own, except for ``\\u`` escapes, where it is stricter about lone
+    surrogates than the C decoder.
+    """
+    if not prefix_checked or "\\u" in text:
+        try:
+            return from_json(text)
+        except ValueError as exc:
+            if not str(exc).startswith("EOF while parsing"):
+                raise
     return from_json(text, allow_partial="trailing-strings")
 
 
 def decode_with_repairs(
-    payload: str, log: RepairLog, offset: int, *, at_text_end: bool
+    payload: str,
+    log: RepairLog,
+    offset: int,
+    *,
+    at_text_end: bool,
+    known_error: tuple[int, str] | None = None,
 ) -> tuple[Any, int] | None:
     """Decode ``payload`` (which starts with its value) with error-position repairs.
 
     Returns the value and the end of the value within ``payload`` (trailing text is left to the
     caller), or ``None`` when the rules cannot fix it. Repairs are recorded in ``log`` at their
-    positions in the input (``offset`` is where ``payload`` starts there).
+    positions in the input (``offset`` is where ``payload`` starts there). ``known_error`` is the
+    decoder's ``(pos, msg)`` for ``payload`` when the caller already ran it, saving one pass.
     """
     text = payload
     edits: list[_Edit] = []
     for _ in range(MAX_DECODER_REPAIRS):
-        try:
-            value, stop = _STRICT.raw_decode(text)
-        except RecursionError:
-            return None
-        except json.JSONDecodeError as err:
-            pos, msg = err.pos, err.msg
+        if known_error is not None:
+            (pos, msg), known_error = known_error, None
         else:
-            return value, _original_pos(stop, edits)
+            try:
+                value, stop = _STRICT.raw_decode(text)
+            except RecursionError:
+                return None
+            except json.JSONDecodeError as err:
+                pos, msg = err.pos, err.msg
+            else:
+                return value, _original_pos(stop, edits)
         if msg.startswith("Invalid control character"):
             # Literal line breaks in strings need the lenient scanner's judgement (a break
             # before the closing quote is layout, not content).
@@ -203,7 +218,7 @@ def decode_with_repairs(
             return None
         if _at_end(text, pos) or msg.startswith("Unterminated string"):
             try:
-                value = complete_truncated(text)
+                value = complete_truncated(text, prefix_checked=True)
             except (ValueError, RecursionError):
                 return None
             if at_text_end:

@@ -22,6 +22,10 @@ MAX_DEPTH = 500
 """Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
 return can still be compared, copied, pickled and serialised by recursive code downstream."""
 
+C_FIRST_WINDOW = 1024
+"""First slice offered to the C decoder for a container; later ones start at twice the size of
+the last container it decoded, so siblings of similar size usually need one attempt."""
+
 MAX_STRING_RESUMES = 4
 """Times one scan may re-read the tail of a cut-off string as members (``"first, b: 1}``).
 Each re-read covers text already read once, so the cap keeps the scan linear."""
@@ -436,15 +440,26 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
     return value, stop, False
 
 
-def _c_decode(src: str, pos: int, end: int) -> tuple[Any, int] | None:
-    """Offer the container at ``pos`` to the C decoder; ``None`` when it is not clean JSON."""
-    try:
-        value, stop = _STRICT_DECODER.raw_decode(src, pos)
-    except (ValueError, RecursionError):
-        return None
-    if stop > end:
-        return None
-    return value, stop
+def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | None:
+    """Offer the container at ``pos`` to the C decoder; ``None`` when it is not clean JSON.
+
+    The decoder reads a slice that starts at ``pos`` and doubles from ``window`` until it holds
+    the container: a failure then costs about the container's size, not the distance from the
+    start of the text (``json.JSONDecodeError`` counts the lines before its position).
+    """
+    while True:
+        stop_at = min(end, pos + window)
+        try:
+            value, stop = _STRICT_DECODER.raw_decode(src[pos:stop_at])
+        except RecursionError:
+            return None
+        except ValueError as err:
+            at = getattr(err, "pos", 0)
+            if stop_at < end and at >= stop_at - pos - 1:
+                window *= 2  # the slice cut the container: read more
+                continue
+            return None
+        return value, pos + stop
 
 
 def scan_value(
@@ -459,6 +474,7 @@ def scan_value(
     """
     stack: list[_Frame] = []
     use_c = True
+    c_window = C_FIRST_WINDOW
     resumes = 0
     after_comma = False
     # States: 0 = expecting a value, 1 = expecting a key (or `}`), 2 = after a value.
@@ -635,8 +651,9 @@ def scan_value(
         c = src[pos]
         if c in "{[(":
             if use_c and c != "(" and len(stack) < C_SUBTREE_MAX_DEPTH:
-                got = _c_decode(src, pos, end)
+                got = _c_decode(src, pos, end, c_window)
                 if got is not None:
+                    c_window = max(C_FIRST_WINDOW, 2 * (got[1] - pos))
                     pending, pos = got
                     have_pending = True
             if not have_pending:

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.I | re.S)
-_LONE_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b", re.I)
+# Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
+# `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
+_THINK_NAME = r"(?:[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
+_THINK_BLOCK = re.compile(r"<(" + _THINK_NAME + r")\b[^>]*>.*?</(?i:\1)\s*>", re.S)
+_LONE_THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
+_THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b")
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
 _SPAN_START = re.compile(r"[{\[]")
@@ -76,7 +79,7 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
     """
     pos = start
     for _ in range(MAX_FENCES):
-        m = _FENCE_OPEN.search(text, pos)
+        m = _next_fence(text, pos)
         if m is None:
             return
         if _inside(m.start(), skip):
@@ -94,18 +97,29 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
         pos = close + len(marker)
 
 
+def _next_fence(text: str, pos: int) -> re.Match[str] | None:
+    """The next fence opener at or after ``pos``, found with ``str.find`` (a fast scan) before
+    the full pattern is matched at one position."""
+    tick = text.find("```", pos)
+    tilde = text.find("~~~", pos)
+    hits = [h for h in (tick, tilde) if h >= 0]
+    if not hits:
+        return None
+    return _FENCE_OPEN.match(text, min(hits))
+
+
 def _line_fence(text: str, marker: str, pos: int) -> int:
     """The first ``marker`` after ``pos`` that starts a line (after indentation), or -1."""
     while True:
-        nl = text.find("\n", pos)
-        if nl < 0:
+        hit = text.find(marker, pos)
+        if hit < 0:
             return -1
-        i = nl + 1
-        while i < len(text) and text[i] in " \t":
-            i += 1
-        if text.startswith(marker, i):
-            return i
-        pos = i
+        i = hit
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i > 0 and text[i - 1] == "\n":
+            return hit
+        pos = hit + len(marker)
 
 
 def tagged_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterator[Region]:
