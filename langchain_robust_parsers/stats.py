@@ -40,7 +40,7 @@ class ParseStats:
         return out
 
     def merge(self, other: ParseStats) -> ParseStats:
-        """Add ``other``'s counts into this one (for results from worker processes); returns self."""
+        """Add the counts of ``other`` (say, from a worker process) into this one; returns self."""
         if other is self:
             raise ValueError("cannot merge a ParseStats into itself")
         with other._lock:
@@ -62,14 +62,14 @@ class ParseStats:
         for fmt, counts in snap.items():
             n = sum(counts.values())
             rows.append(
-                [fmt]
-                + [f"{100.0 * counts[o] / n:.1f}%" if n else "-" for o in OUTCOMES]
-                + [str(n)]
+                [fmt] + [f"{100.0 * counts[o] / n:.1f}%" if n else "-" for o in OUTCOMES] + [str(n)]
             )
         widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
         lines = []
         for idx, row in enumerate(rows):
-            cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+            cells = [row[0].ljust(widths[0])] + [
+                c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+            ]
             lines.append(" | ".join(cells))
             if idx == 0:
                 lines.append("-+-".join("-" * w for w in widths))

@@ -73,8 +73,17 @@ def normalize_name(name: str) -> str:
     return name.strip().casefold().translate(_NAME_NOISE)
 
 
+def _is_class(tp: Any) -> bool:
+    """A plain class; ``list[int]`` passes ``isinstance(tp, type)`` on Python 3.10 but is not."""
+    return isinstance(tp, type) and get_origin(tp) is None
+
+
 def _is_model(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, (pydantic.BaseModel, pydantic.v1.BaseModel))
+    return _is_class(tp) and issubclass(tp, (pydantic.BaseModel, pydantic.v1.BaseModel))
+
+
+def _is_enum(tp: Any) -> bool:
+    return _is_class(tp) and issubclass(tp, enum.Enum)
 
 
 def _field_table(model: Any) -> dict[str, tuple[str, Any]]:
@@ -281,7 +290,7 @@ def _fits(value: Any, tp: Any) -> bool:
         return isinstance(value, list)
     if tp in _DICT_ORIGINS or origin in _DICT_ORIGINS:
         return isinstance(value, dict)
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+    if _is_enum(tp):
         return isinstance(value, tp) or any(m.value == value for m in tp)
     if tp is bool:
         return isinstance(value, bool)
@@ -289,7 +298,7 @@ def _fits(value: Any, tp: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if tp is float:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if isinstance(tp, type):
+    if _is_class(tp):
         return isinstance(value, tp)
     return True
 
@@ -357,7 +366,7 @@ def _coerce_value(value: Any, tp: Any, depth: int, notes: Notes) -> Any:
         args = get_args(tp)
         item_tp = args[1] if len(args) == 2 else Any
         return {k: _coerce_value(v, item_tp, depth + 1, notes) for k, v in value.items()}
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+    if _is_enum(tp):
         return _note(notes, "match_enum", value, match_enum(value, tp))
     if tp is int or tp is float:
         converted = number_from_string(value, tp)

@@ -18,15 +18,22 @@ from typing import Any
 from langchain_robust_parsers.engine import locate
 from langchain_robust_parsers.engine.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.lenient import LenientError, more_members_follow, scan_value
+from langchain_robust_parsers.engine.lenient import (
+    LenientError,
+    decode_clean_container,
+    more_members_follow,
+    scan_value,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
-MAX_SPAN_ATTEMPTS = 32
-"""Bracket positions in prose tried as payload starts. Real answers hold a handful; the cap keeps
-text made of thousands of brackets from costing thousands of decodes."""
+SPAN_SCAN_BUDGET = 4
+"""Failed payload starts in prose (``{name}``, ``[1]``...) may together re-read at most this
+many times the text. Most fail within a few characters, so thousands can be tried; text made of
+brackets that each fail late stops being tried before the work turns quadratic."""
 
 _WHOLE_STARTS = "{[("
+_STRICT_LAX = json.JSONDecoder(strict=False)
 _TRAILING_CLOSERS = frozenset(" \t\r\n}])")
 
 
@@ -48,8 +55,10 @@ def _decode_region(
     prefix: RepairLog,
     source: Source,
     known_error: tuple[int, str] | None = None,
+    reached: list[int] | None = None,
 ) -> _Decoded | None:
-    """Decode the value that starts ``region``, or ``None`` if it holds none."""
+    """Decode the value that starts ``region``, or ``None`` if it holds none (then the
+    position where the scanner gave up is appended to ``reached``, when given)."""
     a = _first_significant(text, region.start, region.stop)
     if a >= region.stop:
         return None
@@ -57,7 +66,14 @@ def _decode_region(
     log = RepairLog()
     log.extend(prefix)
     got: tuple[Any, int] | None = None
-    if text[a] in "{[":
+    if source == "fenced" and region.closed and text[a] in "{[":
+        got = _decode_past_inner_fence(text, a, region.stop)
+    if got is not None:
+        pass
+    elif source == "span":
+        # No slice of the rest of the text per attempt: prose may hold thousands of brackets.
+        got = decode_clean_container(text, a, region.stop)
+    elif text[a] in "{[":
         got = decode_with_repairs(
             text[a : region.stop], log, a, at_text_end=at_text_end, known_error=known_error
         )
@@ -65,19 +81,21 @@ def _decode_region(
             got = (got[0], a + got[1])
             if more_members_follow(text, got[1], region.stop):
                 got = None  # `{"a": 1}, "b": 2}`: the lenient scanner merges the members
-    elif source != "span":
+    else:
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
         except (ValueError, RecursionError):
             got = None
     if got is None:
-        if text[a] not in _WHOLE_STARTS and source == "span":
-            return None
+        if text[a] not in _WHOLE_STARTS:
+            return None  # only containers are worth repairing; scalars must be exact
         log = RepairLog()
         log.extend(prefix)
         try:
             got = scan_value(text, a, region.stop, log, at_text_end=at_text_end)
-        except LenientError:
+        except LenientError as err:
+            if reached is not None:
+                reached.append(err.pos)
             return None
     value, end = got
     rest = text[end : region.stop]
@@ -92,6 +110,20 @@ def _decode_region(
         truncated=log.truncated,
     )
     return _Decoded(value, report)
+
+
+def _decode_past_inner_fence(text: str, a: int, stop: int) -> tuple[Any, int] | None:
+    """A fenced document whose strings hold a fence of their own (```` "```python\\n...```" ````
+    written with literal line breaks) ends at a closing fence after its value, not at the
+    first line that starts with a fence marker."""
+    try:
+        value, end = _STRICT_LAX.raw_decode(text, a)
+    except (ValueError, RecursionError):
+        return None
+    after = _first_significant(text, end, len(text))
+    if end <= stop or not text.startswith(("```", "~~~"), after):
+        return None
+    return value, end
 
 
 def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
@@ -124,7 +156,9 @@ def _unescape_document(text: str, begin: int) -> str | None:
     return text[:a] + text[a:].replace('\\"', '"')
 
 
-def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tuple[Any, ParseReport]]:
+def iter_candidates(
+    text: str, *, allow_truncated: bool = True
+) -> Iterator[tuple[Any, ParseReport]]:
     """Every decodable payload of ``text`` with its report, best first.
 
     The order is DESIGN.md's total order: source (fenced, tagged, whole text, spans in prose),
@@ -154,12 +188,15 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
         prefix.add("escaped_quotes", begin)
         for value, report in iter_candidates(unescaped, allow_truncated=allow_truncated):
             repairs = prefix.repairs + list(report.repairs)
-            yield value, ParseReport(
-                source=report.source,
-                start=report.start,
-                end=min(report.end, len(text)),
-                repairs=tuple(repairs),
-                truncated=report.truncated,
+            yield (
+                value,
+                ParseReport(
+                    source=report.source,
+                    start=report.start,
+                    end=min(report.end, len(text)),
+                    repairs=tuple(repairs),
+                    truncated=report.truncated,
+                ),
             )
         return
     skip = locate.think_regions(text, begin)
@@ -204,12 +241,17 @@ def iter_candidates(text: str, *, allow_truncated: bool = True) -> Iterator[tupl
 
     found = []
     pos = begin
-    for _ in range(MAX_SPAN_ATTEMPTS):
+    budget = SPAN_SCAN_BUDGET * (len(text) + 1)
+    while budget > 0:
         s = locate.next_span_start(text, pos, skip + taken)
         if s < 0:
             break
-        d = _decode_region(text, locate.Region("span", s, len(text), False), prefix, "span")
+        reached: list[int] = []
+        d = _decode_region(
+            text, locate.Region("span", s, len(text), False), prefix, "span", reached=reached
+        )
         if d is None:
+            budget -= 1 + max(0, (reached[0] if reached else len(text)) - s)
             pos = s + 1
             continue
         found.append(d)

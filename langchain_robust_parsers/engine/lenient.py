@@ -39,7 +39,9 @@ _STRICT_DECODER = json.JSONDecoder(strict=True)
 _WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
 _INLINE_WS = re.compile(r"[ \t]*")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?")
+_LOOSE_NUMBER = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?"
+)
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’]+")
 _UNQUOTED_VALUE_IN_OBJECT = re.compile(r"[^,}\]\n\r\"“”]*")
@@ -54,18 +56,33 @@ _DELIMITERS = frozenset(" \t\r\n\f\v,:}])#`\u00a0")
 _CLOSERS: dict[str, str] = {
     '"': '"',
     "'": "'",
-    "“": "”“\"",
-    "”": "”\"",
+    "“": '”“"',
+    "”": '”"',
     "‘": "’‘'",
     "’": "’'",
 }
-_QUOTE_REPAIR = {'"': "", "'": "single_quotes", "“": "smart_quotes", "”": "smart_quotes",
-                 "‘": "smart_quotes", "’": "smart_quotes"}
+_QUOTE_REPAIR = {
+    '"': "",
+    "'": "single_quotes",
+    "“": "smart_quotes",
+    "”": "smart_quotes",
+    "‘": "smart_quotes",
+    "’": "smart_quotes",
+}
 _RUNS: dict[str, re.Pattern[str]] = {
     q: re.compile("[^" + re.escape(c) + r"\\\x00-\x1f`]*") for q, c in _CLOSERS.items()
 }
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
-                   "r": "\r", "t": "\t", "'": "'"}
+_SIMPLE_ESCAPES = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "'": "'",
+}
 _LITERALS: dict[str, tuple[Any, bool]] = {
     # word -> (value, is a repair)
     "true": (True, False),
@@ -162,8 +179,10 @@ def _closer_is_structural(src: str, p: int, end: int) -> bool:
     """True when the ``}``/``]`` at ``p`` is followed by what may follow a closed container: the
     end, another closer, a fence, or a comma before a new member or value."""
     g = _next_significant(src, p + 1, end)
-    if g >= end or src[g] in "}])`":
+    if g >= end or src[g] in "}])`{[":
         return True
+    if src[g] in _CLOSERS:
+        return _looks_like_member_start(src, g, end)
     if src[g] != ",":
         return False
     h = _next_significant(src, g + 1, end)
@@ -176,9 +195,17 @@ _QUOTE_OR_SEPARATOR = re.compile(r"[\"“”,}\n]")
 
 
 def _junk_until_separator(src: str, p: int, end: int) -> bool:
-    """True when the text at ``p`` reaches a ``,`` or ``}`` on its line before any quote."""
+    """True when the text at ``p`` reaches the end of the member (a ``,`` before the next key,
+    or the object's ``}``) on its line before any quote."""
     m = _QUOTE_OR_SEPARATOR.search(src, p, end)
-    return m is not None and m.group() in ",}"
+    if m is None:
+        return False
+    if m.group() == "}":
+        return _closer_is_structural(src, m.start(), end)
+    if m.group() == ",":
+        n = _next_significant(src, m.end(), end)
+        return n >= end or src[n] == "}" or _looks_like_member_start(src, n, end)
+    return False
 
 
 def _quote_closes(
@@ -196,22 +223,24 @@ def _quote_closes(
     f = src[p]
     in_array = frame is not None and frame.kind == _ARR
     if role == "key":
-        return f == ":" or f in ",}" or (p > q + 1 and f in "\"'")
+        # `"a": 1`, or `"a" 1` / `"a" "x"` / `"a" [1]` with the colon missing.
+        return f in ":,}" or (p > q + 1 and (f in "\"'[{-" or f.isalnum()))
     if f in "}]":
         return _closer_is_structural(src, p, end)
     if f == ")":
         return frame is not None and frame.closer == ")"
-    if f in "`#" or src.startswith("//", p) or src.startswith("/*", p):
+    if f in "`#+" or src.startswith("//", p) or src.startswith("/*", p):
         return True
     if f == ":":
-        # `["key": "value"]`: an object in list brackets; elsewhere a colon is text.
-        return in_array and frame is not None and frame.members == 0
+        # `["key": "value"]`: an object in list brackets; `{"a": [1, "b": 2}`: a key of the
+        # object around a list left open. Elsewhere a colon is text.
+        return in_array
     if f == ",":
         n = _next_significant(src, p + 1, end)
         if n >= end:
             return True
         g = src[n]
-        if g in "}]{[0123456789-`/#" or g in _CLOSERS:
+        if g in "}]{[0123456789-.`/#" or g in _CLOSERS:
             return True
         if frame is not None and frame.kind == _OBJ:
             return _looks_like_member_start(src, n, end)
@@ -226,11 +255,14 @@ def _quote_closes(
     if p > q + 1 and frame is not None:
         if frame.kind == _OBJ:
             # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma;
-            # `"value" junk }`: words with no quote before the member ends are junk.
-            return _looks_like_member_start(src, p, end) or _junk_until_separator(src, p, end)
-        # `["a" b", "c"]`: in a list, a word after a space starts the next item, unless this
-        # quote closes an inner quotation (`"the "big" one"`).
-        return inner_quotes % 2 == 0 and (f.isalnum() or f in "{[")
+            # `"value" junk }`: words with no quote before the member ends are junk (unless
+            # this quote closes an inner quotation: `"a "b" c}`).
+            if _looks_like_member_start(src, p, end):
+                return True
+            return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end)
+        # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
+        # (json_repair#152: inch marks and quoted words), but a bracket starts the next item.
+        return f in "{[-" or f.isdigit()
     return False
 
 
@@ -253,9 +285,7 @@ def scan_string(
     noted_control = False
     inner_quotes = 0
     doubled = (
-        pos + 1 < end
-        and src[pos] == opener
-        and (src[pos + 1].isalnum() or src[pos + 1] == "_")
+        pos + 1 < end and src[pos] == opener and (src[pos + 1].isalnum() or src[pos + 1] == "_")
     )
     if doubled:
         # `""key""`: quotes doubled the CSV way around the whole string.
@@ -312,17 +342,19 @@ def scan_string(
                     text = _strip_layout_break(src, pos, text)
                 return text, pos + 1, False
             if role == "value" and frame is not None and frame.kind == _OBJ:
-                text = "".join(parts)
+                text = _tail(parts, _KEY_LOOKBACK)
                 if text.rstrip().endswith(",") and _looks_like_member_start(src, pos, end):
                     # `"New York, "gender": "male"`: the string lost its closing quote before
                     # the comma; end it there and let the quote open the next key.
                     log.add("missing_quote", pos)
-                    return text.rstrip()[:-1], pos, False
+                    full = "".join(parts).rstrip()
+                    return full[:-1], pos, False
                 resume = _key_inside_string(src, pos, text)
                 if resume is not None:
                     # `"first, b: "second"`: an unquoted key was swallowed the same way.
                     log.add("missing_quote", pos)
-                    return text[: resume[0]], resume[1], False
+                    full = "".join(parts)
+                    return full[: len(full) - (len(text) - resume[0])], resume[1], False
             log.add("inner_quote", pos)
             inner_quotes += 1
             parts.append(c)
@@ -339,6 +371,23 @@ def scan_string(
                 noted_control = True
             parts.append(c)
             pos += 1
+
+
+_KEY_LOOKBACK = 256
+"""Characters of a string examined when a quote inside it might start the next member: enough
+for ``, "key": `` with a long key, and a bound that keeps many inner quotes linear."""
+
+
+def _tail(parts: list[str], n: int) -> str:
+    """The last ``n`` characters of ``"".join(parts)`` without joining all of it."""
+    out: list[str] = []
+    size = 0
+    for part in reversed(parts):
+        out.append(part)
+        size += len(part)
+        if size >= n:
+            break
+    return "".join(reversed(out))[-n:]
 
 
 def _closers_after_unclosed_string(text: str, stack: list[_Frame]) -> int:
@@ -440,6 +489,11 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
     return value, stop, False
 
 
+def decode_clean_container(src: str, pos: int, end: int) -> tuple[Any, int] | None:
+    """The well-formed JSON container at ``pos``, decoded at C speed, or ``None``."""
+    return _c_decode(src, pos, end, C_FIRST_WINDOW)
+
+
 def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | None:
     """Offer the container at ``pos`` to the C decoder; ``None`` when it is not clean JSON.
 
@@ -530,6 +584,23 @@ def scan_value(
                 continue
             if c == "`":
                 return finish_at_end(pos)
+            if (
+                frame.kind == _ARR
+                and c == ":"
+                and frame.members > 1
+                and len(stack) > 1
+                and stack[-2].kind == _OBJ
+                and isinstance(frame.container[-1], str)
+            ):
+                # `{"a": [1, 2, "b": 3}`: the list was never closed; "b" is the object's key.
+                key = frame.container.pop()
+                stack.pop()
+                log.add("missing_closer", pos)
+                _attach(stack[-1], _closed_value(frame))
+                stack[-1].key = key
+                pos += 1
+                state = 0
+                continue
             if frame.kind == _ARR and c == ":" and frame.members == 1 and not after_comma:
                 # `["key": "value"]`: the model forgot the object's braces inside the list.
                 if len(stack) >= MAX_DEPTH:
@@ -547,8 +618,10 @@ def scan_value(
             log.add("missing_comma", pos)
             after_comma = False
             state = 1 if frame.kind == _OBJ else 0
-            if frame.kind == _OBJ and c not in _CLOSERS and not _looks_like_member_start(
-                src, pos, end
+            if (
+                frame.kind == _OBJ
+                and c not in _CLOSERS
+                and not _looks_like_member_start(src, pos, end)
             ):
                 # Junk between members (`COMMENT "key": ...`): skip the word.
                 w = _UNQUOTED_KEY.match(src, pos, end)
@@ -575,6 +648,13 @@ def scan_value(
             if c == ",":
                 log.add("extra_comma", pos)
                 pos += 1
+                continue
+            if c == "{" and after_comma and len(stack) > 1 and stack[-2].kind == _ARR:
+                # `[{"id": 1, {"id": 2}]`: the first object was never closed.
+                log.add("missing_closer", pos)
+                stack.pop()
+                _attach(stack[-1], _closed_value(frame))
+                state = 0
                 continue
             if c == "[" and isinstance(frame.last_value, list) and len(stack) < MAX_DEPTH:
                 # `"key": ["a"], ["b"]`: the model closed the list too early; its items go on.
@@ -677,7 +757,8 @@ def scan_value(
             if cut:
                 resume = (
                     key_in_unclosed_string(src, pos, text)
-                    if resumes < MAX_STRING_RESUMES and role_frame is not None
+                    if resumes < MAX_STRING_RESUMES
+                    and role_frame is not None
                     and role_frame.kind == _OBJ
                     else None
                 )
@@ -833,6 +914,8 @@ def _next_member_on_line(src: str, pos: int, end: int) -> int:
     while p < stop:
         if src[p] in _CLOSERS:
             return p if _looks_like_member_start(src, p, end) else -1
+        if src[p] in "{}[],:":
+            return -1
         p += 1
     return -1
 

@@ -16,12 +16,13 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 # Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
 # `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
 _THINK_NAME = r"(?:[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
-_THINK_BLOCK = re.compile(r"<(" + _THINK_NAME + r")\b[^>]*>.*?</(?i:\1)\s*>", re.S)
-_LONE_THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
-_THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b")
+_THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
+_THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
+_LONE_THINK_CLOSE = _THINK_CLOSE
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
-_SPAN_START = re.compile(r"[{\[]")
+# A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
+_SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")
 
 MAX_FENCES = 64
 """Fenced blocks considered; an answer with more is a document, not a reply, and each costs a
@@ -39,6 +40,12 @@ class Region:
     closed: bool
 
 
+def _think_block_end(text: str, m: re.Match[str]) -> int:
+    """The end of the reasoning block opened by ``m``, or -1 when it is never closed."""
+    close = _THINK_CLOSE.search(text, m.end())
+    return -1 if close is None else close.end()
+
+
 def payload_start(text: str, log: RepairLog) -> int:
     """Skip a byte-order mark and leading reasoning: ``<think>...</think>`` blocks and
     everything before a lone ``</think>`` (templates that put the opening tag in the prompt)."""
@@ -50,11 +57,14 @@ def payload_start(text: str, log: RepairLog) -> int:
         ws = pos
         while ws < len(text) and text[ws].isspace():
             ws += 1
-        m = _THINK_BLOCK.match(text, ws)
+        m = _THINK_OPEN.match(text, ws)
         if m is None:
             break
+        stop = _think_block_end(text, m)
+        if stop < 0:
+            break
         log.add("think_block", ws)
-        pos = m.end()
+        pos = stop
     close = _LONE_THINK_CLOSE.search(text, pos)
     if close is not None and _THINK_OPEN.search(text, pos, close.start()) is None:
         log.add("think_block", pos)
@@ -63,8 +73,20 @@ def payload_start(text: str, log: RepairLog) -> int:
 
 
 def think_regions(text: str, start: int) -> list[tuple[int, int]]:
-    """Complete reasoning blocks after ``start``, which no candidate may come from."""
-    return [(m.start(), m.end()) for m in _THINK_BLOCK.finditer(text, start)]
+    """Reasoning blocks after ``start``, which no candidate may come from. A block that is
+    never closed runs to the end of the text: the model was cut off while still thinking."""
+    regions: list[tuple[int, int]] = []
+    pos = start
+    while True:
+        m = _THINK_OPEN.search(text, pos)
+        if m is None:
+            return regions
+        stop = _think_block_end(text, m)
+        if stop < 0:
+            regions.append((m.start(), len(text)))
+            return regions
+        regions.append((m.start(), stop))
+        pos = stop
 
 
 def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
@@ -100,12 +122,17 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
 def _next_fence(text: str, pos: int) -> re.Match[str] | None:
     """The next fence opener at or after ``pos``, found with ``str.find`` (a fast scan) before
     the full pattern is matched at one position."""
-    tick = text.find("```", pos)
-    tilde = text.find("~~~", pos)
-    hits = [h for h in (tick, tilde) if h >= 0]
-    if not hits:
-        return None
-    return _FENCE_OPEN.match(text, min(hits))
+    while True:
+        tick = text.find("```", pos)
+        tilde = text.find("~~~", pos)
+        hits = [h for h in (tick, tilde) if h >= 0]
+        if not hits:
+            return None
+        hit = min(hits)
+        if hit == 0 or text[hit - 1] not in "\"'\\":
+            return _FENCE_OPEN.match(text, hit)
+        # Right after a quote or a backslash the marker is inside a JSON string, not a fence.
+        pos = hit + 3
 
 
 def _line_fence(text: str, marker: str, pos: int) -> int:

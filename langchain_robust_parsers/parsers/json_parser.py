@@ -1,0 +1,181 @@
+"""``RobustJsonOutputParser``: langchain-core's ``JsonOutputParser`` over the lenient engine."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pydantic
+from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import JsonOutputParser
+from langchain_core.outputs import Generation
+from langchain_core.runnables.config import run_in_executor
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    publish,
+)
+from langchain_robust_parsers.stats import ParseStats
+
+__all__ = ["RobustJsonOutputParser"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+
+@dataclass(frozen=True)
+class _Final:
+    """The result of one final parse before it is published: a value, or the error to raise."""
+
+    value: Any
+    report: ParseReport | None
+    event: ParseEvent
+    error: OutputParserException | None = None
+
+    def unwrap(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+class RobustJsonOutputParser(JsonOutputParser):
+    """Parse the JSON value of a model's output, surviving what models really write.
+
+    A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
+    blocks dropped), repaired (trailing commas, comments, quotes, Python literals...) and
+    completed when cut off. With ``pydantic_object`` set, the first candidate payload that
+    validates against it is returned (still as plain JSON data). A final parse that finds no JSON
+    raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
+    ``fallback="plain_text"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``.
+    Partial parses (streaming) return the best value so far or ``None`` and never raise.
+
+    Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
+    (the report's ``to_dict()`` plus ``parser``, ``format`` and ``outcome``).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    allow_truncated: bool = True
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+
+    fallback: Literal["raise", "plain_text"] = "raise"
+    """On a final parse with no JSON: raise, or return the text wrapped as a plain-text dict."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"json"``) updated on every final parse; shareable."""
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The JSON value of ``result[0].text``.
+
+        With ``partial=True`` the text is a stream prefix: the best value so far, or ``None``.
+        Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
+        parent does, and ``OutputParserException`` when a final parse finds no JSON.
+        """
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return self._parse_partial(generation.text)
+        final = self._parse_final(generation.text)
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return await run_in_executor(None, self._parse_partial, generation.text)
+        final = await run_in_executor(None, self._parse_final, generation.text)
+        await apublish(final.event, self.stats)
+        return final.unwrap()
+
+    async def aparse(self, text: str) -> Any:
+        """Async :meth:`parse`."""
+        return await self.aparse_result([Generation(text=text)])
+
+    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+        """The JSON value of ``text`` with what was located and repaired to obtain it.
+
+        Counted and dispatched like :meth:`parse`. The ``fallback`` option does not apply here
+        (there is no report for text with no JSON): it raises ``OutputParserException``.
+        """
+        final = self._parse_final(text, use_fallback=False)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None  # a value always comes with its report
+        return value, final.report
+
+    # ---------------------------------------------------------------- work
+
+    def _candidates(self, text: str, *, allow_truncated: bool) -> Iterator[tuple[Any, ParseReport]]:
+        """Engine candidates, with engine errors (and bugs) ending the iteration."""
+        try:
+            yield from iter_candidates(text, allow_truncated=allow_truncated)
+        except JsonEngineError:
+            return
+        except Exception:  # the contract: nothing but OutputParserException escapes a parser
+            logger.warning("JSON engine failed unexpectedly; treating as no JSON", exc_info=True)
+            return
+
+    def _conforms(self, value: Any) -> bool:
+        """True when ``value`` validates against ``pydantic_object``."""
+        model: Any = self.pydantic_object
+        if model is None:
+            return True
+        try:
+            if issubclass(model, pydantic.BaseModel):
+                model.model_validate(value)
+            else:
+                model.parse_obj(value)
+        except (ValueError, TypeError, AssertionError, RecursionError):
+            # RecursionError: pydantic.v1 validates nested data recursively in Python.
+            return False
+        return True
+
+    def _best(self, text: str) -> tuple[Any, ParseReport]:
+        """The value to return for ``text`` and its report; raises ``JsonEngineError``."""
+        if self.pydantic_object is None:
+            return decode(text, allow_truncated=self.allow_truncated)
+        first: tuple[Any, ParseReport] | None = None
+        for value, report in self._candidates(text, allow_truncated=self.allow_truncated):
+            if self._conforms(value):
+                return value, report
+            if first is None:
+                first = (value, report)
+        if first is None:
+            raise JsonEngineError("no JSON value found in the text")
+        return first
+
+    def _parse_partial(self, text: str) -> Any:
+        """The best value of a stream prefix, or ``None``; never raises."""
+        try:
+            return decode(text, allow_truncated=True)[0]
+        except JsonEngineError:
+            return None
+        except Exception:
+            logger.warning("JSON engine failed unexpectedly on a partial", exc_info=True)
+            return None
+
+    def _parse_final(self, text: str, *, use_fallback: bool = True) -> _Final:
+        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+        name = self.get_name()
+        try:
+            value, report = self._best(text)
+        except Exception as exc:
+            if not isinstance(exc, JsonEngineError):
+                logger.warning("JSON engine failed unexpectedly", exc_info=True)
+            reason = f"Invalid json output: {exc}"
+            if use_fallback and self.fallback == "plain_text":
+                fallback = {"text": text, "parseError": reason, "rawResponse": text}
+                return _Final(fallback, None, ParseEvent(name, "json", "fallback", None, reason))
+            error = OutputParserException(f"Invalid json output: {text}", llm_output=text)
+            error.__cause__ = exc
+            return _Final(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+        return _Final(value, report, ParseEvent(name, "json", report.outcome, report))

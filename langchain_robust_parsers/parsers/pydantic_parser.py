@@ -1,0 +1,244 @@
+"""``RobustPydanticOutputParser``: langchain-core's ``PydanticOutputParser`` over the lenient
+engine, with schema-aligned coercion when a payload almost fits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, SupportsIndex, overload
+
+import pydantic
+from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import PydanticOutputParser
+from langchain_core.outputs import Generation
+from langchain_core.runnables.config import run_in_executor
+from langchain_core.utils.pydantic import TBaseModel
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine import (
+    JsonEngineError,
+    ParseReport,
+    Repair,
+    decode,
+    iter_candidates,
+)
+from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    publish,
+)
+from langchain_robust_parsers.stats import ParseStats
+
+__all__ = ["RobustPydanticOutputParser"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+COERCION_REPAIR_PREFIX = "coerce:"
+"""Coercion rules that fired are added to the report as repairs named ``coerce:<rule>``, placed
+at the payload's start (they act on the decoded value, not on a text position)."""
+
+_VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
+"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
+``ValueError``s; the others come from user validators that pydantic does not wrap."""
+
+
+@dataclass(frozen=True)
+class _Final(Generic[TBaseModel]):
+    """The result of one final parse before it is published: a model, or the error to raise."""
+
+    value: TBaseModel | None
+    report: ParseReport | None
+    event: ParseEvent
+    error: OutputParserException | None = None
+
+    def unwrap(self) -> TBaseModel:
+        if self.error is not None:
+            raise self.error
+        assert self.value is not None
+        return self.value
+
+
+class RobustPydanticOutputParser(PydanticOutputParser[TBaseModel], Generic[TBaseModel]):
+    """Parse a model's output into a pydantic model (v2 or ``pydantic.v1``), surviving what
+    models really write.
+
+    A drop-in ``PydanticOutputParser``: payload candidates come from the lenient engine in its
+    order (fenced, tagged, whole text, spans in prose; fewer repairs first). Each is validated;
+    only when validation fails is schema-aligned coercion applied (wrapper keys, key case,
+    enum/Literal case, numbers and ratings in strings, one object for a list) and the result
+    validated again. The first success wins. On failure the message keeps LangChain's
+    ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text.
+
+    Inside a run, each final parse is dispatched as the custom callback event ``parse_report``;
+    coercions appear in the report as repairs named ``coerce:<rule>``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    allow_truncated: bool = True
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    @overload
+    def parse_result(
+        self, result: list[Generation], *, partial: Literal[False] = False
+    ) -> TBaseModel: ...
+
+    @overload
+    def parse_result(
+        self, result: list[Generation], *, partial: bool = False
+    ) -> TBaseModel | None: ...
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> TBaseModel | None:
+        """The model parsed from ``result[0].text``.
+
+        With ``partial=True`` the text is a stream prefix: a validated model or ``None``, never
+        an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as
+        the parent does, and ``OutputParserException`` when a final parse fails.
+        """
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return self._parse_partial(generation.text)
+        final = self._parse_final(generation.text)
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    async def aparse_result(
+        self, result: list[Generation], *, partial: bool = False
+    ) -> TBaseModel | None:
+        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return await run_in_executor(None, self._parse_partial, generation.text)
+        final = await run_in_executor(None, self._parse_final, generation.text)
+        await apublish(final.event, self.stats)
+        return final.unwrap()
+
+    def parse(self, text: str) -> TBaseModel:
+        """The model parsed from ``text``."""
+        return self.parse_result([Generation(text=text)])
+
+    async def aparse(self, text: str) -> TBaseModel:
+        """Async :meth:`parse`."""
+        value = await self.aparse_result([Generation(text=text)])
+        assert value is not None  # a final parse returns a model or raises
+        return value
+
+    def parse_with_report(self, text: str) -> tuple[TBaseModel, ParseReport]:
+        """The model parsed from ``text`` with what was located, repaired and coerced."""
+        final = self._parse_final(text)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None  # a value always comes with its report
+        return value, final.report
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """Pickle a parametrized parser (``RobustPydanticOutputParser[M]``) through its origin
+        class and arguments: pydantic creates that class on the fly, so pickle cannot find it by
+        name unless the subscription happened at a module's top level."""
+        meta = type(self).__pydantic_generic_metadata__
+        if meta["origin"] is None:
+            return super().__reduce_ex__(protocol)
+        return (_rebuild_parametrized, (meta["origin"], meta["args"], self.__getstate__()))
+
+    # ---------------------------------------------------------------- work
+
+    def _validate(self, obj: Any) -> TBaseModel:
+        """``obj`` validated into ``pydantic_object``; raises its validation error."""
+        model = self.pydantic_object
+        if issubclass(model, pydantic.BaseModel):
+            return model.model_validate(obj)
+        return model.parse_obj(obj)
+
+    def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+        """``value`` validated, coercing it first only if it fails as is: the model and the
+        coercion rules used, or the error of the uncoerced value."""
+        try:
+            return self._validate(value), ()
+        except _VALIDATION_ERRORS as exc:
+            first_error: Exception = exc
+        try:
+            coerced, notes = coerce_with_notes(value, self.pydantic_object)
+            if notes:
+                return self._validate(coerced), notes
+        except _VALIDATION_ERRORS:
+            pass
+        except RecursionError:  # coercion bounds its depth; a model's own validators may not
+            logger.debug("recursion limit while coercing", exc_info=True)
+        return first_error
+
+    def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
+        """Engine candidates, with engine errors (and bugs) ending the iteration."""
+        try:
+            yield from iter_candidates(text, allow_truncated=self.allow_truncated)
+        except JsonEngineError:
+            return
+        except Exception:  # the contract: nothing but OutputParserException escapes a parser
+            logger.warning("JSON engine failed unexpectedly; treating as no JSON", exc_info=True)
+            return
+
+    def _parse_partial(self, text: str) -> TBaseModel | None:
+        """The model from the best value of a stream prefix, or ``None``; never raises.
+
+        Only the first candidate is tried: a prefix is re-parsed on every chunk, and the
+        candidates further down rarely validate while the payload is still arriving."""
+        try:
+            value, _ = decode(text, allow_truncated=True)
+            fitted = self._fit(value)
+        except Exception:  # engine error, or a validator raising something unexpected
+            return None
+        return None if isinstance(fitted, Exception) else fitted[0]
+
+    def _failure(self, text: str, completion: str, error: object) -> _Final[TBaseModel]:
+        name = self.pydantic_object.__name__
+        msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
+        event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
+        return _Final(None, None, event, OutputParserException(msg, llm_output=text))
+
+    def _parse_final(self, text: str) -> _Final[TBaseModel]:
+        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+        first: tuple[Any, Exception] | None = None
+        for value, report in self._candidates(text):
+            try:
+                fitted = self._fit(value)
+            except Exception as exc:  # a validator raising something unexpected
+                fitted = exc
+            if isinstance(fitted, Exception):
+                if first is None:
+                    first = (value, fitted)
+                continue
+            model, notes = fitted
+            if notes:
+                coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
+                report = dataclasses.replace(report, repairs=report.repairs + coercions)
+            event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
+            return _Final(model, report, event)
+        if first is None:
+            return self._failure(text, text, "Invalid json output: no JSON value found")
+        value, error = first
+        try:
+            completion = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
+            completion = text
+        return self._failure(text, completion, error)
+
+
+def _rebuild_parametrized(
+    origin: type[RobustPydanticOutputParser[Any]], args: tuple[Any, ...], state: dict[Any, Any]
+) -> RobustPydanticOutputParser[Any]:
+    """Unpickle a parser pickled by :meth:`RobustPydanticOutputParser.__reduce_ex__`."""
+    cls = origin[args]  # type: ignore[index]
+    parser: RobustPydanticOutputParser[Any] = cls.__new__(cls)
+    parser.__setstate__(state)
+    return parser

@@ -1,0 +1,128 @@
+"""What the parsers do after each final parse: count it and tell the run's callbacks.
+
+A final (non-partial) parse ends in one :class:`ParseEvent`. :func:`publish` (sync) and
+:func:`apublish` (async) record its outcome in a :class:`ParseStats` when the parser holds one and,
+inside a LangChain run with callbacks, dispatch it as the custom event ``parse_report`` so tracing
+shows what was located and repaired. Outside a run, or with no callbacks, the dispatch is skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackManager
+from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables.config import var_child_runnable_config
+
+from langchain_robust_parsers.engine import ParseReport
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = [
+    "PARSE_REPORT_EVENT",
+    "ParseEvent",
+    "apublish",
+    "check_refusal",
+    "publish",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+PARSE_REPORT_EVENT = "parse_report"
+"""The name of the custom callback event carrying a parse's report."""
+
+
+@dataclass(frozen=True)
+class ParseEvent:
+    """How one final parse ended: ``report`` is ``None`` when no value was recovered."""
+
+    parser: str
+    format: str
+    outcome: Outcome
+    report: ParseReport | None = None
+    error: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        """The event payload: the report's ``to_dict()`` plus parser, format and outcome."""
+        data: dict[str, Any] = {} if self.report is None else self.report.to_dict()
+        data["outcome"] = self.outcome
+        data["parser"] = self.parser
+        data["format"] = self.format
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+def _run_has_callbacks() -> bool:
+    """True inside a run whose callback manager has a parent run and at least one handler.
+
+    ``dispatch_custom_event`` raises outside a run; checking first keeps the parsers usable
+    anywhere and skips building an event nobody receives.
+    """
+    config = var_child_runnable_config.get()
+    if not config:
+        return False
+    callbacks = config.get("callbacks")
+    return (
+        isinstance(callbacks, BaseCallbackManager)
+        and callbacks.parent_run_id is not None
+        and bool(callbacks.handlers)
+    )
+
+
+def _record(event: ParseEvent, stats: ParseStats | None) -> None:
+    if stats is not None:
+        stats.record(event.format, event.outcome)
+    if event.outcome == "failed":
+        logger.debug("%s failed: %s", event.parser, event.error)
+
+
+def publish(event: ParseEvent, stats: ParseStats | None) -> None:
+    """Count ``event`` in ``stats`` and dispatch it to the current run's callbacks, if any."""
+    _record(event, stats)
+    if not _run_has_callbacks():
+        return
+    try:
+        dispatch_custom_event(PARSE_REPORT_EVENT, event.to_data())
+    except RuntimeError:  # no parent run after all (a config passed around by hand)
+        logger.debug("parse_report event not dispatched: no parent run", exc_info=True)
+
+
+async def apublish(event: ParseEvent, stats: ParseStats | None) -> None:
+    """Async :func:`publish`: dispatches through the async callback manager.
+
+    On Python 3.10 asyncio does not carry LangChain's run context into tasks, so inside an
+    async run the event may find no run and is skipped.
+    """
+    _record(event, stats)
+    if not _run_has_callbacks():
+        return
+    try:
+        await adispatch_custom_event(PARSE_REPORT_EVENT, event.to_data())
+    except RuntimeError:
+        logger.debug("parse_report event not dispatched: no parent run", exc_info=True)
+
+
+def _load_refusal_check() -> Callable[[BaseMessage], None] | None:
+    """langchain-core's ``raise_if_refused`` (1.7.5 and later), or ``None`` before it existed."""
+    try:
+        module = importlib.import_module("langchain_core.output_parsers._refusal")
+    except ImportError:
+        return None
+    check = getattr(module, "raise_if_refused", None)
+    return check if callable(check) else None
+
+
+_RAISE_IF_REFUSED = _load_refusal_check()
+
+
+def check_refusal(generation: Generation) -> None:
+    """Raise langchain-core's ``ModelRefusalError`` when a chat message holds a refusal block,
+    as langchain-core's own JSON and Pydantic parsers do; a no-op on versions without it."""
+    if _RAISE_IF_REFUSED is not None and isinstance(generation, ChatGeneration):
+        _RAISE_IF_REFUSED(generation.message)
