@@ -93,10 +93,16 @@ DELIBERATE: dict[str, Difference] = {
         [{"key": "value"}],
     ),
     # --- Judgement calls: DESIGN.md is silent; derived from the rules it does state.
-    '[{"lorem": {"ipsum": "sic"}, """" "lorem": {"ipsum": "sic"}]': Difference(
-        "a repeated key is a duplicate (last wins, as json.loads, our first step); json_repair "
-        "starts a new array element (json_repair#139)",
-        [{"lorem": {"ipsum": "sic"}}],
+    '["value1" value2", "value3"]': Difference(
+        "in a list, a quote followed by a word that a later quote closes is part of the string "
+        '(inch marks: `["27" display"]`, json_repair#152, which json_repair still splits)',
+        ['value1" value2', "value3"],
+        judgement=True,
+    ),
+    '{"bad_one":["Lorem Ipsum", "consectetur" comment" ], "good_one":[ "elit", "sed", '
+    '"tempor"]}': Difference(
+        "the same rule as json_repair#152: `\"consectetur\" comment\"` is one string",
+        {"bad_one": ["Lorem Ipsum", 'consectetur" comment'], "good_one": ["elit", "sed", "tempor"]},
         judgement=True,
     ),
     '{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}': Difference(

@@ -192,6 +192,7 @@ def _closer_is_structural(src: str, p: int, end: int) -> bool:
 
 
 _QUOTE_OR_SEPARATOR = re.compile(r"[\"“”,}\n]")
+_QUOTE_OR_ITEM_END = re.compile(r"[\"“”,\]\n]")
 
 
 def _junk_until_separator(src: str, p: int, end: int) -> bool:
@@ -261,8 +262,12 @@ def _quote_closes(
                 return True
             return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end)
         # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
-        # (json_repair#152: inch marks and quoted words), but a bracket starts the next item.
-        return f in "{[-" or f.isdigit()
+        # (json_repair#152: inch marks and quoted words) when a quote ends it; a bracket, a
+        # number or a bare word running to the next separator starts the next item.
+        if f in "{[-" or f.isdigit():
+            return True
+        m = _QUOTE_OR_ITEM_END.search(src, p, end)
+        return m is not None and m.group() in ",]"
     return False
 
 
