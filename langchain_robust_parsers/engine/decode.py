@@ -33,6 +33,7 @@ many times the text. Most fail within a few characters, so thousands can be trie
 brackets that each fail late stops being tried before the work turns quadratic."""
 
 _WHOLE_STARTS = "{[("
+_STRICT = json.JSONDecoder(strict=True)
 _STRICT_LAX = json.JSONDecoder(strict=False)
 _TRAILING_CLOSERS = frozenset(" \t\r\n}])")
 
@@ -67,7 +68,7 @@ def _decode_region(
     log.extend(prefix)
     got: tuple[Any, int] | None = None
     if source == "fenced" and region.closed and text[a] in "{[":
-        got = _decode_past_inner_fence(text, a, region.stop)
+        got, known_error = _decode_fenced(text, a, region.stop)
     if got is not None:
         pass
     elif source == "span":
@@ -96,6 +97,8 @@ def _decode_region(
         except LenientError as err:
             if reached is not None:
                 reached.append(err.pos)
+                if err.too_deep:
+                    reached.append(err.pos)  # a second entry: resume the search after it
             return None
     value, end = got
     rest = text[end : region.stop]
@@ -112,18 +115,35 @@ def _decode_region(
     return _Decoded(value, report)
 
 
-def _decode_past_inner_fence(text: str, a: int, stop: int) -> tuple[Any, int] | None:
-    """A fenced document whose strings hold a fence of their own (```` "```python\\n...```" ````
-    written with literal line breaks) ends at a closing fence after its value, not at the
-    first line that starts with a fence marker."""
+_Decode = tuple[Any, int]
+_DecoderError = tuple[int, str]
+
+
+def _decode_fenced(text: str, a: int, stop: int) -> tuple[_Decode | None, _DecoderError | None]:
+    """Strict decode of a fenced document, not bounded by the first closing-fence line.
+
+    A document whose strings hold a fence of their own (```` "```python\\n...```" ```` written
+    with literal line breaks) ends at a closing fence after its value. Returns ``(value, end)``
+    on success, else the decoder's ``(pos, msg)`` relative to ``a`` when it lies inside the
+    fence, which spares the repair path its first pass.
+    """
     try:
-        value, end = _STRICT_LAX.raw_decode(text, a)
+        value, end = _STRICT.raw_decode(text, a)
+    except json.JSONDecodeError as err:
+        if not err.msg.startswith("Invalid control character"):
+            return None, ((err.pos - a, err.msg) if err.pos < stop else None)
+        try:
+            value, end = _STRICT_LAX.raw_decode(text, a)
+        except (ValueError, RecursionError):
+            return None, None
+        if end <= stop:
+            return None, None  # literal control characters: the lenient scanner judges them
     except (ValueError, RecursionError):
-        return None
+        return None, None
+    if end <= stop:
+        return (value, end), None
     after = _first_significant(text, end, len(text))
-    if end <= stop or not text.startswith(("```", "~~~"), after):
-        return None
-    return value, end
+    return ((value, end) if text.startswith(("```", "~~~"), after) else None), None
 
 
 def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
@@ -252,7 +272,7 @@ def iter_candidates(
         )
         if d is None:
             budget -= 1 + max(0, (reached[0] if reached else len(text)) - s)
-            pos = s + 1
+            pos = reached[1] if len(reached) > 1 else s + 1
             continue
         found.append(d)
         pos = max(d.report.end, s + 1)

@@ -106,12 +106,17 @@ _ARR = 1
 
 
 class LenientError(ValueError):
-    """The scanner found no value it could stand behind; ``pos`` says where it stopped."""
+    """The scanner found no value it could stand behind; ``pos`` says where it stopped.
 
-    def __init__(self, msg: str, pos: int) -> None:
+    ``too_deep`` marks the nesting bound: every start inside the same run of openers would hit
+    it too, so callers searching for payloads skip to ``pos``.
+    """
+
+    def __init__(self, msg: str, pos: int, *, too_deep: bool = False) -> None:
         super().__init__(f"{msg} at offset {pos}")
         self.msg = msg
         self.pos = pos
+        self.too_deep = too_deep
 
 
 class _Frame:
@@ -494,9 +499,15 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
     return value, stop, False
 
 
+TOO_DEEP = (None, -1)
+"""Returned by :func:`_c_decode` when the C decoder ran out of recursion: deeper attempts in the
+same text would too, so the caller stops offering it containers."""
+
+
 def decode_clean_container(src: str, pos: int, end: int) -> tuple[Any, int] | None:
     """The well-formed JSON container at ``pos``, decoded at C speed, or ``None``."""
-    return _c_decode(src, pos, end, C_FIRST_WINDOW)
+    got = _c_decode(src, pos, end, C_FIRST_WINDOW)
+    return None if got is TOO_DEEP else got
 
 
 def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | None:
@@ -511,7 +522,7 @@ def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | No
         try:
             value, stop = _STRICT_DECODER.raw_decode(src[pos:stop_at])
         except RecursionError:
-            return None
+            return TOO_DEEP
         except ValueError as err:
             at = getattr(err, "pos", 0)
             if stop_at < end and at >= stop_at - pos - 1:
@@ -609,7 +620,7 @@ def scan_value(
             if frame.kind == _ARR and c == ":" and frame.members == 1 and not after_comma:
                 # `["key": "value"]`: the model forgot the object's braces inside the list.
                 if len(stack) >= MAX_DEPTH:
-                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos)
+                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True)
                 key = frame.container.pop()
                 frame.members = 0
                 obj_frame = _Frame(_OBJ, "}")
@@ -737,13 +748,15 @@ def scan_value(
         if c in "{[(":
             if use_c and c != "(" and len(stack) < C_SUBTREE_MAX_DEPTH:
                 got = _c_decode(src, pos, end, c_window)
-                if got is not None:
+                if got is TOO_DEEP:
+                    use_c = False
+                elif got is not None:
                     c_window = max(C_FIRST_WINDOW, 2 * (got[1] - pos))
                     pending, pos = got
                     have_pending = True
             if not have_pending:
                 if len(stack) >= MAX_DEPTH:
-                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos)
+                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True)
                 if c == "(":
                     log.add("tuple", pos)
                 stack.append(_Frame(_OBJ if c == "{" else _ARR, {"{": "}", "[": "]", "(": ")"}[c]))

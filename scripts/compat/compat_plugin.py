@@ -307,8 +307,8 @@ def _profile(frame: types.FrameType, event: str, arg: Any) -> None:
 def _watch(record: TestRecord | None) -> None:
     STATE.active = record
     hook = _profile if record is not None else None
-    threading.setprofile(hook)  # type: ignore[arg-type]
-    sys.setprofile(hook)  # type: ignore[arg-type]
+    threading.setprofile(hook)
+    sys.setprofile(hook)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -436,17 +436,13 @@ def _summary_counts() -> dict[str, dict[str, int]]:
 def _table(counts: dict[str, dict[str, int]]) -> list[str]:
     header = ["category", "tests", *OUTCOMES]
     rows = [header]
-    for cat, row in counts.items():
-        rows.append([cat, str(sum(row.values())), *(str(row[o]) for o in OUTCOMES)])
+    for cat, row_counts in counts.items():
+        rows.append([cat, str(sum(row_counts.values())), *(str(row_counts[o]) for o in OUTCOMES)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for idx, row in enumerate(rows):
-        lines.append(
-            "  ".join(
-                [row[0].ljust(widths[0])]
-                + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
-            )
-        )
+        cells = zip(row[1:], widths[1:], strict=True)
+        lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in cells]))
         if idx == 0:
             lines.append("  ".join("-" * w for w in widths))
     return lines

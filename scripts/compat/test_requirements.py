@@ -20,6 +20,7 @@ version gets the pytest generation it was tested with.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -53,7 +54,7 @@ def _group_specs(pyproject: dict[str, Any]) -> list[str]:
 
 def requirements(sdist_dir: Path) -> list[str]:
     try:
-        import tomllib
+        tomllib = importlib.import_module("tomllib")
     except ModuleNotFoundError:  # Python 3.10: no ranges, just the names
         return list(NEEDED)
     pyproject = tomllib.loads((sdist_dir / "pyproject.toml").read_text(encoding="utf-8"))
