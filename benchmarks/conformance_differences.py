@@ -101,7 +101,7 @@ DELIBERATE: dict[str, Difference] = {
     ),
     '{"bad_one":["Lorem Ipsum", "consectetur" comment" ], "good_one":[ "elit", "sed", '
     '"tempor"]}': Difference(
-        "the same rule as json_repair#152: `\"consectetur\" comment\"` is one string",
+        'the same rule as json_repair#152: `"consectetur" comment"` is one string',
         {"bad_one": ["Lorem Ipsum", 'consectetur" comment'], "good_one": ["elit", "sed", "tempor"]},
         judgement=True,
     ),

@@ -620,7 +620,9 @@ def scan_value(
             if frame.kind == _ARR and c == ":" and frame.members == 1 and not after_comma:
                 # `["key": "value"]`: the model forgot the object's braces inside the list.
                 if len(stack) >= MAX_DEPTH:
-                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True)
+                    raise LenientError(
+                        f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True
+                    )
                 key = frame.container.pop()
                 frame.members = 0
                 obj_frame = _Frame(_OBJ, "}")
@@ -756,7 +758,9 @@ def scan_value(
                     have_pending = True
             if not have_pending:
                 if len(stack) >= MAX_DEPTH:
-                    raise LenientError(f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True)
+                    raise LenientError(
+                        f"nesting deeper than {MAX_DEPTH} levels", pos, too_deep=True
+                    )
                 if c == "(":
                     log.add("tuple", pos)
                 stack.append(_Frame(_OBJ if c == "{" else _ARR, {"{": "}", "[": "]", "(": ")"}[c]))
