@@ -431,14 +431,17 @@ def test_no_error_in_a_run_without_callbacks() -> None:
     assert chat_chain(RobustJsonOutputParser(), ORDER_TEXT).invoke({"email": "x"}) == ORDER
 
 
-def test_streaming_partials_emit_no_event() -> None:
+def test_a_stream_emits_one_event_when_it_ends() -> None:
     recorder = EventRecorder()
-    list(
-        chat_chain(RobustJsonOutputParser(), ORDER_TEXT).stream(
+    stats = ParseStats()
+    chunks = list(
+        chat_chain(RobustJsonOutputParser(stats=stats), ORDER_TEXT).stream(
             {"email": "x"}, {"callbacks": [recorder]}
         )
     )
-    assert recorder.events == []
+    assert len(chunks) > 1  # partial values streamed, but reported once, for the whole text
+    assert [name for name, _ in recorder.events] == ["parse_report"]
+    assert stats.total() == 1
 
 
 @pytest.mark.skipif(

@@ -15,6 +15,7 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -43,7 +44,7 @@ class _Final:
         return self.value
 
 
-class RobustJsonOutputParser(JsonOutputParser):
+class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     """Parse the JSON value of a model's output, surviving what models really write.
 
     A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
@@ -111,6 +112,15 @@ class RobustJsonOutputParser(JsonOutputParser):
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report
         return value, final.report
+
+    # ---------------------------------------------------------------- streaming hooks
+
+    def _stream_partial(self, text: str) -> Any:
+        return self._parse_partial(text)
+
+    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
+        final = self._parse_final(text, use_fallback=False)
+        return (None if final.error is not None else final.value), final.event
 
     # ---------------------------------------------------------------- work
 

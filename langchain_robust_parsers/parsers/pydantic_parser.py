@@ -26,6 +26,7 @@ from langchain_robust_parsers.engine import (
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -63,7 +64,9 @@ class _Final(Generic[TBaseModel]):
         return self.value
 
 
-class RobustPydanticOutputParser(PydanticOutputParser[TBaseModel], Generic[TBaseModel]):
+class RobustPydanticOutputParser(
+    StreamingJsonParser, PydanticOutputParser[TBaseModel], Generic[TBaseModel]
+):
     """Parse a model's output into a pydantic model (v2 or ``pydantic.v1``), surviving what
     models really write.
 
@@ -151,6 +154,25 @@ class RobustPydanticOutputParser(PydanticOutputParser[TBaseModel], Generic[TBase
         if meta["origin"] is None:
             return super().__reduce_ex__(protocol)
         return (_rebuild_parametrized, (meta["origin"], meta["args"], self.__getstate__()))
+
+    # ---------------------------------------------------------------- streaming hooks
+
+    def _stream_partial(self, text: str) -> Any:
+        try:
+            return decode(text, allow_truncated=True)[0]
+        except Exception:  # engine error: nothing to show yet
+            return None
+
+    def _stream_item(self, value: Any) -> Any:
+        try:
+            fitted = self._fit(value)
+        except Exception:  # a validator raising something unexpected
+            return None
+        return None if isinstance(fitted, Exception) else fitted[0]
+
+    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
+        final = self._parse_final(text)
+        return (None if final.error is not None else final.value), final.event
 
     # ---------------------------------------------------------------- work
 

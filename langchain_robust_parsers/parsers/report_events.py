@@ -28,6 +28,7 @@ __all__ = [
     "ParseEvent",
     "apublish",
     "check_refusal",
+    "check_refusal_message",
     "publish",
 ]
 
@@ -119,6 +120,12 @@ def _load_refusal_check() -> Callable[[BaseMessage], None] | None:
 
 
 _RAISE_IF_REFUSED = _load_refusal_check()
+
+
+def check_refusal_message(message: BaseMessage) -> None:
+    """:func:`check_refusal` for one message (a streamed chunk)."""
+    if _RAISE_IF_REFUSED is not None:
+        _RAISE_IF_REFUSED(message)
 
 
 def check_refusal(generation: Generation) -> None:

@@ -1,0 +1,216 @@
+"""Linear-time streaming for the JSON and Pydantic parsers.
+
+langchain-core's cumulative parsers add every chunk to the text so far and re-parse all of it,
+then compare the whole value with the previous one: quadratic in the length of the stream. Here
+each chunk goes once through :class:`~langchain_robust_parsers.engine.stream_decoder.
+JsonStreamDecoder`, which says whether the value changed, and a snapshot is built only then.
+
+Text the decoder cannot follow without look-ahead (an unescaped inner quote, a missing comma)
+is handed to the complete-text engine instead, re-read only each time the stream has grown by
+:data:`REPARSE_GROWTH`, so the total work stays linear. When the stream ends, the whole text is
+parsed once more: the last value yielded is always what ``parse`` gives for the full text.
+
+Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
+every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
+quadratic in the length of the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
+from langchain_core.runnables import RunnableConfig
+
+from langchain_robust_parsers.engine.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal_message,
+    publish,
+)
+from langchain_robust_parsers.stats import ParseStats
+
+REPARSE_GROWTH = 1.5
+"""In fallback mode the text is re-read when it has grown by this factor since the last read:
+a geometric series, so all re-reads together cost a small multiple of the text."""
+
+REPARSE_MIN_GROWTH = 256
+"""Characters the text must grow by before a fallback re-read, so short streams are not re-read
+on every chunk."""
+
+
+def chunk_text(chunk: str | BaseMessage) -> str:
+    """The text of a ``str`` or message chunk: a string content, or its text blocks joined.
+
+    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is
+    read directly. A message that holds a refusal raises langchain-core's ``ModelRefusalError``
+    (1.7.5 and later), as its own parsers do.
+    """
+    if isinstance(chunk, str):
+        return chunk
+    check_refusal_message(chunk)
+    content = chunk.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str):
+                parts.append(text)
+    return "".join(parts)
+
+
+def texts(chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
+    """``chunks`` as text."""
+    for chunk in chunks:
+        yield chunk_text(chunk)
+
+
+async def atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
+    """``chunks`` as text, asynchronously."""
+    async for chunk in chunks:
+        yield chunk_text(chunk)
+
+
+class JsonValueStream:
+    """Turns text chunks into the successive JSON values they spell.
+
+    ``reparse`` is the complete-text engine's partial parse (``None`` when nothing is found),
+    used in fallback mode, when the incremental decoder cannot follow the text.
+    """
+
+    def __init__(self, reparse: Callable[[str], Any]) -> None:
+        self._reparse = reparse
+        self._decoder = JsonStreamDecoder()
+        self._parts: list[str] = []
+        self._size = 0
+        self._next_reparse = 0
+        self._last: Any = None
+
+    def push(self, chunk: str) -> Any:
+        """Consume ``chunk``; the new value, or ``None`` when it did not change."""
+        if not chunk:
+            return None
+        self._parts.append(chunk)
+        self._size += len(chunk)
+        decoder = self._decoder
+        if not decoder.failed:
+            if decoder.feed(chunk):
+                self._last = decoder.snapshot()
+                return self._last
+            if not decoder.failed:
+                return None
+            self._next_reparse = self._size  # the decoder gave up: re-read now
+        if self._size < self._next_reparse:
+            return None
+        self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
+        return self.settle(self._reparse(self.text()))
+
+    def text(self) -> str:
+        """All the text so far."""
+        if len(self._parts) > 1:
+            self._parts = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
+
+    def settle(self, value: Any) -> Any:
+        """``value`` when it differs from the last value returned, else ``None``."""
+        if value is None or (self._last is not None and value == self._last):
+            return None
+        self._last = value
+        return value
+
+
+class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
+    """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin).
+
+    Subclasses say how a value is shown (:meth:`_stream_item`), how text is read when the
+    incremental decoder gives up (:meth:`_stream_partial`) and what the whole text parses to
+    (:meth:`_stream_final`, which also returns the event to publish once the stream ends).
+    """
+
+    def _stream_partial(self, text: str) -> Any:
+        """The value of a stream prefix by the complete-text engine, or ``None``."""
+        raise NotImplementedError
+
+    def _stream_item(self, value: Any) -> Any:
+        """What to yield for a JSON ``value`` (``None`` to skip it)."""
+        return value
+
+    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
+        """What ``parse`` gives for the whole streamed text (``None`` if it fails), and the
+        event that reports it. It is yielded last unless it equals the last item yielded."""
+        raise NotImplementedError
+
+    def _next_item(self, value: Any, prev: Any) -> Any:
+        """The item to yield for a new ``value`` (``None`` for none). A value from the stream
+        always differs from the one before; an item made from it may not (two partial JSON
+        values can validate to equal models), so only then is it compared."""
+        if value is None:
+            return None
+        item = self._stream_item(value)
+        if item is value or item is None:
+            return item
+        return None if item == prev else item
+
+    @property
+    def _stats(self) -> ParseStats | None:
+        stats = getattr(self, "stats", None)
+        return stats if isinstance(stats, ParseStats) else None
+
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Stream values as the text arrives; message chunks become text before tracing."""
+        yield from self._transform_stream_with_config(
+            texts(input), self._transform, config, run_type="parser"
+        )
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`transform`."""
+        async for chunk in self._atransform_stream_with_config(
+            atexts(input), self._atransform, config, run_type="parser"
+        ):
+            yield chunk
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+        stream = JsonValueStream(self._stream_partial)
+        prev: Any = None
+        for chunk in input:
+            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            if item is not None:
+                yield self._diff(prev, item) if self.diff else item
+                prev = item
+        final, event = self._stream_final(stream.text())
+        publish(event, self._stats)
+        if final is not None and final != prev:
+            yield self._diff(prev, final) if self.diff else final
+
+    async def _atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+    ) -> AsyncIterator[Any]:
+        stream = JsonValueStream(self._stream_partial)
+        prev: Any = None
+        async for chunk in input:
+            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            if item is not None:
+                yield self._diff(prev, item) if self.diff else item
+                prev = item
+        final, event = self._stream_final(stream.text())
+        await apublish(event, self._stats)
+        if final is not None and final != prev:
+            yield self._diff(prev, final) if self.diff else final
