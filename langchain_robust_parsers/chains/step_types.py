@@ -110,9 +110,7 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in loc) or "(root)"
 
 
-def describe_validation_error(
-    error: pydantic.ValidationError, language: str = "en"
-) -> list[str]:
+def describe_validation_error(error: pydantic.ValidationError, language: str = "en") -> list[str]:
     """One line per error in ``error``, in ``language`` (``"en"`` or ``"vi"``).
 
     The step types' own errors use :data:`VALIDATION_MESSAGES`; other errors are named by field

@@ -22,6 +22,10 @@ MAX_DEPTH = 500
 """Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
 return can still be compared, copied, pickled and serialised by recursive code downstream."""
 
+WINDOW_CUT_SLACK = 6
+"""An error this close to the end of a slice may be the slice's doing (a ``\\uXXXX`` escape cut
+in two reports its start); the slice is then doubled rather than the container failed."""
+
 C_FIRST_WINDOW = 1024
 """First slice offered to the C decoder for a container; later ones start at twice the size of
 the last container it decoded, so siblings of similar size usually need one attempt."""
@@ -120,10 +124,20 @@ class LenientError(ValueError):
 
 
 class _Frame:
-    __slots__ = ("closer", "commas", "container", "key", "kind", "last_value", "members")
+    __slots__ = (
+        "closer",
+        "commas",
+        "container",
+        "is_root",
+        "key",
+        "kind",
+        "last_value",
+        "members",
+    )
 
-    def __init__(self, kind: int, closer: str) -> None:
+    def __init__(self, kind: int, closer: str, *, is_root: bool = False) -> None:
         self.kind = kind
+        self.is_root = is_root
         self.closer = closer
         self.container: Any = {} if kind == _OBJ else []
         self.key: str | None = None
@@ -232,7 +246,14 @@ def _quote_closes(
         # `"a": 1`, or `"a" 1` / `"a" "x"` / `"a" [1]` with the colon missing.
         return f in ":,}" or (p > q + 1 and (f in "\"'[{-" or f.isalnum()))
     if f in "}]":
-        return _closer_is_structural(src, p, end)
+        if _closer_is_structural(src, p, end):
+            return True
+        # The closer of the whole value may be followed by prose, unless a comma says the
+        # value goes on (`{"a": "is {"k": 1}, which"}`).
+        if frame is None or not frame.is_root or f != _canonical_closer(frame.closer):
+            return False
+        after = _next_significant(src, p + 1, end)
+        return after >= end or src[after] != ","
     if f == ")":
         return frame is not None and frame.closer == ")"
     if f in "`#+" or src.startswith("//", p) or src.startswith("/*", p):
@@ -525,8 +546,9 @@ def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | No
             return TOO_DEEP
         except ValueError as err:
             at = getattr(err, "pos", 0)
-            if stop_at < end and at >= stop_at - pos - 1:
-                window *= 2  # the slice cut the container: read more
+            cut = at >= stop_at - pos - WINDOW_CUT_SLACK or str(err).startswith("Unterminated")
+            if stop_at < end and cut:
+                window *= 2  # the slice may have cut the container: read more
                 continue
             return None
         return value, pos + stop
@@ -763,7 +785,13 @@ def scan_value(
                     )
                 if c == "(":
                     log.add("tuple", pos)
-                stack.append(_Frame(_OBJ if c == "{" else _ARR, {"{": "}", "[": "]", "(": ")"}[c]))
+                stack.append(
+                    _Frame(
+                        _OBJ if c == "{" else _ARR,
+                        {"{": "}", "[": "]", "(": ")"}[c],
+                        is_root=not stack,
+                    )
+                )
                 pos += 1
                 after_comma = False
                 state = 1 if c == "{" else 0

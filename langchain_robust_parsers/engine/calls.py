@@ -1,0 +1,79 @@
+"""What the function-call decoders return, and the error they raise.
+
+Shared by :mod:`~langchain_robust_parsers.engine.python_calls` (Python call syntax, the BFCL
+format) and :mod:`~langchain_robust_parsers.engine.tool_dialects` (the JSON tool-call dialects of
+open models). Nothing here imports LangChain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_robust_parsers.engine.report import ParseReport
+
+__all__ = ["CallDecodeError", "CallKind", "DecodedCalls", "ParsedCall"]
+
+CallKind = Literal["ast", "json"]
+"""What the text was taken for: Python call syntax (``ast``) or a JSON dialect (``json``). It
+picks the error prefix, ``Failed to decode AST:`` or ``Failed to decode JSON:``, as BFCL's
+evaluators expect."""
+
+ERROR_PREFIX: dict[CallKind, str] = {
+    "ast": "Failed to decode AST: ",
+    "json": "Failed to decode JSON: ",
+}
+
+
+@dataclass
+class ParsedCall:
+    """One function call: its (dotted) name, its arguments and the id the model gave, if any.
+
+    ``start``/``end`` delimit the text of the call (with its markers) in the decoded input.
+    """
+
+    name: str
+    args: dict[str, Any]
+    id: str | None = None
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True)
+class DecodedCalls:
+    """The calls found in a text, in order, with where they came from.
+
+    ``dialect`` names the format that held them (``python``, ``tool_call``, ``bare``...),
+    ``kind`` whether they were Python or JSON, ``spans`` the regions of the input that held them
+    (markers, fences and brackets included: removing them leaves the model's prose), and
+    ``report`` what was located and repaired. ``calls`` is empty when the text holds no call.
+    """
+
+    calls: tuple[ParsedCall, ...]
+    dialect: str
+    kind: CallKind
+    spans: tuple[tuple[int, int], ...] = ()
+    report: ParseReport = field(default_factory=ParseReport)
+
+
+class CallDecodeError(ValueError):
+    """Something call-like was found but could not be decoded.
+
+    ``kind`` says whether the text was taken for Python calls or JSON; ``reason`` is the bare
+    explanation and ``str(error)`` the BFCL-style message (``Failed to decode AST: ...``).
+    ``pos`` is an offset into the input, ``-1`` when unknown.
+    """
+
+    def __init__(self, kind: CallKind, reason: str, pos: int = -1) -> None:
+        super().__init__(ERROR_PREFIX[kind] + reason)
+        self.kind: CallKind = kind
+        self.reason = reason
+        self.pos = pos
+
+    @property
+    def message(self) -> str:
+        """The BFCL-style message: ``Failed to decode AST: <reason>`` (or ``JSON``)."""
+        return ERROR_PREFIX[self.kind] + self.reason
+
+    def __reduce__(self) -> tuple[type[CallDecodeError], tuple[CallKind, str, int]]:
+        return (type(self), (self.kind, self.reason, self.pos))
