@@ -144,9 +144,7 @@ def test_a_stream_counts_once_when_it_ends() -> None:
     stats = ParseStats()
     chain = FakeListChatModel(responses=['{"ok": true}']) | RobustJsonOutputParser(stats=stats)
     assert list(chain.stream("hi"))[-1] == {"ok": True}
-    assert stats.snapshot() == {
-        "json": {"success": 1, "recovered": 0, "fallback": 0, "failed": 0}
-    }
+    assert stats.snapshot() == {"json": {"success": 1, "recovered": 0, "fallback": 0, "failed": 0}}
 
 
 def test_pydantic_parser_counts_success_recovered_failed() -> None:
