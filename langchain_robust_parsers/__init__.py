@@ -8,6 +8,15 @@ what was cut off, and reports what it did.
 from __future__ import annotations
 
 from langchain_robust_parsers._version import __version__
+from langchain_robust_parsers.chains import (
+    FormatLockedPromptTemplate,
+    GenerateOutput,
+    JudgeOutput,
+    RetryExhaustedError,
+    RetryWithClarification,
+    register_step_type,
+    robust_structured_output,
+)
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.json_text import loads, repair_json
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
@@ -15,12 +24,19 @@ from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutpu
 from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
+    "FormatLockedPromptTemplate",
+    "GenerateOutput",
+    "JudgeOutput",
     "ParseReport",
     "ParseStats",
     "Repair",
+    "RetryExhaustedError",
+    "RetryWithClarification",
     "RobustJsonOutputParser",
     "RobustPydanticOutputParser",
     "__version__",
     "loads",
+    "register_step_type",
     "repair_json",
+    "robust_structured_output",
 ]

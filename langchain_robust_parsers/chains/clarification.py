@@ -8,13 +8,15 @@ fixed format requirement. When every attempt failed, :class:`RetryExhaustedError
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic
 from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_robust_parsers.chains.locked_format import parser_schema
 from langchain_robust_parsers.chains.step_types import describe_validation_error
@@ -30,9 +32,14 @@ __all__ = [
     "summarize_failures",
 ]
 
+_T = TypeVar("_T")
+
 MAX_ERROR_CHARS = 600
 """Longest description of one failure sent back to the model: parser messages can quote the
 whole answer, which the model already sees as its previous message."""
+
+_PLACEHOLDER = re.compile(r"\{(error|requirement)\}")
+"""The two placeholders of a clarification template, replaced in one pass."""
 
 _TROUBLESHOOTING = "\nFor troubleshooting, visit:"
 """Where langchain-core's ``OutputParserException`` appends its documentation link."""
@@ -59,7 +66,9 @@ literally (not with ``str.format``), so braces in either are safe."""
 _NO_REQUIREMENT: Mapping[str, str] = MappingProxyType(
     {
         "en": "Your previous answer could not be used.\n{error}\n\nAnswer again, fixing this.",
-        "vi": "Câu trả lời trước của bạn không dùng được.\n{error}\n\nHãy trả lời lại và sửa lỗi này.",
+        "vi": (
+            "Câu trả lời trước của bạn không dùng được.\n{error}\n\nHãy trả lời lại và sửa lỗi này."
+        ),
     }
 )
 """The clarification when there is no fixed requirement to restate."""
@@ -81,19 +90,25 @@ _SUMMARY: Mapping[str, tuple[str, str]] = MappingProxyType(
 )
 
 
-def _in(table: Mapping[str, Any], language: str) -> Any:
+def _in(table: Mapping[str, _T], language: str) -> _T:
+    """``table``'s entry for ``language``, English when it has none."""
     return table.get(language, table["en"])
 
 
 @dataclass(frozen=True)
 class AttemptFailure:
     """One failed attempt: its number (1 is the first call), the model's answer, the failure
-    as described to the model, and the exception behind it."""
+    as described to the model (one line per problem), and the exception behind it."""
 
     attempt: int
     output: str
-    error: str
+    errors: tuple[str, ...]
     exception: BaseException
+
+    @property
+    def error(self) -> str:
+        """The problems on one line."""
+        return "; ".join(self.errors)
 
 
 class RetryExhaustedError(OutputParserException):
@@ -103,7 +118,7 @@ class RetryExhaustedError(OutputParserException):
     :class:`AttemptFailure`; ``llm_output`` is the last answer.
     """
 
-    def __init__(self, message: str, *, attempts: Sequence[AttemptFailure]) -> None:
+    def __init__(self, message: str, attempts: Sequence[AttemptFailure] = ()) -> None:
         last = attempts[-1].output if attempts else None
         super().__init__(message, llm_output=last)
         self.attempts: tuple[AttemptFailure, ...] = tuple(attempts)
@@ -129,7 +144,7 @@ def _validation_error(exc: BaseException) -> pydantic.ValidationError | None:
     return None
 
 
-def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | None | str:
+def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str | None:
     """Why ``text`` does not give a ``model``: ``"no-json"``, the validation error of its first
     JSON value (after the coercion the parsers apply), or ``None`` when it validates."""
     try:
@@ -176,7 +191,7 @@ def describe_failure(
                 return [_in(_NO_JSON, language)]
             if isinstance(found, pydantic.ValidationError):
                 validation = found
-        elif _is_json_parser(parser):
+        elif isinstance(parser, JsonOutputParser):
             try:
                 decode(output)
             except JsonEngineError:
@@ -188,12 +203,6 @@ def describe_failure(
         if lines:
             return lines
     return [_clean(str(exc)) or type(exc).__name__]
-
-
-def _is_json_parser(parser: Any) -> bool:
-    from langchain_core.output_parsers import JsonOutputParser
-
-    return isinstance(parser, JsonOutputParser)
 
 
 def _format_problems(lines: Sequence[str], language: str) -> str:
@@ -218,7 +227,8 @@ def clarification_message(
     if template is None:
         table = CLARIFICATION_TEMPLATES if requirement.strip() else _NO_REQUIREMENT
         template = _in(table, language)
-    return template.replace("{error}", error).replace("{requirement}", requirement)
+    values = {"error": error, "requirement": requirement}
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
 def summarize_failures(failures: Sequence[AttemptFailure], language: str = "en") -> str:
@@ -226,6 +236,5 @@ def summarize_failures(failures: Sequence[AttemptFailure], language: str = "en")
     header, label = _in(_SUMMARY, language)
     lines = [header.format(n=len(failures))]
     for failure in failures:
-        error = failure.error.replace("\n", "\n    ")
-        lines.append(f"- {label.format(i=failure.attempt)}: {error}")
+        lines.append(f"- {label.format(i=failure.attempt)}: {failure.error}")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.prompt_values import PromptValue
 from langchain_core.prompts import BasePromptTemplate, ChatPromptTemplate, PromptTemplate
+from langchain_core.prompts.string import PromptTemplateFormat
 from pydantic import ConfigDict, model_validator
 from typing_extensions import Self
 
@@ -103,9 +104,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
                 k: v for k, v in body.input_types.items() if k != FORMAT_INSTRUCTIONS_VARIABLE
             }
             values["partial_variables"] = {
-                k: v
-                for k, v in body.partial_variables.items()
-                if k != FORMAT_INSTRUCTIONS_VARIABLE
+                k: v for k, v in body.partial_variables.items() if k != FORMAT_INSTRUCTIONS_VARIABLE
             }
         parser = values.get("parser")
         if is_parser_config(parser):
@@ -125,22 +124,22 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
     @classmethod
     def from_template(
         cls,
-        template: str,
+        body: str,
         *,
         parser: BaseOutputParser[Any] | None = None,
         step_type: str | None = None,
         language: str = "en",
-        template_format: str = "f-string",
+        template_format: PromptTemplateFormat = "f-string",
         partial_variables: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> FormatLockedPromptTemplate:
         """A locked prompt over a string body (``PromptTemplate.from_template``)."""
-        body = PromptTemplate.from_template(
-            template,
-            template_format=template_format,  # type: ignore[arg-type]
+        template = PromptTemplate.from_template(
+            body,
+            template_format=template_format,
             partial_variables=partial_variables,
         )
-        return cls(body=body, parser=parser, step_type=step_type, language=language, **kwargs)
+        return cls(body=template, parser=parser, step_type=step_type, language=language, **kwargs)
 
     @classmethod
     def from_messages(
@@ -150,13 +149,13 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         parser: BaseOutputParser[Any] | None = None,
         step_type: str | None = None,
         language: str = "en",
-        template_format: str = "f-string",
+        template_format: PromptTemplateFormat = "f-string",
         **kwargs: Any,
     ) -> FormatLockedPromptTemplate:
         """A locked prompt over a chat body (``ChatPromptTemplate.from_messages``)."""
         body = ChatPromptTemplate.from_messages(
             list(messages),
-            template_format=template_format,  # type: ignore[arg-type]
+            template_format=template_format,
         )
         return cls(body=body, parser=parser, step_type=step_type, language=language, **kwargs)
 
@@ -225,14 +224,15 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
 
     def partial(self, **kwargs: str | Callable[[], str]) -> FormatLockedPromptTemplate:
         """A copy with some body variables filled in; the suffix stays locked."""
-        return type(self)(
-            body=self.body.partial(**kwargs),
-            step_type=self.step_type,
-            parser=self.parser,
-            language=self.language,
-            metadata=self.metadata,
-            tags=self.tags,
-        )
+        fields: dict[str, Any] = {
+            "body": self.body.partial(**kwargs),
+            "step_type": self.step_type,
+            "parser": self.parser,
+            "language": self.language,
+            "metadata": self.metadata,
+            "tags": self.tags,
+        }
+        return type(self)(**fields)
 
     def pretty_repr(self, html: bool = False) -> str:
         """The body's pretty form, then the locked suffix under a marker line."""
@@ -243,7 +243,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
 
     def pretty_print(self) -> None:
         """Print :meth:`pretty_repr`."""
-        print(self.pretty_repr())  # noqa: T201 - printing is this method's purpose
+        print(self.pretty_repr())
 
     @property
     def _prompt_type(self) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import pydantic
 from langchain_core.output_parsers import (
@@ -111,7 +111,7 @@ def parser_to_config(parser: BaseOutputParser[Any]) -> dict[str, Any] | BaseOutp
     return config
 
 
-def is_parser_config(value: Any) -> bool:
+def is_parser_config(value: Any) -> TypeGuard[Mapping[str, Any]]:
     """True for a dict made by :func:`parser_to_config`."""
     return isinstance(value, Mapping) and value.get("kind") == CONFIG_MARKER
 

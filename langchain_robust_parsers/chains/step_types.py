@@ -164,7 +164,7 @@ def _optional_text(value: Any) -> Any:
 class GenerateOutput(BaseModel):
     """The result of a ``GENERATE`` step."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True)
 
     text: str
     """The full main content; required and not empty."""
@@ -193,9 +193,9 @@ class GenerateOutput(BaseModel):
 class JudgeOutput(BaseModel):
     """The result of a ``JUDGE`` step."""
 
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, use_attribute_docstrings=True)
 
-    score: float
+    score: float = Field(ge=SCORE_MIN, le=SCORE_MAX)
     """The overall score, a number from 0 to 10; required."""
 
     feedback: str | None = None
@@ -208,7 +208,7 @@ class JudgeOutput(BaseModel):
     @classmethod
     def _check_score(cls, data: Any) -> Any:
         if isinstance(data, Mapping):
-            score = data.get("score")
+            score: Any = data.get("score")
             if not _is_number(score):
                 raise _custom_error("score_required")
             if not SCORE_MIN <= score <= SCORE_MAX:
