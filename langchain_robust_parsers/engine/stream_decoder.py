@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from langchain_robust_parsers.engine.lenient import MAX_DEPTH
 from langchain_robust_parsers.engine.locate import THINK_CLOSE
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
@@ -52,6 +53,7 @@ _LITERALS: dict[str, Any] = {
     "Infinity": float("inf"),
     "-Infinity": float("-inf"),
 }
+_JSON_LITERALS = frozenset(("true", "false", "null", "NaN", "Infinity", "-Infinity"))
 _STRING_RUN = {
     '"': re.compile(r'[^"\\]+'),
     "'": re.compile(r"[^'\\]+"),
@@ -89,6 +91,8 @@ _WS_RUN = re.compile(r"[ \t\r\n\f\v\u00a0\ufeff]+")
 _OBJ = 0
 _ARR = 1
 _MISSING = object()
+_AFTER_ROOT_OK = " \t\r\n`~"
+_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 class _Frame:
@@ -110,6 +114,21 @@ class JsonStreamDecoder:
     def __init__(self) -> None:
         self.failed = False
         self.started = False
+        self.lenient = False
+        """A rule beyond strict JSON was applied (comment, trailing comma, single quotes...)."""
+        self.prose = False
+        """Text other than whitespace or a fence came before the payload (prose, a tag, a BOM
+        or reasoning: the complete-text engine reports or ranks those)."""
+        self.fenced = False
+        """The payload follows a fence marker."""
+        self.trailing_text = False
+        """Something other than whitespace or a closing fence followed the root value."""
+        self.start = -1
+        """Offset of the payload's first character in the whole text (-1 before it starts)."""
+        self.end = -1
+        """Offset just past the root value (-1 until it closes)."""
+        self._fed = 0  # characters fed before the current chunk
+        self._after_comma = False
         self._state = _PREFIX
         self._return_state = _VALUE  # where a comment or the prefix hands back control
         self._stack: list[_Frame] = []
@@ -132,16 +151,34 @@ class JsonStreamDecoder:
         """True once the root value has closed."""
         return self._state == _DONE
 
+    @property
+    def clean(self) -> bool:
+        """True when the root closed and everything was strict JSON in a standard place: the
+        complete-text engine would find exactly this value, so it need not run again."""
+        return (
+            self._state == _DONE
+            and not self.failed
+            and not self.lenient
+            and not self.prose
+            and not self.trailing_text
+        )
+
     def feed(self, chunk: str) -> bool:
         """Consume ``chunk``; True when the value shown by :meth:`snapshot` changed."""
-        if self.failed or self._state == _DONE or not chunk:
+        if self.failed or not chunk:
+            return False
+        if self._state == _DONE:
+            if not self.trailing_text and chunk.strip(_AFTER_ROOT_OK):
+                self.trailing_text = True
             return False
         self._changed = False
         try:
-            self._consume(chunk)
+            self._consume(chunk, self._fed)
         except _Unsupported:
             self.failed = True
             return False
+        finally:
+            self._fed += len(chunk)
         return self._changed
 
     def snapshot(self) -> Any:
@@ -165,7 +202,9 @@ class JsonStreamDecoder:
 
     # ------------------------------------------------------------------ scanning
 
-    def _consume(self, text: str) -> None:
+    def _consume(self, text: str, base: int) -> None:
+        """Scan ``text``, whose first character is at offset ``base`` of the whole text."""
+        self._base = base
         i = 0
         n = len(text)
         while i < n:
@@ -180,10 +219,19 @@ class JsonStreamDecoder:
                 continue
             if state == _VALUE:
                 i = self._value(text, i, c)
+                if self._state == _DONE:
+                    self._root_closed(text, i)
+                    return
             elif state == _AFTER:
                 i = self._after(c, i)
+                if self._state == _DONE:
+                    self._root_closed(text, i)
+                    return
             elif state == _KEY:
                 i = self._key(text, i, c)
+                if self._state == _DONE:
+                    self._root_closed(text, i)
+                    return
             elif state == _COLON:
                 if c == ":":
                     self._state = _VALUE
@@ -227,11 +275,21 @@ class JsonStreamDecoder:
             elif state == _FENCE_INFO:
                 m = _FENCE_LINE_END.match(text, i)
                 if m is None:
+                    if text[i:].strip():
+                        # `~~~json {"a": 1}`: the payload starts on the fence's line
+                        self._state = _PREFIX
+                        continue
                     return
                 self._state = _PREFIX
                 i = m.end()
             else:  # _DONE
                 return
+
+    def _root_closed(self, text: str, i: int) -> None:
+        """The root value ended just before ``text[i]``: note where, and what follows."""
+        self.end = self._base + i
+        if text[i:].strip(_AFTER_ROOT_OK):
+            self.trailing_text = True
 
     def _skippable(self, c: str, state: int) -> bool:
         """Whitespace or the start of a comment between tokens."""
@@ -240,10 +298,12 @@ class JsonStreamDecoder:
         if c == "/":
             self._return_state = state
             self._state = _SLASH
+            self.lenient = True
             return True
         if c == "#":
             self._return_state = state
             self._state = _COMMENT_LINE
+            self.lenient = True
             return True
         return False
 
@@ -265,6 +325,7 @@ class JsonStreamDecoder:
 
     def _prefix(self, text: str, i: int) -> int:
         """Skip what comes before the payload; held-back text waits for the next chunk."""
+        origin = self._base + i - len(self._pending)  # offset of buf[0]
         buf = self._pending + text[i:]
         self._pending = ""
         j = 0
@@ -272,14 +333,15 @@ class JsonStreamDecoder:
         while j < n:
             c = buf[j]
             if c in "{[":
-                self._start_payload()
-                self._consume(buf[j:])
+                self._start_payload(origin + j)
+                self._consume(buf[j:], origin + j)
                 return len(text)
             if c in "`~":
                 run = len(buf) - j - len(buf[j:].lstrip(c))
                 if run >= 3:
                     self._state = _FENCE_INFO
-                    self._consume(buf[j + run :])
+                    self.fenced = True
+                    self._consume(buf[j + run :], origin + j + run)
                     return len(text)
                 if j + run >= n:
                     self._pending = buf[j:]
@@ -294,10 +356,12 @@ class JsonStreamDecoder:
                         self._pending = buf[j:]
                         return len(text)
                     self._state = _THINK
+                    self.prose = True  # reported as a repair by the complete-text engine
                     self._think_tail = ""
-                    self._consume(buf[close + 1 :])
+                    self._consume(buf[close + 1 :], origin + close + 1)
                     return len(text)
                 if any(head.startswith(t) for t in _TAG_OPENERS):
+                    self.prose = True
                     close = buf.find(">", j)
                     if close < 0:
                         self._pending = buf[j:]
@@ -307,10 +371,13 @@ class JsonStreamDecoder:
                 if len(head) < PREFIX_LOOKAHEAD and ">" not in head:
                     self._pending = buf[j:]
                     return len(text)
+            if c not in _WS or c == "\ufeff":
+                self.prose = True
             j += 1
         return len(text)
 
     def _think(self, text: str, i: int) -> int:
+        origin = self._base + i - len(self._think_tail)
         window = self._think_tail + text[i:]
         m = THINK_CLOSE.search(window)
         if m is None:
@@ -318,17 +385,20 @@ class JsonStreamDecoder:
             return len(text)
         self._think_tail = ""
         self._state = _PREFIX
-        self._consume(window[m.end() :])
+        self._consume(window[m.end() :], origin + m.end())
         return len(text)
 
-    def _start_payload(self) -> None:
+    def _start_payload(self, offset: int) -> None:
         self.started = True
+        self.start = offset
         self._state = _VALUE
 
     # ------------------------------------------------------------------ structure
 
     def _value(self, text: str, i: int, c: str) -> int:
         if c == "{" or c == "[":
+            if len(self._stack) >= MAX_DEPTH:
+                raise _Unsupported  # the complete-text engine bounds what it returns
             frame = _Frame(_OBJ if c == "{" else _ARR)
             self._stack.append(frame)
             self._state = _KEY if c == "{" else _VALUE
@@ -349,7 +419,9 @@ class JsonStreamDecoder:
             self._role_key = False
             return i + 1
         if c == "]" and self._stack and self._stack[-1].kind == _ARR:
-            return self._after(c, i)  # `[]` or a trailing comma before `]`
+            if self._after_comma:
+                self.lenient = True  # a trailing comma
+            return self._after(c, i)
         if self._skippable(c, _VALUE):
             return i + 1
         raise _Unsupported
@@ -359,12 +431,15 @@ class JsonStreamDecoder:
             self._open_string(c, role_key=True)
             return i + 1
         if c == "}":
+            if self._after_comma:
+                self.lenient = True  # a trailing comma
             return self._after(c, i)
         m = _KEY_CHARS.match(text, i)
         if m is not None:
             self._parts = [m.group()]
             self._state = _WORD
             self._role_key = True
+            self.lenient = True  # an unquoted key
             return m.end()
         if self._skippable(c, _KEY):
             return i + 1
@@ -376,6 +451,7 @@ class JsonStreamDecoder:
         frame = self._stack[-1]
         if c == ",":
             self._state = _KEY if frame.kind == _OBJ else _VALUE
+            self._after_comma = True
             return i + 1
         if (c == "}" and frame.kind == _OBJ) or (c == "]" and frame.kind == _ARR):
             self._stack.pop()
@@ -388,6 +464,7 @@ class JsonStreamDecoder:
     def _emit(self, value: Any, *, changed: bool = True) -> None:
         """A value is complete: attach it to its container (or make it the root)."""
         self._leaf = _MISSING
+        self._after_comma = False
         if changed:
             self._changed = True
         if not self._stack:
@@ -406,6 +483,9 @@ class JsonStreamDecoder:
     # ------------------------------------------------------------------ scalars
 
     def _open_string(self, quote: str, *, role_key: bool) -> None:
+        if quote != '"':
+            self.lenient = True
+        self._after_comma = False
         self._quote = quote
         self._role_key = role_key
         self._parts = []
@@ -427,6 +507,8 @@ class JsonStreamDecoder:
                 continue
             m = run.match(text, i)
             if m is not None:
+                if not self.lenient and _CONTROL.search(m.group()):
+                    self.lenient = True  # a literal control character
                 if self._high_surrogate:
                     self._parts.append(self._high_surrogate)
                     self._high_surrogate = ""
@@ -452,7 +534,10 @@ class JsonStreamDecoder:
                 self._emit(value, changed=grew)
             return i + 1
         if grew and not self._role_key:
+            # Keep one part: the next join then copies the string once instead of walking
+            # every chunk it was built from.
             self._leaf = "".join(self._parts)
+            self._parts = [self._leaf]
             self._changed = True
         return i
 
@@ -467,6 +552,8 @@ class JsonStreamDecoder:
             if self._high_surrogate:
                 self._parts.append(self._high_surrogate)
                 self._high_surrogate = ""
+            if c not in _SIMPLE_ESCAPES or c == "'":
+                self.lenient = True  # an escape JSON does not have
             self._parts.append(_SIMPLE_ESCAPES.get(c, "\\" + c))
             return i + 1
         self._escape += c
@@ -522,6 +609,8 @@ class JsonStreamDecoder:
             return
         if word not in _LITERALS:
             raise _Unsupported
+        if word not in _JSON_LITERALS:
+            self.lenient = True  # a Python literal
         self._emit(_LITERALS[word])
 
 

@@ -15,7 +15,7 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
-from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
+from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -118,8 +118,13 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     def _stream_partial(self, text: str) -> Any:
         return self._parse_partial(text)
 
-    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
-        final = self._parse_final(text, use_fallback=False)
+    def _stream_final(
+        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+    ) -> tuple[Any, ParseEvent]:
+        if clean is not None and self.pydantic_object is None:
+            value, report = clean
+            return value, ParseEvent(self.get_name(), "json", report.outcome, report)
+        final = self._parse_final(stream.text(), use_fallback=False)
         return (None if final.error is not None else final.value), final.event
 
     # ---------------------------------------------------------------- work

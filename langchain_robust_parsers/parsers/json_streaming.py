@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
+import jsonpatch
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
+from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
@@ -31,6 +33,7 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal_message,
     publish,
 )
+from langchain_robust_parsers.parsers.snapshot_diff import growth_patch
 from langchain_robust_parsers.stats import ParseStats
 
 REPARSE_GROWTH = 1.5
@@ -112,6 +115,15 @@ class JsonValueStream:
         self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
         return self.settle(self._reparse(self.text()))
 
+    def clean_result(self) -> tuple[Any, ParseReport] | None:
+        """The final value and its report when the stream was strict JSON in a standard place
+        (see ``JsonStreamDecoder.clean``), so that parsing the whole text again is not needed."""
+        decoder = self._decoder
+        if not decoder.clean:
+            return None
+        source: Source = "fenced" if decoder.fenced else "whole"
+        return decoder.snapshot(), ParseReport(source=source, start=decoder.start, end=decoder.end)
+
     def text(self) -> str:
         """All the text so far."""
         if len(self._parts) > 1:
@@ -142,10 +154,22 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """What to yield for a JSON ``value`` (``None`` to skip it)."""
         return value
 
-    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
+    def _stream_final(
+        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+    ) -> tuple[Any, ParseEvent]:
         """What ``parse`` gives for the whole streamed text (``None`` if it fails), and the
-        event that reports it. It is yielded last unless it equals the last item yielded."""
+        event that reports it. It is yielded last unless it equals the last item yielded.
+        ``clean`` is the value and report when the stream needs no second reading."""
         raise NotImplementedError
+
+    def _diff(self, prev: Any, next: Any) -> Any:
+        """JSON-patch operations from ``prev`` to ``next``, as ``jsonpatch.make_patch`` gives
+        them; successive snapshots are compared along their open path only."""
+        if prev is not None:
+            ops = growth_patch(prev, next)
+            if ops is not None:
+                return ops
+        return jsonpatch.make_patch(prev, next).patch
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
@@ -194,7 +218,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._diff(prev, item) if self.diff else item
                 prev = item
-        final, event = self._stream_final(stream.text())
+        final, event = self._stream_final(stream, stream.clean_result())
         publish(event, self._stats)
         if final is not None and final != prev:
             yield self._diff(prev, final) if self.diff else final
@@ -210,7 +234,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._diff(prev, item) if self.diff else item
                 prev = item
-        final, event = self._stream_final(stream.text())
+        final, event = self._stream_final(stream, stream.clean_result())
         await apublish(event, self._stats)
         if final is not None and final != prev:
             yield self._diff(prev, final) if self.diff else final

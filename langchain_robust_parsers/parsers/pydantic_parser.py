@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, SupportsIndex, overload
@@ -26,7 +27,7 @@ from langchain_robust_parsers.engine import (
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
-from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
+from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -164,14 +165,25 @@ class RobustPydanticOutputParser(
             return None
 
     def _stream_item(self, value: Any) -> Any:
-        try:
-            fitted = self._fit(value)
-        except Exception:  # a validator raising something unexpected
+        """The model a partial value validates to, or ``None``. A value that lacks a required
+        top-level field is skipped without validating it: validation reads the whole value,
+        and while a stream is young most partial values lack one."""
+        if isinstance(value, dict) and not _has_required_fields(self.pydantic_object, value):
             return None
-        return None if isinstance(fitted, Exception) else fitted[0]
+        try:
+            return self._validate(value)
+        except Exception:  # not valid yet (or a validator raising something unexpected)
+            return None
 
-    def _stream_final(self, text: str) -> tuple[Any, ParseEvent]:
-        final = self._parse_final(text)
+    def _stream_final(
+        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+    ) -> tuple[Any, ParseEvent]:
+        if clean is not None:
+            value, report = clean
+            fitted = self._fit(value)
+            if not isinstance(fitted, Exception) and not fitted[1]:
+                return fitted[0], ParseEvent(self.get_name(), "pydantic", report.outcome, report)
+        final = self._parse_final(stream.text())
         return (None if final.error is not None else final.value), final.event
 
     # ---------------------------------------------------------------- work
@@ -254,6 +266,39 @@ class RobustPydanticOutputParser(
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
         return self._failure(text, completion, error)
+
+
+_REQUIRED_FIELDS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
+
+
+def _required_fields(model: type[Any]) -> tuple[tuple[str, ...], ...]:
+    """For each required field of ``model``, the keys that can carry it (name and alias)."""
+    cached = _REQUIRED_FIELDS.get(model)
+    if cached is not None:
+        return cached
+    out: list[tuple[str, ...]] = []
+    if issubclass(model, pydantic.BaseModel):
+        for name, info in model.model_fields.items():
+            if info.is_required():
+                out.append(
+                    tuple(
+                        k for k in (name, info.alias, info.validation_alias) if isinstance(k, str)
+                    )
+                )
+    else:
+        for name, field in getattr(model, "__fields__", {}).items():
+            if getattr(field, "required", False):
+                out.append((name, field.alias))
+    _REQUIRED_FIELDS[model] = tuple(out)
+    return _REQUIRED_FIELDS[model]
+
+
+def _has_required_fields(model: type[Any], value: dict[str, Any]) -> bool:
+    """True when ``value`` has a key for every required top-level field of ``model``."""
+    return all(any(k in value for k in keys) for keys in _required_fields(model))
 
 
 def _rebuild_parametrized(
