@@ -19,12 +19,20 @@ from langchain_robust_parsers.chains import (
 )
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.json_text import loads, repair_json
+from langchain_robust_parsers.parsers.dialog import DialogOutputParser, DialogTurn
+from langchain_robust_parsers.parsers.function_calls import (
+    FunctionCallOutputParser,
+    TextToolCallAdapter,
+)
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
+    "DialogOutputParser",
+    "DialogTurn",
     "FormatLockedPromptTemplate",
+    "FunctionCallOutputParser",
     "GenerateOutput",
     "JudgeOutput",
     "ParseReport",
@@ -34,6 +42,7 @@ __all__ = [
     "RetryWithClarification",
     "RobustJsonOutputParser",
     "RobustPydanticOutputParser",
+    "TextToolCallAdapter",
     "__version__",
     "loads",
     "register_step_type",

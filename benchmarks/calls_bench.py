@@ -1,0 +1,162 @@
+"""Benchmark Python-call decoding against ``ast.parse`` of the same text (issue 4's target).
+
+Builds a deterministic ~10 KB BFCL-style call list (names with dots, strings with quotes and
+unicode, numbers, negative floats, nested lists and dicts, booleans) and times, per call:
+
+- ``ast.parse(text, mode="eval")``: the floor (no values resolved);
+- ``decode_python_calls(text)``: our engine, shape scan + ``ast.parse`` + bounded resolution;
+- ``decode_calls(text)``: the same through dialect detection (what the parser runs);
+- ``FunctionCallOutputParser().parse(text)``: the LangChain parser, end to end;
+
+and a ~10 KB ``<tool_call>`` JSON answer (Hermes style) through ``decode_calls`` against
+``json.loads`` of its bodies. Prints a table and the ratio to ``ast.parse`` with PASS/MISS
+against the target (at most 3x); the exit code is 0 either way (it is a report).
+
+    python benchmarks/calls_bench.py           # full run
+    python benchmarks/calls_bench.py --quick   # fewer, shorter repeats
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import random
+import statistics
+import sys
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # measure the working tree, installed or not
+    sys.path.insert(0, str(REPO))
+
+from langchain_robust_parsers.engine.python_calls import decode_python_calls  # noqa: E402
+from langchain_robust_parsers.engine.tool_dialects import decode_calls  # noqa: E402
+from langchain_robust_parsers.parsers.function_calls import (  # noqa: E402
+    FunctionCallOutputParser,
+)
+
+SEED = 20240501
+"""Seed of the generator: every run builds identical inputs."""
+TARGET_BYTES = 10_000
+"""Size of the call list (issue 4: a 10 KB call list)."""
+TARGET_RATIO = 3.0
+"""Issue 4: decoding costs at most 3x ``ast.parse`` of the same text."""
+
+CITIES = ["Paris", "São Paulo", "Köln", "O'Hare", 'New "York"', "Zürich", "東京", "Lagos"]
+
+
+def _call(rng: random.Random) -> tuple[str, dict[str, Any]]:
+    kind = rng.randrange(4)
+    if kind == 0:
+        return "weather.get_forecast", {
+            "city": rng.choice(CITIES),
+            "days": rng.randint(1, 14),
+            "units": rng.choice(["metric", "imperial"]),
+            "coords": [round(rng.uniform(-90, 90), 4), round(rng.uniform(-180, 180), 4)],
+        }
+    if kind == 1:
+        return "calendar.create_event", {
+            "title": f"Review #{rng.randint(1, 999)}",
+            "attendees": [f"user{rng.randint(1, 99)}@example.com" for _ in range(3)],
+            "when": {"start": "2024-05-01T10:00", "minutes": rng.choice([15, 30, 60])},
+            "remind": rng.random() < 0.5,
+            "notes": None,
+        }
+    if kind == 2:
+        return "math.solve", {
+            "expression": "x**2 - 4*x + 4",
+            "bounds": [-rng.randint(1, 100), rng.randint(1, 100)],
+            "tolerance": 1e-6,
+        }
+    return "db.query", {
+        "sql": f"SELECT * FROM orders WHERE id = {rng.randint(1, 10**6)}",
+        "limit": rng.randint(1, 500),
+        "filters": {"status": ["open", "paid"], "min_total": round(rng.uniform(0, 999), 2)},
+    }
+
+
+def build_cases() -> tuple[str, str, list[dict[str, Any]]]:
+    """A Python call list, a Hermes answer with the same calls, and their expected value."""
+    rng = random.Random(SEED)
+    calls: list[tuple[str, dict[str, Any]]] = []
+    python_parts: list[str] = []
+    size = 2
+    while size < TARGET_BYTES:
+        name, args = _call(rng)
+        text = f"{name}(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+        calls.append((name, args))
+        python_parts.append(text)
+        size += len(text) + 2
+    python_text = "[" + ", ".join(python_parts) + "]"
+    hermes = "\n".join(
+        "<tool_call>\n" + json.dumps({"name": n, "arguments": a}) + "\n</tool_call>"
+        for n, a in calls
+    )
+    return python_text, hermes, [{n: a} for n, a in calls]
+
+
+def per_call(fn: Callable[[], Any], *, repeat: int, min_time: float) -> tuple[float, float]:
+    """(min, median) seconds per call over ``repeat`` loops of at least ``min_time`` each."""
+    fn()
+    timer = timeit.Timer(fn)
+    number, elapsed = timer.autorange()
+    while elapsed < min_time:
+        number *= 2
+        elapsed = timer.timeit(number)
+    times = [t / number for t in timer.repeat(repeat=repeat, number=number)]
+    return min(times), statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter repeats")
+    args = parser.parse_args(argv)
+    repeat, min_time = (3, 0.05) if args.quick else (7, 0.2)
+
+    python_text, hermes, expected = build_cases()
+    fc = FunctionCallOutputParser()
+    assert fc.parse(python_text) == expected, "the benchmark input must decode correctly"
+    assert fc.parse(hermes) == expected
+    bodies = [b.split("\n</tool_call>")[0] for b in hermes.split("<tool_call>\n")[1:]]
+
+    rows: list[tuple[str, float, float]] = []
+
+    def run(label: str, fn: Callable[[], Any]) -> float:
+        best, median = per_call(fn, repeat=repeat, min_time=min_time)
+        rows.append((label, best, median))
+        return best
+
+    floor = run("ast.parse (floor)", lambda: ast.parse(python_text, mode="eval"))
+    engine = run("decode_python_calls", lambda: decode_python_calls(python_text))
+    detect = run("decode_calls (auto)", lambda: decode_calls(python_text))
+    full = run("FunctionCallOutputParser.parse", lambda: fc.parse(python_text))
+    json_floor = run("json.loads of each <tool_call> body", lambda: [json.loads(b) for b in bodies])
+    json_ours = run("decode_calls on the <tool_call> answer", lambda: decode_calls(hermes))
+
+    print(f"Python call list: {len(python_text)} chars, {len(expected)} calls")
+    print(f"Hermes answer:    {len(hermes)} chars, {len(bodies)} <tool_call> blocks\n")
+    print("| what | min (ms) | median (ms) |")
+    print("|---|---:|---:|")
+    for label, best, median in rows:
+        print(f"| {label} | {best * 1e3:.3f} | {median * 1e3:.3f} |")
+    print()
+    for label, value, base in (
+        ("decode_python_calls / ast.parse", engine, floor),
+        ("decode_calls (auto) / ast.parse", detect, floor),
+        ("FunctionCallOutputParser.parse / ast.parse", full, floor),
+    ):
+        ratio = value / base
+        verdict = "PASS" if ratio <= TARGET_RATIO else "MISS"
+        print(f"{label}: {ratio:.2f}x  (target <= {TARGET_RATIO:.0f}x: {verdict})")
+    print(
+        f"decode_calls on <tool_call> answer / json.loads of bodies: {json_ours / json_floor:.2f}x"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

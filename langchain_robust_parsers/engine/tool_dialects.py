@@ -1,0 +1,861 @@
+"""The tool-call dialects of open models, and finding calls in a model's answer.
+
+JSON dialects (each marker optional where serving stacks strip special tokens):
+
+- ``tool_call``: ``<tool_call>{"name": .., "arguments": {..}}</tool_call>``, an object or a
+  list, closing tag optional, several blocks (Hermes, Qwen 2.5/3, Granite 4, Falcon 3).
+- ``pipe_tool_call``: ``<|tool_call|>[{"name": .., "arguments": {..}}]`` (Granite 3.x,
+  Phi-4-mini).
+- ``python_tag``: ``<|python_tag|>{"name": .., "parameters": {..}}; {..}`` (Llama 3.1/3.2).
+- ``mistral``: ``[TOOL_CALLS][{..}]`` or ``[TOOL_CALLS]name[ARGS]{..}`` (Mistral, Ministral).
+- ``tool_calls``: ``<tool_calls>[{..}]</tool_calls>``.
+- ``function_call``: ``<function_call> {..} <function_call> {..}`` (granite-20b-fc).
+- ``toolcall``: ``<TOOLCALL>[..]</TOOLCALL>``, JSON or Python inside (Nemotron, BFCL's tag).
+- ``tool_call_start``: ``<|tool_call_start|>[f(a=1)]<|tool_call_end|>`` (LFM2, MiniCPM).
+- ``deepseek``: ``<｜tool▁call▁begin｜>name<｜tool▁sep｜>{..}<｜tool▁call▁end｜>`` (DeepSeek).
+- ``bare``: a bare list or object, ``{"tool_calls": [..]}``, OpenAI's
+  ``{"type": "function", "function": {..}}`` (xLAM, Hammer, GLM's ``name\n{..}``).
+
+An item's name is read from ``name``, ``function``, ``tool_name``, ``tool`` or
+``function_name``; its arguments from ``arguments``, ``parameters``, ``args``, ``input`` or
+``params``, as an object or as a JSON-encoded string. Every JSON payload goes through the JSON
+engine, so its repairs (trailing commas, single quotes, comments, cut-off text...) apply.
+
+:func:`decode_calls` finds the calls in an answer: reasoning blocks are skipped; then the
+dialect markers, then fenced blocks (any language tag, Gemini's ``tool_code`` included), then the
+whole text, then calls written inside prose.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_robust_parsers.engine import locate
+from langchain_robust_parsers.engine.calls import (
+    CallDecodeError,
+    CallKind,
+    DecodedCalls,
+    ParsedCall,
+)
+from langchain_robust_parsers.engine.decode import decode, iter_candidates
+from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.python_calls import (
+    CallSyntaxError,
+    CodeNotCallsError,
+    Positional,
+    decode_python_calls,
+    iter_prose_calls,
+    scan_shape,
+)
+from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.report import ParseReport, Source
+
+__all__ = [
+    "ARGUMENT_KEYS",
+    "CONTAINER_KEYS",
+    "DIALECTS",
+    "MARKERS",
+    "NAME_KEYS",
+    "Marker",
+    "calls_from_json",
+    "classify",
+    "decode_calls",
+]
+
+NAME_KEYS = ("name", "function", "tool_name", "tool", "function_name")
+"""Where a JSON tool call names its function, in order of preference."""
+
+ARGUMENT_KEYS = ("arguments", "parameters", "args", "input", "params")
+"""Where a JSON tool call keeps its arguments (``input``: Anthropic's ``tool_use`` blocks)."""
+
+ID_KEYS = ("id", "call_id", "tool_call_id")
+"""Where a JSON tool call keeps the id the model gave it."""
+
+CONTAINER_KEYS = ("tool_calls", "function_calls", "calls")
+"""An object holding the call list under one of these keys (``{"tool_calls": [...]}``)."""
+
+_RESERVED_KEYS = frozenset((*NAME_KEYS, *ARGUMENT_KEYS, *ID_KEYS, *CONTAINER_KEYS, "type"))
+"""Keys that never name a function in BFCL's ``{"f": {args}}`` shape."""
+
+MAX_JSON_DEPTH = 100
+"""A JSON call payload that fails strict decoding and nests deeper than this is refused before
+the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
+engine time for nothing."""
+
+MAX_BLOCKS = 256
+"""Marker blocks read from one answer; each is a decode attempt."""
+
+MAX_FENCES = 64
+"""Fenced blocks read from one answer, as the JSON locator reads."""
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A dialect's opening marker and the tags that may close its block (none: the block runs
+    to the next marker or the end of the text)."""
+
+    dialect: str
+    open: str
+    close: tuple[str, ...] = ()
+    ignore_case: bool = False
+
+
+MARKERS: tuple[Marker, ...] = (
+    Marker("tool_call", "<tool_call>", ("</tool_call>",), ignore_case=True),
+    Marker("pipe_tool_call", "<|tool_call|>", ("<|/tool_call|>", "</tool_call>")),
+    Marker("tool_call_start", "<|tool_call_start|>", ("<|tool_call_end|>",)),
+    Marker("python_tag", "<|python_tag|>", ("<|eom_id|>", "<|eot_id|>")),
+    Marker("mistral", "[TOOL_CALLS]"),
+    Marker("tool_calls", "<tool_calls>", ("</tool_calls>",), ignore_case=True),
+    Marker("function_call", "<function_call>", ("</function_call>",), ignore_case=True),
+    Marker("toolcall", "<TOOLCALL>", ("</TOOLCALL>",), ignore_case=True),
+    Marker("deepseek", "<｜tool▁call▁begin｜>", ("<｜tool▁call▁end｜>",)),
+)
+
+WRAPPER_TOKENS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<|eom_id|>", "<|eot_id|>")
+"""Tokens around marker blocks that belong to the call text (removed with it)."""
+
+DIALECTS: tuple[str, ...] = ("auto", "python", "json", *(m.dialect for m in MARKERS), "bare")
+"""Accepted ``dialect`` values: ``auto`` detects; ``python`` and ``json`` take any wrapper but
+decode only that syntax; a marker dialect looks only for its own marker (optional) and accepts
+either syntax inside; ``bare`` is JSON without markers."""
+
+_MARKER_BY_DIALECT = {m.dialect: m for m in MARKERS}
+_STRICT = json.JSONDecoder()
+_SEPARATORS = " \t\r\n,;"
+_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
+_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
+_NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
+_MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?\[ARGS\]")
+_DEEPSEEK_SEP = "<｜tool▁sep｜>"
+_JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
+"""JSON calls in prose are looked for only when a name key occurs: the JSON locator is
+thorough, and a flood of brackets without one would cost it time for nothing."""
+_JSON_LIKE_KEY = re.compile(r"[{\[]\s*[\"'](?:name|function|tool_name|tool_calls)[\"']")
+
+
+def _marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
+    parts = [
+        ("(?i:" + re.escape(m.open) + ")") if m.ignore_case else re.escape(m.open) for m in markers
+    ]
+    return re.compile("|".join(parts))
+
+
+_ALL_MARKERS = _marker_pattern(MARKERS)
+
+
+# ----------------------------------------------------------------------------- JSON items
+
+
+def _json_arguments(raw: Any, log: RepairLog, pos: int) -> dict[str, Any] | None:
+    """Arguments given as an object, a JSON-encoded string, or nothing; ``None`` if invalid."""
+    if raw is None:
+        return {}
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        if not raw.strip():
+            return {}
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError):
+            try:
+                value, report = decode(raw, allow_truncated=False)
+            except Exception:  # JsonEngineError, or a bug: the arguments are not an object
+                return None
+            for r in report.repairs:
+                log.add(r.name, pos)
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _first_str(item: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        value = item.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _call_from_item(item: Any, log: RepairLog, pos: int, *, name_keyed: bool) -> ParsedCall | None:
+    """One JSON item as a call, or ``None`` when it has no call's shape."""
+    if not isinstance(item, dict):
+        return None
+    call_id = _first_str(item, ID_KEYS)
+    inner = item.get("function")
+    if isinstance(inner, dict) and isinstance(inner.get("name"), str):
+        item = inner  # OpenAI: {"type": "function", "id": .., "function": {"name", "arguments"}}
+        call_id = call_id or _first_str(item, ID_KEYS)
+    name = _first_str(item, NAME_KEYS)
+    if name is None:
+        if name_keyed and len(item) == 1:
+            ((key, value),) = item.items()
+            if isinstance(value, dict) and _IDENT.fullmatch(key) and key not in _RESERVED_KEYS:
+                log.add("name_keyed_call", pos)  # BFCL's own output shape: {"f": {"a": 1}}
+                return ParsedCall(key, value, call_id)
+        return None
+    raw: Any = None
+    for key in ARGUMENT_KEYS:
+        if key in item:
+            raw = item[key]
+            break
+    args = _json_arguments(raw, log, pos)
+    if args is None:
+        return None
+    return ParsedCall(name, args, call_id)
+
+
+def calls_from_json(
+    value: Any, log: RepairLog, pos: int, *, in_marker: bool
+) -> tuple[list[ParsedCall], int] | None:
+    """The calls in a decoded JSON value and how deep its call objects sit (1 for one object,
+    2 in a list, 3 in ``{"tool_calls": [...]}``); ``None`` when it is not a call list.
+
+    Inside a dialect marker an object ``{"f": {"a": 1}}`` (BFCL's shape) counts as a call; in
+    bare text only a list of such objects does.
+    """
+    depth = 1
+    if isinstance(value, dict):
+        for key in CONTAINER_KEYS:
+            inner = value.get(key)
+            if isinstance(inner, list):
+                value, depth = inner, 3
+                break
+            if isinstance(inner, dict):
+                value, depth = [inner], 2
+                break
+    if isinstance(value, list):
+        depth = max(depth, 2)
+        items = value
+    else:
+        items = [value]
+    name_keyed = in_marker or (isinstance(value, list) and bool(items))
+    calls: list[ParsedCall] = []
+    for item in items:
+        call = _call_from_item(item, log, pos, name_keyed=name_keyed)
+        if call is None:
+            return None
+        calls.append(call)
+    return calls, depth
+
+
+_JSON_DEPTH_TOKEN = re.compile(
+    r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])'
+)
+
+
+def _open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
+    """Containers still open at ``b`` in the JSON text starting at ``a``, and whether it ends
+    inside a string."""
+    depth = 0
+    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "quote":
+            return depth, True
+    return depth, False
+
+
+def _json_too_deep(text: str, a: int, b: int) -> bool:
+    """Does the JSON text at ``a`` nest deeper than :data:`MAX_JSON_DEPTH`? Stops there."""
+    depth = 0
+    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "quote":
+            return False
+    return False
+
+
+def _last_call_cut(text: str, a: int, b: int, depth: int, last: ParsedCall, raw: Any) -> bool:
+    """For a payload that was cut off: was its last call cut inside (its arguments unfinished,
+    or missing)? Then it is dropped rather than run with half its arguments."""
+    open_depth, in_string = _open_at_end(text, a, b)
+    if open_depth > depth or (open_depth == depth and in_string):
+        return True
+    item = raw[-1] if isinstance(raw, list) and raw else raw
+    if isinstance(item, dict) and isinstance(item.get("function"), dict):
+        item = item["function"]
+    return isinstance(item, dict) and not any(k in item for k in ARGUMENT_KEYS) and not last.args
+
+
+def _skip(text: str, pos: int, stop: int, chars: str = _SEPARATORS) -> int:
+    while pos < stop and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[Any, int, int, bool]]:
+    """The JSON values in ``text[a:b]`` separated by whitespace, ``,`` or ``;``: (value, start,
+    end, truncated). Strict C decoding first; the engine (repairs, cut-off text) on failure.
+    Stops at text that is not JSON."""
+    pos = _skip(text, a, b)
+    while pos < b:
+        if text[pos] not in "{[":
+            if pos < b and text[pos:b].strip():
+                log.add("text_after_calls", pos)
+            return
+        try:
+            value, end = _STRICT.raw_decode(text, pos)
+            if end > b:
+                raise ValueError("past the block")
+            truncated = False
+        except (ValueError, RecursionError):
+            if _json_too_deep(text, pos, b):
+                raise CallDecodeError(
+                    "json", f"Invalid JSON format: nested deeper than {MAX_JSON_DEPTH} levels.", pos
+                ) from None
+            try:
+                value, report = decode(text[pos:b])
+            except JsonEngineError:
+                return
+            except Exception:  # the contract: an engine bug ends the search, never escapes
+                return
+            for r in report.repairs:
+                log.add(r.name, pos + r.pos)
+            end = pos + max(report.end, 1)
+            pos += report.start
+            truncated = report.truncated
+        yield value, pos, end, truncated
+        pos = _skip(text, end, b)
+
+
+def _decode_json_block(
+    text: str, a: int, b: int, log: RepairLog, *, in_marker: bool
+) -> tuple[list[ParsedCall], int] | None:
+    """The calls of the JSON values in ``text[a:b]`` and where the last one ended; ``None``
+    when there is no JSON value; raises :class:`CallDecodeError` for a value that is not a call
+    list (in a marker) ."""
+    calls: list[ParsedCall] = []
+    end = a
+    found = False
+    for value, start, end, truncated in _json_values(text, a, b, log):
+        found = True
+        got = calls_from_json(value, log, start, in_marker=in_marker)
+        if got is None:
+            if not in_marker and not calls:
+                return None
+            raise CallDecodeError("json", "Invalid tool call structure.", start)
+        block_calls, depth = got
+        if truncated:
+            log.truncated = True
+            if block_calls and _last_call_cut(text, start, end, depth, block_calls[-1], value):
+                log.add("truncated_call_dropped", start)
+                block_calls.pop()
+        calls.extend(block_calls)
+    if not found:
+        return None
+    return calls, end
+
+
+# ----------------------------------------------------------------------------- named calls
+
+
+def _named_call(
+    text: str, name: str, call_id: str | None, a: int, b: int, log: RepairLog
+) -> tuple[ParsedCall, int]:
+    """A call written as a name and then its JSON arguments in ``text[a:b]`` (in a fence or
+    not); returns it and where its arguments end."""
+    a = _skip(text, a, b, " \t\r\n")
+    fence = _FENCE_OPEN.match(text, a, b)
+    if fence is not None:
+        a = fence.end()
+        close = text.find(fence.group(1), a, b)
+        b = b if close < 0 else close
+    for value, _start, end, _truncated in _json_values(text, a, b, log):
+        if isinstance(value, dict):
+            return ParsedCall(name, value, call_id), end
+        break
+    raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
+
+
+def _named_calls(
+    text: str, a: int, b: int, log: RepairLog, dialect: str
+) -> list[ParsedCall] | None:
+    """``name[ARGS]{..}`` (Mistral), ``name<｜tool▁sep｜>{..}`` (DeepSeek) and ``name\\n{..}``
+    (GLM); ``None`` when the body is written in none of these."""
+    if dialect == "deepseek":
+        sep = text.find(_DEEPSEEK_SEP, a, b)
+        if sep < 0:
+            return None
+        head = text[a:sep].strip()
+        rest = sep + len(_DEEPSEEK_SEP)
+        if head == "function":  # V3/R1: function<sep>name\n```json\n{..}\n```
+            m = _IDENT.match(text, _skip(text, rest, b, " \t"))
+            if m is None:
+                return None
+            return [_named_call(text, m.group(), None, m.end(), b, log)[0]]
+        if not _IDENT.fullmatch(head):
+            return None
+        return [_named_call(text, head, None, rest, b, log)[0]]
+    if dialect == "mistral":
+        calls: list[ParsedCall] = []
+        pos = a
+        while True:
+            m = _MISTRAL_NAMED.match(text, _skip(text, pos, b), b)
+            if m is None:
+                return calls or None
+            call, pos = _named_call(text, m.group(1), m.group(2), m.end(), b, log)
+            calls.append(call)
+            nxt = _skip(text, pos, b)
+            if text.startswith("[TOOL_CALLS]", nxt):
+                pos = nxt + len("[TOOL_CALLS]")
+    m = _NAME_LINE_ARGS.match(text, a, b)
+    if m is None:
+        return None
+    log.add("name_line_args", a)
+    call, end = _named_call(text, m.group(1), None, m.end(), b, log)
+    if text[end:b].strip():
+        return None
+    return [call]
+
+
+# ----------------------------------------------------------------------------- bodies
+
+
+def classify(text: str, a: int, b: int) -> CallKind | None:
+    """What ``text[a:b]`` (stripped) looks like: JSON calls, Python calls, or neither."""
+    a = _skip(text, a, b, " \t\r\n`")
+    if a >= b:
+        return None
+    c = text[a]
+    if c == "{":
+        return "json"
+    if c == "[":
+        nxt = _skip(text, a + 1, b, " \t\r\n")
+        if nxt >= b or text[nxt] == "]" or _CALL_LIKE.match(text, nxt, b):
+            return "ast"  # `[f(...)`, `[]`, or a list cut off after its bracket
+        return "json" if text[nxt] == "{" else None
+    if c in "'\"":
+        return "ast" if _CALL_LIKE.match(text, a + 1, b) else None  # '[f(a=1)]', "f(a=1)"
+    if _CALL_LIKE.match(text, a, b):
+        return "ast"
+    if _NAME_LINE_ARGS.match(text, a, b):
+        return "json"
+    return None
+
+
+@dataclass
+class _Ctx:
+    text: str
+    kinds: frozenset[CallKind]
+    positional: Positional
+    log: RepairLog
+
+
+def _decode_body(
+    ctx: _Ctx, a: int, b: int, *, dialect: str, in_marker: bool
+) -> list[ParsedCall] | None:
+    """The calls in ``text[a:b]``: ``None`` when it holds nothing call-like, ``[]`` for an
+    empty call list; raises :class:`CallDecodeError` for call-like text that does not decode."""
+    text = ctx.text
+    a = _skip(text, a, b, " \t\r\n")
+    if a >= b:
+        return [] if in_marker else None
+    fence = _FENCE_OPEN.match(text, a, b) if in_marker else None
+    if fence is not None:  # <tool_call>```json\n{..}\n```</tool_call> (Falcon 3)
+        ctx.log.add("fence_in_tag", a)
+        close = text.find(fence.group(1), fence.end(), b)
+        a, b = fence.end(), (b if close < 0 else close)
+    if dialect in ("mistral", "deepseek") and "json" in ctx.kinds:
+        named = _named_calls(text, a, b, ctx.log, dialect)
+        if named is not None:
+            return named
+    kind = classify(text, a, b)
+    if kind is None:
+        if not in_marker:
+            return None
+        kind = "json" if "json" in ctx.kinds else "ast"
+    elif kind not in ctx.kinds:
+        kind = next(iter(ctx.kinds))  # the one syntax the dialect allows
+    if kind == "ast":
+        return decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
+    if not in_marker:
+        named = _named_calls(text, a, b, ctx.log, "glm") if text[a] not in "{[" else None
+        if named is not None:
+            return named
+    got = _decode_json_block(text, a, b, ctx.log, in_marker=in_marker)
+    if got is None:
+        if in_marker:
+            raise CallDecodeError("json", "Invalid JSON format.", a)
+        return None
+    return got[0]
+
+
+# ----------------------------------------------------------------------------- locating
+
+
+@dataclass(frozen=True)
+class _Block:
+    dialect: str
+    start: int  # the marker
+    body_start: int
+    body_stop: int
+    end: int  # after the closing tag, when there is one
+
+
+def _in(pos: int, regions: list[tuple[int, int]]) -> int:
+    """The end of the region holding ``pos``, or -1."""
+    for a, b in regions:
+        if a <= pos < b:
+            return b
+    return -1
+
+
+def _marker_blocks(
+    text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
+) -> list[_Block]:
+    pattern = _ALL_MARKERS if markers == MARKERS else _marker_pattern(markers)
+    by_open = {m.open.lower(): m for m in markers}
+    hits: list[tuple[int, int, Marker]] = []
+    pos = begin
+    while len(hits) < MAX_BLOCKS:
+        m = pattern.search(text, pos)
+        if m is None:
+            break
+        inside = _in(m.start(), skip)
+        if inside >= 0:
+            pos = inside
+            continue
+        hits.append((m.start(), m.end(), by_open[m.group().lower()]))
+        pos = m.end()
+    blocks: list[_Block] = []
+    for i, (start, body, marker) in enumerate(hits):
+        limit = hits[i + 1][0] if i + 1 < len(hits) else len(text)
+        if blocks and blocks[-1].end > start:
+            continue  # a marker inside the previous block's closing range
+        stop, end = limit, limit
+        for close in marker.close:
+            at = _find(text, close, body, limit, marker.ignore_case)
+            if 0 <= at < stop:
+                stop, end = at, at + len(close)
+        blocks.append(_Block(marker.dialect, start, body, stop, end))
+    return blocks
+
+
+@functools.lru_cache(maxsize=64)
+def _caseless(needle: str) -> re.Pattern[str]:
+    return re.compile(re.escape(needle), re.I)
+
+
+def _find(text: str, needle: str, a: int, b: int, ignore_case: bool) -> int:
+    if not ignore_case:
+        return text.find(needle, a, b)
+    m = _caseless(needle).search(text, a, b)
+    return -1 if m is None else m.start()
+
+
+@dataclass(frozen=True)
+class _Fence:
+    start: int
+    lang: str
+    body_start: int
+    body_stop: int
+    end: int
+
+
+def _fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[_Fence]:
+    """Fenced blocks (any language tag or none, closed or not), outside reasoning."""
+    out: list[_Fence] = []
+    pos = begin
+    while len(out) < MAX_FENCES:
+        tick, tilde = text.find("```", pos), text.find("~~~", pos)
+        hits = [h for h in (tick, tilde) if h >= 0]
+        if not hits:
+            break
+        hit = min(hits)
+        inside = _in(hit, skip)
+        if inside >= 0:
+            pos = inside
+            continue
+        m = _FENCE_OPEN.match(text, hit)
+        assert m is not None  # three backticks or tildes always match
+        marker, body = m.group(1), m.end()
+        close = _line_marker(text, marker, body)
+        if close < 0:
+            close = text.find(marker, body)
+        if close < 0:
+            out.append(_Fence(hit, m.group(2) or "", body, len(text), len(text)))
+            break
+        out.append(_Fence(hit, m.group(2) or "", body, close, close + len(marker)))
+        pos = close + len(marker)
+    return out
+
+
+def _line_marker(text: str, marker: str, pos: int) -> int:
+    """The first ``marker`` at or after ``pos`` that starts a line, or -1."""
+    while True:
+        hit = text.find(marker, pos)
+        if hit < 0:
+            return -1
+        i = hit
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i == 0 or text[i - 1] == "\n":
+            return hit
+        pos = hit + len(marker)
+
+
+def _widen(text: str, a: int, b: int) -> tuple[int, int]:
+    """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers)."""
+    changed = True
+    while changed:
+        changed = False
+        s = a
+        while s > 0 and text[s - 1] in " \t\r\n":
+            s -= 1
+        for token in WRAPPER_TOKENS:
+            if text.endswith(token, 0, s):
+                a, changed = s - len(token), True
+                break
+        e = _skip(text, b, len(text), " \t\r\n")
+        for token in WRAPPER_TOKENS:
+            if text.startswith(token, e):
+                b, changed = e + len(token), True
+                break
+    return a, b
+
+
+def _kinds(dialect: str) -> frozenset[CallKind]:
+    if dialect == "python":
+        return frozenset({"ast"})
+    if dialect in ("json", "bare"):
+        return frozenset({"json"})
+    return frozenset({"ast", "json"})
+
+
+def _markers(dialect: str) -> tuple[Marker, ...]:
+    if dialect in ("auto", "python", "json"):
+        return MARKERS
+    marker = _MARKER_BY_DIALECT.get(dialect)
+    return () if marker is None else (marker,)
+
+
+PYTHON_FENCES = frozenset(("", "python", "py", "python3", "tool_code", "ipython"))
+"""Fence tags whose body is read as Python even when it does not start like a call."""
+
+_CALL_END = ")];"
+"""How a call list ends; text that fails to parse and ends otherwise is prose."""
+
+
+def _is_call_error(err: CallDecodeError, text: str, a: int, b: int) -> bool:
+    """Outside dialect markers: is ``err`` call-like text gone wrong (reported), or prose or
+    code that merely starts like a call (``Note(s): ...``, a ``python`` fence with ``import``),
+    which is no call at all?"""
+    if isinstance(err, CodeNotCallsError):
+        return False
+    if isinstance(err, CallSyntaxError):
+        tail = text[a:b].rstrip(" \t\r\n`")
+        return tail.endswith(tuple(_CALL_END)) or scan_shape(text, a, b).cut_off
+    return True
+
+
+def _guess_kind(text: str, kinds: frozenset[CallKind]) -> CallKind:
+    """For text with no call: what it looked more like (the error's prefix)."""
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return "json" if _JSON_LIKE_KEY.search(text) else "ast"
+
+
+def _result(
+    ctx: _Ctx,
+    calls: list[ParsedCall],
+    dialect: str,
+    kind: CallKind,
+    spans: list[tuple[int, int]],
+    source: Source,
+) -> DecodedCalls:
+    start = spans[0][0] if spans else 0
+    end = spans[-1][1] if spans else 0
+    if not calls and ctx.log.truncated:  # every call was cut off: nothing safe to run
+        raise CallDecodeError(kind, "The tool call is cut off.", start)
+    report = ParseReport(
+        source=source,
+        start=start,
+        end=end,
+        repairs=tuple(ctx.log.repairs),
+        truncated=ctx.log.truncated,
+    )
+    return DecodedCalls(tuple(calls), dialect, kind, tuple(spans), report)
+
+
+def decode_calls(
+    text: str, *, dialect: str = "auto", positional: Positional = "drop"
+) -> DecodedCalls:
+    """Find and decode the function calls in a model's answer.
+
+    Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
+    any; else fenced blocks; else the whole text; else calls written inside prose. Returns
+    :class:`DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
+    raises :class:`CallDecodeError` when call-like text does not decode.
+    """
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
+    if not isinstance(text, str):
+        raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
+    log = RepairLog()
+    ctx = _Ctx(text, _kinds(dialect), positional, log)
+    begin = locate.payload_start(text, log)
+    skip = locate.think_regions(text, begin)
+
+    # 1. Dialect markers: every block is decoded; a block that fails is dropped unless all do.
+    blocks = _marker_blocks(text, begin, skip, _markers(dialect))
+    if blocks:
+        return _from_blocks(ctx, blocks)
+
+    # 2. Fenced blocks holding calls (one call list may be spread over several).
+    first_error: CallDecodeError | None = None
+    calls: list[ParsedCall] = []
+    spans: list[tuple[int, int]] = []
+    kind: CallKind | None = None
+    tried = list(skip)  # fenced code that was read as a whole is not searched for calls again
+    for fence in _fences(text, begin, skip):
+        sub = _sub(ctx)
+        try:
+            got, fence_kind = _fence_calls(sub, fence)
+        except CallDecodeError as err:
+            call_error = _is_call_error(err, text, fence.body_start, fence.body_stop)
+            if call_error:
+                first_error = first_error or err
+            if call_error or not isinstance(err, CallSyntaxError):
+                tried.append((fence.start, fence.end))  # prose in a fence is searched below
+            continue
+        if got:
+            log.extend(sub.log)
+            kind = kind or fence_kind
+            calls.extend(got)
+            spans.append((fence.start, fence.end))
+    if spans:
+        return _result(ctx, calls, _dialect_name(kind), kind or "ast", spans, "fenced")
+
+    # 3. The whole answer.
+    a = _skip(text, begin, len(text), " \t\r\n")
+    whole_kind = classify(text, a, len(text))
+    sub = _sub(ctx)
+    try:
+        got = _decode_body(sub, a, len(text), dialect="", in_marker=False)
+    except CallDecodeError as err:
+        if _is_call_error(err, text, a, len(text)):
+            first_error = first_error or err
+        got = None
+    if got is not None:
+        log.extend(sub.log)
+        end = len(text.rstrip())
+        span = [(a, end)] if got else []
+        kind = whole_kind or _guess_kind(text, ctx.kinds)
+        return _result(ctx, got, _dialect_name(kind), kind, span, "whole")
+
+    # 4. Calls inside prose.
+    found = _prose_calls(ctx, begin, sorted(tried))
+    if found:
+        log.add("calls_in_prose", found[0][0])
+        spans = [(s, e) for s, e, _c, _k in found]
+        calls = [c for _s, _e, cs, _k in found for c in cs]
+        kind = found[0][3]
+        return _result(ctx, calls, _dialect_name(kind), kind, spans, "span")
+    if first_error is not None:
+        raise first_error
+    return _result(ctx, [], "none", _guess_kind(text, ctx.kinds), [], "whole")
+
+
+def _sub(ctx: _Ctx) -> _Ctx:
+    """A trial context: its repairs join the answer's only when the trial succeeds."""
+    return _Ctx(ctx.text, ctx.kinds, ctx.positional, RepairLog())
+
+
+def _fence_calls(ctx: _Ctx, fence: _Fence) -> tuple[list[ParsedCall] | None, CallKind | None]:
+    """The calls in a fenced block and their syntax; raises :class:`CallDecodeError`
+    (:class:`CodeNotCallsError` for Python code that is not calls)."""
+    a, b = fence.body_start, fence.body_stop
+    got = _decode_body(ctx, a, b, dialect="", in_marker=False)
+    if got is not None:
+        return got, classify(ctx.text, a, b)
+    if fence.lang.lower() in PYTHON_FENCES and "ast" in ctx.kinds:
+        # A `# comment` first, or code: read as Python all the same.
+        return decode_python_calls(ctx.text, a, b, positional=ctx.positional, log=ctx.log), "ast"
+    return None, None
+
+
+def _dialect_name(kind: CallKind | None) -> str:
+    return "python" if kind == "ast" else "json"
+
+
+def _from_blocks(ctx: _Ctx, blocks: list[_Block]) -> DecodedCalls:
+    calls: list[ParsedCall] = []
+    spans: list[tuple[int, int]] = []
+    first_error: CallDecodeError | None = None
+    kind: CallKind | None = None
+    decoded = 0
+    for block in blocks:
+        sub = _sub(ctx)
+        try:
+            got = _decode_body(
+                sub, block.body_start, block.body_stop, dialect=block.dialect, in_marker=True
+            )
+        except CallDecodeError as err:
+            first_error = first_error or err
+            continue
+        ctx.log.extend(sub.log)
+        decoded += 1
+        kind = kind or classify(ctx.text, block.body_start, block.body_stop) or "json"
+        calls.extend(got or [])
+        spans.append(_widen(ctx.text, block.start, block.end))
+    if first_error is not None:
+        if not decoded:
+            raise first_error
+        ctx.log.add("dropped_block", first_error.pos)
+    if kind is None:
+        kind = "json"
+    return _result(ctx, calls, blocks[0].dialect, kind, spans, "tagged")
+
+
+def _prose_calls(
+    ctx: _Ctx, begin: int, skip: list[tuple[int, int]]
+) -> list[tuple[int, int, list[ParsedCall], CallKind]]:
+    """Calls written inside prose, Python spans and JSON objects, in text order."""
+    text = ctx.text
+    found: list[tuple[int, int, list[ParsedCall], CallKind]] = []
+    if "ast" in ctx.kinds:
+        for a, b in iter_prose_calls(text, begin, len(text), skip):
+            sub = RepairLog()
+            try:
+                calls = decode_python_calls(text, a, b, positional=ctx.positional, log=sub)
+            except CallDecodeError:
+                continue
+            if calls:
+                ctx.log.extend(sub)
+                found.append((a, b, calls, "ast"))
+    if "json" in ctx.kinds and _JSON_CALL_KEY.search(text, begin):
+        for value, report in _json_candidates(text, begin):
+            sub = RepairLog()
+            got = calls_from_json(value, sub, begin + report.start, in_marker=False)
+            if got is None or not got[0]:
+                continue
+            a, b = begin + report.start, begin + report.end
+            if any(s < b and a < e for s, e, _c, _k in found) or _in(a, skip) >= 0:
+                continue
+            ctx.log.extend(sub)
+            found.append((a, b, got[0], "json"))
+    found.sort(key=lambda f: f[0])
+    return found
+
+
+def _json_candidates(text: str, begin: int) -> Iterator[tuple[Any, ParseReport]]:
+    try:
+        yield from iter_candidates(text[begin:], allow_truncated=False)
+    except Exception:  # JsonEngineError, or an engine bug: no JSON candidates
+        return

@@ -1,0 +1,473 @@
+"""``FunctionCallOutputParser`` and ``TextToolCallAdapter``: function calls written as text.
+
+Prompted models write their calls as text: Python call syntax (``[get_weather(city="Paris")]``,
+the Berkeley Function Calling Leaderboard's format) or one of the JSON tool-call dialects of open
+models (``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` and its relatives). The
+parser turns such text into BFCL's ``[{"get_weather": {"city": "Paris"}}]`` or LangChain
+``ToolCall`` dicts; the adapter turns an ``AIMessage`` holding calls in its text into one whose
+``tool_calls`` are filled, so the usual tool loop runs on models without native tool calling.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables import RunnableConfig, RunnableSerializable
+from langchain_core.runnables.config import run_in_executor
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine.calls import (
+    ERROR_PREFIX,
+    CallDecodeError,
+    CallKind,
+    DecodedCalls,
+    ParsedCall,
+)
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.tool_dialects import decode_calls
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    publish,
+)
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = [
+    "BfclCall",
+    "Dialect",
+    "FunctionCallOutputParser",
+    "TextToolCallAdapter",
+    "new_call_id",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+FORMAT = "function_calls"
+"""The format name under which both classes count outcomes in :class:`ParseStats`."""
+
+Dialect = Literal[
+    "auto",
+    "python",
+    "json",
+    "tool_call",
+    "pipe_tool_call",
+    "tool_call_start",
+    "python_tag",
+    "mistral",
+    "tool_calls",
+    "function_call",
+    "toolcall",
+    "deepseek",
+    "bare",
+]
+"""``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
+name one dialect marker (see :mod:`langchain_robust_parsers.engine.tool_dialects`)."""
+
+BfclCall = dict[str, dict[str, Any]]
+"""One call in BFCL's shape: ``{"function name": {"param": value}}``."""
+
+CALL_ID_PREFIX = "call_"
+CALL_ID_HEX_CHARS = 24
+"""Ids made for calls the model gave none: ``call_`` and 24 hex digits, like OpenAI's."""
+
+
+def new_call_id() -> str:
+    """A fresh, unique tool-call id such as ``call_3f2a9c...``."""
+    return CALL_ID_PREFIX + uuid.uuid4().hex[:CALL_ID_HEX_CHARS]
+
+
+def _tool_call(call: ParsedCall) -> ToolCall:
+    return ToolCall(name=call.name, args=call.args, id=call.id or new_call_id(), type="tool_call")
+
+
+def _outcome(decoded: DecodedCalls) -> Outcome:
+    """``success`` for calls taken cleanly from the text, its dialect's markers or a fence;
+    ``recovered`` when they were found in prose or anything was repaired or cut off."""
+    report = decoded.report
+    if report.repairs or report.truncated or report.source == "span":
+        return "recovered"
+    return "success"
+
+
+_INSTRUCTIONS_PYTHON = (
+    "Respond only with the function calls to make, as a Python list, with keyword arguments:\n"
+    "[func_name1(param1=value1, param2=value2), func_name2(param=value)]\n"
+    "Write strings in quotes. Do not add any other text."
+)
+_INSTRUCTIONS_JSON = (
+    "Respond only with the function calls to make, as a JSON list:\n"
+    '[{"name": "func_name1", "arguments": {"param1": "value1"}}, '
+    '{"name": "func_name2", "arguments": {}}]\n'
+    "Do not add any other text."
+)
+_INSTRUCTIONS_TAG = (
+    "Respond with each function call to make as a JSON object inside {open} and {close} tags:\n"
+    '{open}\n{{"name": "func_name", "arguments": {{"param1": "value1"}}}}\n{close}\n'
+    "Use one block per call."
+)
+_EMPTY_PYTHON = "\nIf no function applies, respond with []."
+_EMPTY_JSON = "\nIf no function applies, respond with []."
+
+
+@dataclass(frozen=True)
+class _Final:
+    """One final parse before it is published: a value, or the error to raise."""
+
+    value: Any
+    report: ParseReport | None
+    event: ParseEvent
+    error: OutputParserException | None = None
+
+
+class FunctionCallOutputParser(BaseOutputParser[Any]):
+    """Parse the function calls a model wrote as text.
+
+    >>> FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
+    [{'get_weather': {'city': 'Paris', 'days': 3}}]
+
+    Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
+    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the JSON
+    tool-call dialects (``<tool_call>``, ``<|tool_call|>``, ``<|python_tag|>``,
+    ``[TOOL_CALLS]``, ``<tool_calls>``, ``<function_call>``, ``<TOOLCALL>``, bare lists,
+    ``{"tool_calls": [...]}``, OpenAI's shape) with the JSON engine's repairs. Python text is
+    read with ``ast.parse`` only: nothing in it is evaluated or run.
+
+    Output: BFCL's ``[{"name": {args}}]`` by default, or LangChain ``ToolCall`` dicts with
+    ``output="tool_calls"`` (the model's id when it gave one, else a fresh ``call_...``). A chat
+    message that already carries native ``tool_calls`` gives those.
+
+    Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
+    starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
+    ``errors="return"``, that message as the return value. Text with no call is an error unless
+    ``allow_empty=True``, which returns ``[]``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    dialect: Dialect = "auto"
+    """Which syntax to read; ``auto`` detects it from the text."""
+
+    output: Literal["bfcl", "tool_calls"] = "bfcl"
+    """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts."""
+
+    positional: Literal["drop", "keep"] = "drop"
+    """Python positional arguments: dropped as BFCL does, or kept as ``arg0``, ``arg1``..."""
+
+    errors: Literal["raise", "return"] = "raise"
+    """On failure: raise ``OutputParserException``, or return its message (BFCL evaluators)."""
+
+    allow_empty: bool = False
+    """Return ``[]`` for text with no call instead of failing."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    @property
+    def _type(self) -> str:
+        return "robust_function_calls"
+
+    @property
+    def OutputType(self) -> Any:
+        """``list[dict[str, dict[str, Any]]]`` or ``list[ToolCall]`` (``| str`` when errors are
+        returned), following ``output`` and ``errors``."""
+        item: Any = ToolCall if self.output == "tool_calls" else BfclCall
+        calls: Any = list[item]
+        return calls | str if self.errors == "return" else calls
+
+    def get_format_instructions(self) -> str:
+        """Instructions for the prompt, in the configured dialect (Python for ``auto``)."""
+        if self.dialect in ("auto", "python", "toolcall", "tool_call_start"):
+            text = _INSTRUCTIONS_PYTHON
+            empty = _EMPTY_PYTHON
+        elif self.dialect == "tool_call":
+            return _INSTRUCTIONS_TAG.format(open="<tool_call>", close="</tool_call>")
+        else:
+            text, empty = _INSTRUCTIONS_JSON, _EMPTY_JSON
+        return text + (empty if self.allow_empty else "")
+
+    def parse(self, text: str) -> Any:
+        """The calls in ``text`` (see the class docs for shapes and errors)."""
+        return self.parse_result([Generation(text=text)])
+
+    async def aparse(self, text: str) -> Any:
+        """Async :meth:`parse`."""
+        return await self.aparse_result([Generation(text=text)])
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
+        those written in its text. ``partial=True`` returns ``None`` instead of failing."""
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return self._parse_partial(generation)
+        final = self._parse_final(generation)
+        publish(final.event, self.stats)
+        return self._unwrap(final)
+
+    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return await run_in_executor(None, self._parse_partial, generation)
+        final = await run_in_executor(None, self._parse_final, generation)
+        await apublish(final.event, self.stats)
+        return self._unwrap(final)
+
+    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+        """The calls in ``text`` with what was located and repaired to find them.
+
+        Raises ``OutputParserException`` on failure whatever ``errors`` says (there is no
+        report without calls). Text with no call under ``allow_empty`` gives ``[]`` and an
+        empty report.
+        """
+        final = self._parse_final(Generation(text=text))
+        publish(final.event, self.stats)
+        if final.error is not None:
+            raise final.error
+        return final.value, final.report or ParseReport()
+
+    # ---------------------------------------------------------------- work
+
+    def _shape(self, calls: Sequence[ParsedCall]) -> list[Any]:
+        if self.output == "tool_calls":
+            return [_tool_call(c) for c in calls]
+        return [{c.name: c.args} for c in calls]
+
+    def _native(self, generation: Generation) -> list[Any] | None:
+        """Native ``tool_calls`` of a chat message, in the configured output shape."""
+        if not isinstance(generation, ChatGeneration):
+            return None
+        message = generation.message
+        if not isinstance(message, AIMessage) or not message.tool_calls:
+            return None
+        return self._shape(
+            [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
+        )
+
+    def _parse_partial(self, generation: Generation) -> Any:
+        native = self._native(generation)
+        if native is not None:
+            return native
+        try:
+            decoded = decode_calls(
+                generation.text, dialect=self.dialect, positional=self.positional
+            )
+        except Exception:
+            return None
+        return self._shape(decoded.calls) if decoded.calls else None
+
+    def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> _Final:
+        message = ERROR_PREFIX[kind] + reason
+        error = OutputParserException(message, llm_output=text)
+        value = message if self.errors == "return" else None
+        return _Final(value, None, ParseEvent(name, FORMAT, "failed", None, message), error)
+
+    def _parse_final(self, generation: Generation) -> _Final:
+        """Parse completely, without side effects; the caller publishes the event."""
+        name = self.get_name()
+        native = self._native(generation)
+        if native is not None:
+            return _Final(native, None, ParseEvent(name, FORMAT, "success"))
+        text = generation.text
+        try:
+            decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
+        except CallDecodeError as err:
+            return self._failure(text, err.kind, err.reason, name)
+        except Exception as exc:  # the contract: nothing but OutputParserException escapes
+            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+            return self._failure(text, "ast", f"Unexpected error: {exc!r}", name)
+        if not decoded.calls and not self.allow_empty:
+            return self._failure(text, decoded.kind, "No function call found in the text.", name)
+        report = decoded.report
+        outcome = _outcome(decoded) if decoded.calls else "success"
+        event = ParseEvent(name, FORMAT, outcome, report)
+        return _Final(self._shape(decoded.calls), report, event)
+
+    def _unwrap(self, final: _Final) -> Any:
+        if final.error is not None and self.errors == "raise":
+            raise final.error
+        return final.value
+
+
+# ----------------------------------------------------------------------------- adapter
+
+_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def message_text(content: str | list[str | dict[Any, Any]]) -> str:
+    """The text of a message's content: the string, or its text blocks joined."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str):
+                parts.append(text)
+    return "".join(parts)
+
+
+def remove_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` without the given regions, blank-line runs closed up, ends stripped."""
+    pieces: list[str] = []
+    pos = 0
+    for a, b in sorted(spans):
+        if a > pos:
+            pieces.append(text[pos:a])
+        pos = max(pos, b)
+    pieces.append(text[pos:])
+    return _BLANK_LINES.sub("\n\n", "".join(pieces)).strip()
+
+
+def _remaining_content(
+    content: str | list[str | dict[Any, Any]], remaining: str
+) -> str | list[str | dict[Any, Any]]:
+    """New content: the remaining text, after the original's non-text blocks (reasoning,
+    images...) when it had any."""
+    if isinstance(content, str):
+        return remaining
+    others: list[str | dict[Any, Any]] = [
+        b for b in content if isinstance(b, dict) and b.get("type") != "text"
+    ]
+    if not others:
+        return remaining
+    if remaining:
+        others.append({"type": "text", "text": remaining})
+    return others
+
+
+class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
+    """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
+    ``tool_calls`` are filled, the call text removed from its ``content``.
+
+    Put it after a chat model that has no native tool calling (or is prompted to write calls)
+    and the usual tool loop works: ``llm | TextToolCallAdapter()`` gives messages that
+    ``ToolNode`` / ``tool.invoke(tool_call)`` understand. Ids are the model's when it wrote
+    them, else fresh ``call_...`` ids. A message without calls, a message that already has
+    native ``tool_calls``, and messages other than AI messages pass through unchanged. Call-like
+    text that cannot be decoded leaves the content as it is and, with ``record_invalid``, adds
+    an ``InvalidToolCall`` carrying the error, as LangChain does for malformed native calls.
+    """
+
+    dialect: Dialect = "auto"
+    """Which syntax to read; ``auto`` detects it from the text."""
+
+    positional: Literal["drop", "keep"] = "drop"
+    """Python positional arguments: dropped, or kept as ``arg0``, ``arg1``..."""
+
+    record_invalid: bool = True
+    """Add an ``InvalidToolCall`` for call-like text that does not decode."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``function_calls``); a message without calls counts as
+    ``success``."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @property
+    def InputType(self) -> Any:
+        return BaseMessage | str
+
+    @property
+    def OutputType(self) -> Any:
+        return BaseMessage
+
+    def invoke(
+        self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> BaseMessage:
+        """The message with its text calls moved into ``tool_calls``."""
+        return self._call_with_config(self._adapt_and_publish, input, config, **kwargs)
+
+    async def ainvoke(
+        self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> BaseMessage:
+        """Async :meth:`invoke`."""
+        return await self._acall_with_config(self._aadapt, input, config, **kwargs)
+
+    def adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:
+        """The adapted message and the parse event (not published): the work of ``invoke``."""
+        name = self.get_name()
+        if isinstance(message, str):
+            message = AIMessage(content=message)
+        if not isinstance(message, AIMessage) or message.tool_calls:
+            return message, ParseEvent(name, FORMAT, "success")
+        text = message_text(message.content)
+        try:
+            decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
+        except CallDecodeError as err:
+            event = ParseEvent(name, FORMAT, "failed", None, err.message)
+            return self._with_invalid(message, text, err.message), event
+        except Exception as exc:  # the contract: a broken decoder never breaks the loop
+            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+            reason = ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}"
+            return self._with_invalid(message, text, reason), ParseEvent(
+                name, FORMAT, "failed", None, reason
+            )
+        if not decoded.calls:
+            return message, ParseEvent(name, FORMAT, "success")
+        remaining = remove_spans(text, decoded.spans)
+        adapted = self._rebuild(
+            message,
+            content=_remaining_content(message.content, remaining),
+            tool_calls=[_tool_call(c) for c in decoded.calls],
+            invalid_tool_calls=list(message.invalid_tool_calls),
+        )
+        return adapted, ParseEvent(name, FORMAT, _outcome(decoded), decoded.report)
+
+    def _with_invalid(self, message: AIMessage, text: str, error: str) -> BaseMessage:
+        if not self.record_invalid:
+            return message
+        invalid = InvalidToolCall(
+            name=None, args=text, id=new_call_id(), error=error, type="invalid_tool_call"
+        )
+        return self._rebuild(
+            message,
+            content=message.content,
+            tool_calls=[],
+            invalid_tool_calls=[*message.invalid_tool_calls, invalid],
+        )
+
+    @staticmethod
+    def _rebuild(
+        message: AIMessage,
+        *,
+        content: str | list[str | dict[Any, Any]],
+        tool_calls: list[ToolCall],
+        invalid_tool_calls: list[InvalidToolCall],
+    ) -> AIMessage:
+        """A new ``AIMessage`` (never a chunk) with the original's metadata."""
+        return AIMessage(
+            content=content,
+            tool_calls=tool_calls,
+            invalid_tool_calls=invalid_tool_calls,
+            additional_kwargs=dict(message.additional_kwargs),
+            response_metadata=dict(message.response_metadata),
+            usage_metadata=message.usage_metadata,
+            id=message.id,
+            name=message.name,
+        )
+
+    def _adapt_and_publish(self, message: BaseMessage | str) -> BaseMessage:
+        adapted, event = self.adapt(message)
+        publish(event, self.stats)
+        return adapted
+
+    async def _aadapt(self, message: BaseMessage | str) -> BaseMessage:
+        adapted, event = self.adapt(message)
+        await apublish(event, self.stats)
+        return adapted
