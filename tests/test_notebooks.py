@@ -1,0 +1,72 @@
+"""Every notebook in ``notebooks/`` runs cleanly from a temporary copy and shows what it claims.
+
+The committed notebooks keep their outputs so they read well on GitHub; here a copy is executed
+afresh (the committed file is never rewritten), so a broken notebook fails the suite. Skipped
+when nbclient, nbformat or ipykernel is not installed (they are in the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+# What each notebook must show: lines a reader is told to look for.
+CLAIMS: dict[str, list[str]] = {
+    "dialog.ipynb": [
+        "interrupt_after='I think we should'",
+        "warning='Missing required TONE field'",
+        "warning='Failed to parse format, treated as general dialog'",
+        "angry | slams the table | 'Why did'",
+        "content='Why did you do that? I trusted you!'",
+        "dialog |   61.5% |     30.8% |     7.7% |   0.0% |    13",
+        '[INTERRUPT after "I want to", TONE: furious] "No! Stop right there!"',
+    ],
+    "function_calls.ipynb": [
+        "Gemini (tool_code)         -> [{'get_weather': {'city': 'Oslo'}}]",
+        "Mistral                    -> [{'get_weather': {'city': 'Nice'}}]",
+        "'id': 'a1B2c3D4e'",
+        "Failed to decode JSON: Invalid JSON format.",
+        "'b': '10 ** 10 ** 10'",
+        "ai    'Let me check.' [('get_weather', {'city': 'Paris'})]",
+        "tool  '18 degrees and sunny in Paris'",
+    ],
+    "format_locked_prompts.ipynb": [
+        "GenerateOutput(text='Waves fold the light...', name='Tide'",
+        "model calls: 1",
+        "model calls: 2",
+        "Lỗi: Score phải từ 0-10, nhận được: 12",
+        "'criteriaScores': {'relevance': 9.0",
+        "'rawResponse': 'Tôi chỉ viết văn xuôi thôi.'",
+    ],
+}
+
+
+def _outputs(cell: object) -> str:
+    parts = []
+    for output in getattr(cell, "outputs", []):
+        if output.get("output_type") == "error":
+            pytest.fail(f"notebook cell failed: {output.get('ename')}: {output.get('evalue')}")
+        parts.append(output.get("text") or output.get("data", {}).get("text/plain", ""))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
+def test_notebook_runs_and_shows_its_claims(name: str, tmp_path: Path) -> None:
+    copy = tmp_path / name
+    shutil.copyfile(NOTEBOOKS / name, copy)
+    notebook = nbformat.read(copy, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": tmp_path}}
+    )
+    client.execute()
+    text = "\n".join(_outputs(c) for c in notebook.cells if c.cell_type == "code")
+    for claim in CLAIMS.get(name, []):
+        assert claim in text, f"{name} no longer shows: {claim}"
