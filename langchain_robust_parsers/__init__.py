@@ -8,6 +8,27 @@ what was cut off, and reports what it did.
 from __future__ import annotations
 
 from langchain_robust_parsers._version import __version__
+from langchain_robust_parsers.actions import (
+    Action,
+    BaseAction,
+    CheckboxAction,
+    ClickAction,
+    CompleteAction,
+    DragAction,
+    GotoUrlAction,
+    HoverAction,
+    InputTextAction,
+    KeypressAction,
+    NullAction,
+    OpenAppAction,
+    ScrollAction,
+    SelectOption,
+    SelectOptionAction,
+    SolveCaptchaAction,
+    TerminateAction,
+    UploadFileAction,
+    WaitAction,
+)
 from langchain_robust_parsers.chains import (
     FormatLockedPromptTemplate,
     GenerateOutput,
@@ -19,6 +40,7 @@ from langchain_robust_parsers.chains import (
 )
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.json_text import loads, repair_json
+from langchain_robust_parsers.parsers.actions import ActionOutputParser, ActionParse
 from langchain_robust_parsers.parsers.dialog import DialogOutputParser, DialogTurn
 from langchain_robust_parsers.parsers.function_calls import (
     FunctionCallOutputParser,
@@ -29,12 +51,26 @@ from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutpu
 from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
+    "Action",
+    "ActionOutputParser",
+    "ActionParse",
+    "BaseAction",
+    "CheckboxAction",
+    "ClickAction",
+    "CompleteAction",
     "DialogOutputParser",
     "DialogTurn",
+    "DragAction",
     "FormatLockedPromptTemplate",
     "FunctionCallOutputParser",
     "GenerateOutput",
+    "GotoUrlAction",
+    "HoverAction",
+    "InputTextAction",
     "JudgeOutput",
+    "KeypressAction",
+    "NullAction",
+    "OpenAppAction",
     "ParseReport",
     "ParseStats",
     "Repair",
@@ -42,7 +78,14 @@ __all__ = [
     "RetryWithClarification",
     "RobustJsonOutputParser",
     "RobustPydanticOutputParser",
+    "ScrollAction",
+    "SelectOption",
+    "SelectOptionAction",
+    "SolveCaptchaAction",
+    "TerminateAction",
     "TextToolCallAdapter",
+    "UploadFileAction",
+    "WaitAction",
     "__version__",
     "loads",
     "register_step_type",

@@ -20,6 +20,20 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 # What each notebook must show: lines a reader is told to look for.
 CLAIMS: dict[str, list[str]] = {
+    "actions.ipynb": [
+        "text='user@example.com'",
+        "Hello \"world\" | recovered | ('inner_quote', 'inner_quote', 'comment')",
+        "['CLICK'] | ('the last action was cut off and dropped',)",
+        "CLICK {'x': 640, 'y': 58}",
+        "INPUT_TEXT {'text': 'running shoes', 'submit': True}",
+        "[600,320,680,400]          -> (819, 259)",
+        "warnings=[\"element 'buy-now' is not among the page's elements\"]",
+        "reason=\"unknown action type 'TELEPORT'\"",
+        "reason='invalid SELECT_OPTION action: missing option'",
+        "element_id='login', reasoning='Open the login form'",
+        "Coordinates are positions in the screenshot from 0 to 1000 on each axis",
+        "ui_tars       |   83.3% |     16.7% |     0.0% |   0.0% |     6",
+    ],
     "dialog.ipynb": [
         "interrupt_after='I think we should'",
         "warning='Missing required TONE field'",

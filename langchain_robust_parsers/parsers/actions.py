@@ -1,0 +1,507 @@
+"""``ActionOutputParser``: a web agent's actions from JSON or UI-TARS answers, typed and validated.
+
+Seed 000's response processing: detect the response format, read the actions (the JSON engine
+for JSON, with every repair and truncation kept to the complete actions; the UI-TARS reader for
+``Thought: ... Action: click(start_box='(100,200)')``), validate each into a typed
+:data:`~langchain_robust_parsers.actions.Action` and fall back to a
+:class:`~langchain_robust_parsers.actions.NullAction` with the reason when something cannot be
+executed. Outcomes are counted per detected format in a :class:`ParseStats`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables.config import run_in_executor
+from pydantic import ConfigDict, Field
+
+from langchain_robust_parsers.actions import (
+    Action,
+    BaseAction,
+    BuiltAction,
+    NullAction,
+    build_action,
+)
+from langchain_robust_parsers.engine import ParseReport, iter_candidates
+from langchain_robust_parsers.engine.action_json import (
+    ResponseFormat,
+    action_items,
+    detect_format,
+    drop_incomplete_last,
+)
+from langchain_robust_parsers.engine.ui_tars import (
+    DEFAULT_COORDINATE_SCALE,
+    CoordinateSpace,
+    UiTarsItem,
+    parse_ui_tars,
+)
+from langchain_robust_parsers.parsers.function_calls import message_text
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    publish,
+)
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+ActionParserFormat = Literal["auto", "json", "ui_tars"]
+"""``auto`` detects the format of each answer; ``json`` and ``ui_tars`` read only that one."""
+
+MAX_REASONING_CHARS = 2000
+"""Characters of a plain-text answer kept as the ``reasoning`` of the :class:`NullAction` that
+stands for it: the model's explanation of why it did nothing, without copying a page."""
+
+_READ_ORDER: dict[ResponseFormat, tuple[Literal["json", "ui_tars"], ...]] = {
+    "json": ("json", "ui_tars"),
+    "markdown_json": ("json", "ui_tars"),
+    "ui_tars": ("ui_tars", "json"),
+    "text": ("json", "ui_tars"),
+}
+"""In ``auto`` mode, the readers tried for each detected format, the detected one first; the
+other is the seed's fallback parser (a UI-TARS answer that wrote its action as JSON, prose
+that holds a JSON action list...)."""
+
+
+@dataclass(frozen=True)
+class ActionParse:
+    """One parse in detail: the actions, the detected format (the statistics key), how it went
+    (``success``, ``recovered``, ``fallback``; a failure raises), the JSON engine's report (or
+    the UI-TARS reader's, as a :class:`ParseReport` of its repairs), the model's reasoning, and
+    notes on what was dropped or replaced."""
+
+    actions: list[BaseAction]
+    format: ResponseFormat
+    outcome: Outcome
+    report: ParseReport | None = None
+    reasoning: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What one reader found: items to validate (JSON values or UI-TARS items)."""
+
+    reader: Literal["json", "ui_tars"]
+    items: tuple[Any, ...]
+    report: ParseReport
+    empty_ok: bool  # the model wrote an empty action list on purpose
+    cut_dropped: bool  # the last action was cut off by the token limit and dropped
+    reasoning: str | None = None
+
+    @property
+    def repaired(self) -> bool:
+        report = self.report
+        return report.repaired or report.source in ("tagged", "span") or self.cut_dropped
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, event: ParseEvent) -> None:
+        super().__init__(message)
+        self.message = message
+        self.event = event
+
+
+def _generation_text(generation: Generation) -> str:
+    """The text of a generation; for a chat message its content's text blocks (read directly:
+    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x)."""
+    if isinstance(generation, ChatGeneration):
+        return message_text(generation.message.content)
+    return generation.text
+
+
+def _typed(actions: list[BaseAction]) -> list[Action]:
+    """The validated models as the union they are members of (each is one of its classes)."""
+    return cast("list[Action]", actions)
+
+
+def _reasoning_of(text: str) -> str | None:
+    stripped = text.strip()
+    if not stripped:
+        return None
+    if len(stripped) <= MAX_REASONING_CHARS:
+        return stripped
+    return stripped[: MAX_REASONING_CHARS - 3] + "..."
+
+
+_ACTION_LINES = """\
+- CLICK: element_id
+- INPUT_TEXT: element_id, text; "submit": true to press Enter after typing
+- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough)
+- CHECKBOX: element_id, is_checked (true or false)
+- UPLOAD_FILE: element_id, file_url
+- HOVER: element_id
+- SCROLL: direction (up, down, left or right)
+- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a)
+- GOTO_URL: url
+- WAIT: seconds
+- DRAG: x, y, end_x, end_y (pixels)
+- SOLVE_CAPTCHA
+- TERMINATE: the task cannot be done; say why in reasoning
+- COMPLETE: the goal is reached"""
+
+JSON_FORMAT_INSTRUCTIONS = (
+    "Respond with a JSON object that lists the actions to take now, in order, and nothing "
+    "else:\n"
+    '{"actions": [{"action_type": "CLICK", "element_id": "login-button", '
+    '"reasoning": "why this action", "confidence_float": 0.9}]}\n\n'
+    "Each action has an action_type, its parameters, a short reasoning and a "
+    "confidence_float between 0 and 1. Action types and their parameters:\n"
+    + _ACTION_LINES
+    + "\n\nUse only element ids shown on the page. "
+    'If there is nothing to do, respond with {"actions": []}.'
+)
+"""The JSON contract, for a prompt."""
+
+_UI_TARS_INSTRUCTIONS = """\
+Answer in exactly this format:
+Thought: what you see and what you will do next, in a sentence or two
+Action: the action to take (put several actions on separate lines)
+
+Actions:
+click(start_box='<point>x y</point>')
+left_double(start_box='<point>x y</point>')
+right_single(start_box='<point>x y</point>')
+drag(start_box='<point>x1 y1</point>', end_box='<point>x2 y2</point>')
+hotkey(key='ctrl c')  # keys separated by spaces, in lower case
+type(content='text')  # write ' as \\' and a line break as \\n; end with \\n to submit
+scroll(start_box='<point>x y</point>', direction='down')  # up, down, left or right
+wait()  # wait 5 seconds and look again
+finished(content='what was achieved')  # the task is done
+call_user()  # the task needs the user's help
+
+"""
+
+
+def _coordinate_note(space: CoordinateSpace) -> str:
+    if space.image_size is not None:
+        width, height = space.image_size
+        return (
+            f"Coordinates are pixels of the {width}x{height} screenshot: x from the left, "
+            "y from the top."
+        )
+    scale = f"{space.scale:g}"
+    return (
+        f"Coordinates are positions in the screenshot from 0 to {scale} on each axis: "
+        f"x from the left, y from the top ({scale} {scale} is the bottom-right corner)."
+    )
+
+
+class ActionOutputParser(BaseOutputParser[list[Action]]):
+    """Parse a web agent's answer into typed, validated actions.
+
+    >>> ActionOutputParser().parse('{"actions": [{"action_type": "CLICK", "id": "ok"}]}')
+    [ClickAction(action_type='CLICK', element_id='ok', ...)]
+
+    Formats (``format="auto"`` detects each answer's):
+
+    - JSON: ``{"actions": [...]}``, a bare list, one action object, or
+      ``[{reasoning...}, [actions...]]``, fenced or in prose, through the JSON engine (comments,
+      unescaped quotes, trailing commas... repaired). A list cut off by the token limit keeps
+      its complete actions.
+    - UI-TARS: ``Thought: ...\\nAction: click(start_box='(100,200)')`` with every published
+      coordinate form, mapped to ``window`` pixels from a relative space
+      (``coordinate_scale``, 1000 by default) or from the model's ``image_size``.
+
+    Validation (seed 000): an unknown action type becomes a :class:`NullAction` with the
+    reason (or raises with ``fallback_to_null_action=False``); an ``element_id`` not in
+    ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
+    missing required parameters give a :class:`NullAction` with the reason. An answer with no
+    actions at all gives ``[NullAction(reason=...)]`` (or raises when
+    ``fallback_to_null_action=False``); an explicit empty list gives ``[]``.
+
+    With ``stats``, each final parse is counted under its detected format (``json``,
+    ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
+    cut off, read by the other format's reader, actions dropped), ``fallback`` (a
+    :class:`NullAction` stands for something) or ``failed`` (raised).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    format: ActionParserFormat = "auto"
+    """Which format to read: ``auto`` detects it per answer."""
+
+    window: tuple[int, int] | None = None
+    """The browser window's ``(width, height)`` in pixels, for UI-TARS coordinates; without it
+    coordinates stay in the model's space (each action then carries a warning)."""
+
+    coordinate_scale: float = Field(default=DEFAULT_COORDINATE_SCALE, gt=0)
+    """The extent of the model's relative coordinate space on each axis (UI-TARS: 1000)."""
+
+    image_size: tuple[int, int] | None = None
+    """The ``(width, height)`` of the screenshot the model saw, for models that answer in its
+    pixels (UI-TARS-1.5, Qwen2.5-VL); overrides ``coordinate_scale``."""
+
+    elements: dict[str, Any] | None = None
+    """The ids of the page's known elements (mapped to anything, say the element's data); an
+    action on another id gets a warning or is dropped. ``None``: ids are not checked."""
+
+    drop_unknown_elements: bool = False
+    """Drop actions on elements not in ``elements`` instead of warning."""
+
+    fallback_to_null_action: bool = True
+    """``[NullAction(reason=...)]`` for an answer with no actions and a :class:`NullAction` for
+    an unknown action type; ``False`` raises ``OutputParserException`` for both."""
+
+    stats: ParseStats | None = None
+    """Outcome counters keyed by detected format, updated on every final parse; shareable."""
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    @property
+    def _type(self) -> str:
+        return "robust_actions"
+
+    @property
+    def OutputType(self) -> Any:
+        """``list[Action]``: a list of the typed action models, for ``get_output_jsonschema()``."""
+        return list[Action]
+
+    def get_format_instructions(self) -> str:
+        """The response contract for a prompt: the JSON one (``auto``, ``json``) or the UI-TARS
+        grammar with the coordinate space (``ui_tars``)."""
+        if self.format == "ui_tars":
+            return _UI_TARS_INSTRUCTIONS + _coordinate_note(self._space())
+        return JSON_FORMAT_INSTRUCTIONS
+
+    def for_page(self, elements: Mapping[str, Any]) -> ActionOutputParser:
+        """A copy checking element ids against ``elements`` (this step's page), sharing
+        ``stats``."""
+        return self.model_copy(update={"elements": dict(elements)})
+
+    def parse(self, text: str) -> list[Action]:
+        """The actions in ``text`` (see the class docs); raises ``OutputParserException``."""
+        return self.parse_result([Generation(text=text)])
+
+    async def aparse(self, text: str) -> list[Action]:
+        """Async :meth:`parse`."""
+        return await self.aparse_result([Generation(text=text)])
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> list[Action]:
+        """The actions in ``result[0]``. ``partial=True`` (a stream prefix) returns the complete
+        actions so far, or ``None`` when there are none yet; it never raises or counts."""
+        generation = result[0]
+        check_refusal(generation)
+        text = _generation_text(generation)
+        if partial:
+            return self._partial(text)  # type: ignore[return-value]  # None: nothing yet
+        return _typed(self._publish_sync(text).actions)
+
+    async def aparse_result(
+        self, result: list[Generation], *, partial: bool = False
+    ) -> list[Action]:
+        """Async :meth:`parse_result`: reads in an executor, dispatches the event async."""
+        generation = result[0]
+        check_refusal(generation)
+        text = _generation_text(generation)
+        if partial:
+            partial_actions = await run_in_executor(None, self._partial, text)
+            return partial_actions  # type: ignore[return-value]  # None: nothing yet
+        try:
+            parsed = await run_in_executor(None, self._parse_final, text)
+        except _Failure as failure:
+            await apublish(failure.event, self.stats)
+            raise OutputParserException(failure.message, llm_output=text) from None
+        await apublish(self._event(parsed), self.stats)
+        return _typed(parsed.actions)
+
+    def parse_with_details(self, text: str) -> ActionParse:
+        """:meth:`parse` with the detected format, the outcome, the report and the reasoning;
+        counted and dispatched like :meth:`parse`."""
+        return self._publish_sync(text)
+
+    # ---------------------------------------------------------------- work
+
+    def _space(self) -> CoordinateSpace:
+        return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
+
+    def _publish_sync(self, text: str) -> ActionParse:
+        try:
+            parsed = self._parse_final(text)
+        except _Failure as failure:
+            publish(failure.event, self.stats)
+            raise OutputParserException(failure.message, llm_output=text) from None
+        publish(self._event(parsed), self.stats)
+        return parsed
+
+    def _event(self, parsed: ActionParse) -> ParseEvent:
+        note = "; ".join(parsed.notes) or None
+        return ParseEvent(self.get_name(), parsed.format, parsed.outcome, parsed.report, note)
+
+    def _partial(self, text: str) -> list[BaseAction] | None:
+        try:
+            parsed = self._parse_final(text)
+        except Exception:  # a prefix that does not parse yet has nothing to show
+            return None
+        if parsed.outcome == "fallback" and not any(
+            not isinstance(a, NullAction) for a in parsed.actions
+        ):
+            return None
+        return parsed.actions
+
+    def _parse_final(self, text: str) -> ActionParse:
+        """Parse completely, without side effects; raises :class:`_Failure`."""
+        if not isinstance(text, str):
+            text = str(text)
+        detected = detect_format(text) if self.format == "auto" else None
+        try:
+            return self._parse_detected(text, detected)
+        except _Failure:
+            raise
+        except Exception as exc:  # the contract: nothing but OutputParserException escapes
+            logger.warning("action parser failed unexpectedly", exc_info=True)
+            key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
+            message = f"Failed to parse actions: unexpected error {exc!r}"
+            raise _Failure(message, self._failed(key, message)) from exc
+
+    def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
+        return ParseEvent(self.get_name(), key, "failed", None, message)
+
+    def _parse_detected(self, text: str, detected: ResponseFormat | None) -> ActionParse:
+        readers: dict[str, Callable[[str], _Read | None]] = {
+            "json": self._read_json,
+            "ui_tars": self._read_ui_tars,
+        }
+        order = _READ_ORDER[detected] if detected is not None else (self.format,)
+        read: _Read | None = None
+        hollow: _Read | None = None  # the first reader that found its format but no actions
+        other_reader = False
+        for i, name in enumerate(order):
+            got = readers[name](text)
+            if got is None:
+                continue
+            if not got.items and not got.empty_ok and not got.cut_dropped:
+                hollow = hollow or got
+                continue
+            read, other_reader = got, i > 0
+            break
+        key = self._key(detected, read or hollow)
+        if read is None or (not read.items and not read.empty_ok):
+            return self._no_actions(text, key, read or hollow)
+        recovered = read.repaired or other_reader
+        if not read.items:
+            outcome: Outcome = "recovered" if recovered else "success"
+            return ActionParse([], key, outcome, read.report, read.reasoning)
+        return self._validate(text, key, read, recovered)
+
+    def _key(self, detected: ResponseFormat | None, read: _Read | None) -> ResponseFormat:
+        """The statistics key: the detected format, or for a fixed format its own name
+        (``markdown_json`` for JSON found in a fence)."""
+        if detected is not None:
+            return detected
+        if self.format == "ui_tars":
+            return "ui_tars"
+        if read is not None and read.report.source == "fenced":
+            return "markdown_json"
+        return "json"
+
+    def _validate(
+        self, text: str, key: ResponseFormat, read: _Read, recovered: bool
+    ) -> ActionParse:
+        built = [self._build(item) for item in read.items]
+        notes = [b.reason for b in built if b.reason is not None]
+        if read.cut_dropped:
+            notes.append("the last action was cut off and dropped")
+        unknown = next((b for b in built if b.status == "unknown_type"), None)
+        if unknown is not None and not self.fallback_to_null_action:
+            message = f"Failed to parse actions: {unknown.reason}"
+            raise _Failure(message, self._failed(key, message))
+        actions = [b.action for b in built if b.action is not None]
+        if not actions:
+            reason = "every action referred to an element that is not on the page"
+            return self._no_actions(text, key, read, reason)
+        if any(b.status in ("null", "unknown_type") for b in built):
+            outcome: Outcome = "fallback"
+        elif recovered or any(b.status == "dropped" for b in built):
+            outcome = "recovered"
+        else:
+            outcome = "success"
+        return ActionParse(actions, key, outcome, read.report, read.reasoning, tuple(notes))
+
+    def _build(self, item: Any) -> BuiltAction:
+        if isinstance(item, UiTarsItem):
+            item = item.action
+        return build_action(
+            item, elements=self.elements, drop_unknown_elements=self.drop_unknown_elements
+        )
+
+    def _no_actions(
+        self, text: str, key: ResponseFormat, read: _Read | None, reason: str | None = None
+    ) -> ActionParse:
+        if reason is None:
+            if read is not None and read.cut_dropped:
+                reason = "the response was cut off before its first action was complete"
+            elif read is not None:
+                reason = "the response holds no actions"
+            else:
+                reason = "no JSON or UI-TARS actions found in the response"
+        if not self.fallback_to_null_action:
+            message = f"Failed to parse actions: {reason}"
+            raise _Failure(message, self._failed(key, message))
+        # Prose (with no format, or only a stray bracket) is the model's explanation.
+        if read is None or (read.reader == "json" and read.report.source == "span"):
+            reasoning = _reasoning_of(text)
+        else:
+            reasoning = read.reasoning
+        null = NullAction(reason=reason, reasoning=reasoning)
+        report = read.report if read is not None else None
+        return ActionParse([null], key, "fallback", report, reasoning, (reason,))
+
+    # ---------------------------------------------------------------- readers
+
+    def _read_json(self, text: str) -> _Read | None:
+        """The first engine candidate (in the engine's order) that holds actions; else the
+        first candidate as a read without items, or ``None`` when the text holds no JSON."""
+        first: ParseReport | None = None
+        try:
+            for value, report in iter_candidates(text):
+                found = action_items(value)
+                if found is None:
+                    first = first or report
+                    continue
+                items, dropped = drop_incomplete_last(text, report, found)
+                return _Read(
+                    reader="json",
+                    items=items,
+                    report=report,
+                    empty_ok=not found.items,
+                    cut_dropped=dropped,
+                )
+        except Exception:  # JsonEngineError, or a bug: this reader found nothing more
+            logger.debug("JSON engine found no actions", exc_info=True)
+        if first is None:
+            return None
+        return _Read("json", (), first, empty_ok=False, cut_dropped=False)
+
+    def _read_ui_tars(self, text: str) -> _Read | None:
+        """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but
+        no calls (its reasoning is kept), ``None`` when it has neither."""
+        response = parse_ui_tars(text, self._space())
+        headers = (response.thought, response.reflection, response.action_summary)
+        marked = response.has_action_marker or any(headers)
+        if not response.items and not response.truncated and not marked:
+            return None
+        report = ParseReport(
+            source="whole",
+            start=0,
+            end=len(text),
+            repairs=response.repairs,
+            truncated=response.truncated,
+        )
+        return _Read(
+            reader="ui_tars",
+            items=response.items,
+            report=report,
+            empty_ok=False,
+            cut_dropped=response.truncated,
+            reasoning=response.reasoning,
+        )
