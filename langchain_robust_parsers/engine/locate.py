@@ -101,9 +101,10 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
     A closing fence is the same marker at the start of a line; failing that, the next marker
     anywhere (inline fences); failing that, the end of the text.
     """
+    finder = _FenceFinder(text)
     pos = start
     for _ in range(MAX_FENCES):
-        m = _next_fence(text, pos)
+        m = finder.next_opener(pos)
         if m is None:
             return
         if _inside(m.start(), skip):
@@ -113,7 +114,7 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
         body = m.end()
         close = _line_fence(text, marker, body)
         if close < 0:
-            close = text.find(marker, body)
+            close = find_marker(text, marker, body)
         if close < 0:
             yield Region("fenced", body, len(text), False)
             return
@@ -121,26 +122,58 @@ def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
         pos = close + len(marker)
 
 
-def _next_fence(text: str, pos: int) -> re.Match[str] | None:
-    """The next fence opener at or after ``pos``, found with ``str.find`` (a fast scan) before
-    the full pattern is matched at one position."""
+class _FenceFinder:
+    """Finds fence openers, remembering where each marker kind occurs next so that the text is
+    searched once per kind rather than once per fence (a long answer may hold no ``~~~`` at
+    all, and searching for it after every fence would read the text again each time)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._next = {"```": -2, "~~~": -2}  # -2: not searched yet; -1: none left
+
+    def _find(self, marker: str, pos: int) -> int:
+        hit = self._next[marker]
+        if hit == -1:
+            return -1
+        if hit < pos:
+            hit = find_marker(self._text, marker, pos)
+            self._next[marker] = hit
+        return hit
+
+    def next_opener(self, pos: int) -> re.Match[str] | None:
+        """The next fence opener at or after ``pos``, found with ``str.find`` (a fast scan)
+        before the full pattern is matched at one position."""
+        text = self._text
+        while True:
+            hits = [h for h in (self._find("```", pos), self._find("~~~", pos)) if h >= 0]
+            if not hits:
+                return None
+            hit = min(hits)
+            if hit == 0 or text[hit - 1] not in "\"'\\":
+                return _FENCE_OPEN.match(text, hit)
+            # Right after a quote or a backslash the marker is inside a JSON string.
+            pos = hit + 3
+
+
+def find_marker(text: str, marker: str, pos: int) -> int:
+    """``text.find(marker, pos)``, faster for a marker whose first character is rare.
+
+    A one-character search is a vectorised scan in CPython, while a multi-character search in
+    text with non-ASCII characters is several times slower; fences are rare, so jumping from
+    one candidate first character to the next reads the text once, quickly.
+    """
+    first = marker[0]
     while True:
-        tick = text.find("```", pos)
-        tilde = text.find("~~~", pos)
-        hits = [h for h in (tick, tilde) if h >= 0]
-        if not hits:
-            return None
-        hit = min(hits)
-        if hit == 0 or text[hit - 1] not in "\"'\\":
-            return _FENCE_OPEN.match(text, hit)
-        # Right after a quote or a backslash the marker is inside a JSON string, not a fence.
-        pos = hit + 3
+        hit = text.find(first, pos)
+        if hit < 0 or text.startswith(marker, hit):
+            return hit
+        pos = hit + 1
 
 
 def _line_fence(text: str, marker: str, pos: int) -> int:
     """The first ``marker`` after ``pos`` that starts a line (after indentation), or -1."""
     while True:
-        hit = text.find(marker, pos)
+        hit = find_marker(text, marker, pos)
         if hit < 0:
             return -1
         i = hit
