@@ -38,6 +38,7 @@ from langchain_robust_parsers.chains import (
     register_step_type,
     robust_structured_output,
 )
+from langchain_robust_parsers.chat_models import TextToolCallingChatModel
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.json_text import loads, repair_json
 from langchain_robust_parsers.parsers.actions import ActionOutputParser, ActionParse
@@ -84,6 +85,7 @@ __all__ = [
     "SolveCaptchaAction",
     "TerminateAction",
     "TextToolCallAdapter",
+    "TextToolCallingChatModel",
     "UploadFileAction",
     "WaitAction",
     "__version__",

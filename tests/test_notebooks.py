@@ -20,6 +20,13 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 # What each notebook must show: lines a reader is told to look for.
 CLAIMS: dict[str, list[str]] = {
+    "open_model_agent.ipynb": [
+        "ai    'I will check the weather first.' [('get_weather', {'city': 'Paris'})]",
+        "ai    'It is sunny and 21 degrees in Paris, and the local time is 14:05.' []",
+        "final: 'Let me look that up for you.' [('get_weather', {'city': 'Oslo'}), "
+        "('get_time', {'tz': 'Europe/Oslo'})]",
+        "Problem: The answer contains no function call.",
+    ],
     "actions.ipynb": [
         "text='user@example.com'",
         "Hello \"world\" | recovered | ('inner_quote', 'inner_quote', 'comment')",

@@ -1,0 +1,664 @@
+"""Reading a model's answer for tool calls, whole or while it streams.
+
+:func:`parse_answer` decides, for a complete answer, which calls it holds and what text is left;
+:class:`CallStreamSplitter` follows the same answer as it streams and says, chunk by chunk, which
+text is certainly prose (to show now) and which calls are certainly final (to hand out now).
+Nothing it hands out is ever taken back: text that might still turn out to be a call is held
+until the stream decides, and at the end :meth:`CallStreamSplitter.finish` adds exactly what
+:func:`parse_answer` gives beyond what was handed out. Plain text in, plain values out: no
+LangChain import.
+
+Which calls count (the same rule for both):
+
+- calls inside a dialect marker (``<tool_call>``, ``<|python_tag|>``, ``[TOOL_CALLS]``...) count
+  whatever they name: a call to an unknown tool goes to the tool executor, which reports the
+  error to the model, as with native tool calling;
+- calls found anywhere else (a fenced block, the whole answer, a call in prose) count only when
+  every one of them names a bound tool, so ``max(a, b)`` in an explanation stays text.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from collections.abc import Callable, Sequence, Set
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_robust_parsers.engine.calls import ERROR_PREFIX, CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.python_calls import matching_close
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.tool_dialects import MARKERS, WRAPPER_TOKENS, decode_calls
+
+__all__ = [
+    "MAX_HELD_MARKER_CHARS",
+    "CallStreamSplitter",
+    "ParsedAnswer",
+    "StreamStep",
+    "parse_answer",
+    "remaining_text",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+MAX_HELD_MARKER_CHARS = 256
+"""How long an unfinished ``<think ...`` opening tag may grow before it is taken for text."""
+
+BRACKET_RECHECK_CHARS = 1024
+"""A bracketed candidate up to this long is re-read for its closer whenever a closing bracket
+arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
+(a late check only delays showing text, never shows a call as text)."""
+
+_THINK_NAMES = ("think", "thinking", "reasoning")
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
+_THINK_OPEN_UNFINISHED = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*\Z", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
+_THINK_CLOSE_MAX = len("</reasoning >") + 8
+_LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
+_TRIGGER = re.compile(r"[<\[{`~'\"]|(?<![\w.])[A-Za-z_]")
+_IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
+_CLOSERS = frozenset(")]}")
+_QUOTES = "'\"` \t\r\n"
+
+
+@dataclass(frozen=True)
+class _Opener:
+    """Text that opens a dialect block: a marker (its closing tags), or a wrapper token."""
+
+    text: str
+    close: tuple[str, ...]
+    ignore_case: bool
+    wrapper: bool = False
+
+    @property
+    def close_re(self) -> re.Pattern[str] | None:
+        return _close_pattern(self.close, self.ignore_case)
+
+    def at(self, text: str, pos: int) -> bool:
+        part = text[pos : pos + len(self.text)]
+        return part.lower() == self.text.lower() if self.ignore_case else part == self.text
+
+    def could_start(self, text: str, pos: int) -> bool:
+        """Is ``text[pos:]`` (the end of the text so far) a proper prefix of this opener?"""
+        rest = text[pos:]
+        if len(rest) >= len(self.text):
+            return False
+        head = self.text[: len(rest)]
+        return rest.lower() == head.lower() if self.ignore_case else rest == head
+
+
+@functools.lru_cache(maxsize=32)
+def _close_pattern(close: tuple[str, ...], ignore_case: bool) -> re.Pattern[str] | None:
+    if not close:
+        return None
+    return re.compile("|".join(re.escape(c) for c in close), re.IGNORECASE if ignore_case else 0)
+
+
+_OPENERS: tuple[_Opener, ...] = (
+    *(_Opener(m.open, m.close, m.ignore_case) for m in MARKERS),
+    *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
+)
+_MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
+_MARKER_SEARCH = re.compile(
+    "|".join(
+        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text)
+        for o in _MARKER_OPENERS
+    )
+)
+_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + r"|(?i:<(?:think|thinking|reasoning)\b)")
+_THINK_START = re.compile(r"<(?:think|thinking|reasoning)\b", re.IGNORECASE)
+_MAX_OPENER = max(len(o.text) for o in _OPENERS)
+_MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
+
+
+# ----------------------------------------------------------------------------- whole answers
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """What a complete answer holds: its ``calls`` (accepted, at most ``max_calls``), the
+    ``content`` left when the call text is removed (the answer unchanged when it has no call),
+    and ``error``, the decoder's message when call-like text did not decode and no call was
+    found."""
+
+    text: str
+    calls: tuple[ParsedCall, ...] = ()
+    content: str = ""
+    error: str | None = None
+    report: ParseReport | None = None
+
+
+def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` without the call regions ``spans``.
+
+    The text before the first region is kept as written, only its end trimmed (a stream has
+    shown it already); each later piece is stripped, and pieces are joined by a blank line
+    where a line break went with the removed text, else by a space (a call inside a sentence).
+    """
+    segments: list[tuple[bool, str]] = []  # (kept, text)
+    pos = 0
+    for a, b in sorted(spans):
+        if a > pos:
+            segments.append((True, text[pos:a]))
+        if b > max(a, pos):
+            segments.append((False, text[max(a, pos) : b]))
+        pos = max(pos, b)
+    if not segments:
+        return text
+    segments.append((True, text[pos:]))
+    out = ""
+    newline = False  # a line break since the last kept text
+    for index, (kept, segment) in enumerate(segments):
+        body = segment.strip()
+        if not kept or not body:
+            newline = newline or "\n" in segment
+            continue
+        if index == 0:  # before the first call: as written
+            out = segment.rstrip()
+        elif out:
+            lead = segment[: len(segment) - len(segment.lstrip())]
+            out += ("\n\n" if newline or "\n" in lead else " ") + body
+        else:
+            out = body
+        newline = "\n" in segment[len(segment.rstrip()) :]
+    return out
+
+
+def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as JSON gives them back, so a streamed call (its arguments sent as a JSON
+    string) equals the same call parsed whole. Values JSON lacks (complex numbers) become
+    strings."""
+    try:
+        safe = json.loads(json.dumps(args, ensure_ascii=False, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return {str(k): str(v) for k, v in args.items()}
+    return safe if isinstance(safe, dict) else {}
+
+
+def _accepted(calls: Sequence[ParsedCall], report: ParseReport, tool_names: Set[str]) -> bool:
+    return report.source == "tagged" or all(c.name in tool_names for c in calls)
+
+
+def parse_answer(
+    text: str,
+    tool_names: Set[str],
+    *,
+    dialect: str = "auto",
+    max_calls: int | None = None,
+) -> ParsedAnswer:
+    """The calls in a complete answer (see the module doc for which count) and the text left.
+
+    ``dialect`` is the function-call decoder's (``auto`` reads every dialect); ``max_calls``
+    keeps the first calls only (the text of the others is removed all the same).
+    """
+    try:
+        decoded = decode_calls(text, dialect=dialect)
+    except CallDecodeError as err:
+        return ParsedAnswer(text, (), text, err.message)
+    except Exception as exc:  # a decoder bug must not break the model: the answer stays text
+        logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+        return ParsedAnswer(text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}")
+    if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
+        return ParsedAnswer(text, (), text, None, decoded.report)
+    calls = decoded.calls if max_calls is None else decoded.calls[:max_calls]
+    safe = tuple(ParsedCall(c.name, _json_safe(c.args)) for c in calls)
+    return ParsedAnswer(text, safe, remaining_text(text, decoded.spans), None, decoded.report)
+
+
+# ----------------------------------------------------------------------------- streams
+
+
+@dataclass(frozen=True)
+class StreamStep:
+    """What a stream can hand out after one chunk: more ``content`` and newly final ``calls``."""
+
+    content: str = ""
+    calls: tuple[ParsedCall, ...] = ()
+
+
+_Verdict = Literal["prose", "calls"]
+_Mode = Literal["prose", "think", "candidate", "calls"]
+_Kind = Literal["marker", "fence", "bracket"]
+
+
+@dataclass
+class _Candidate:
+    """Text that may be a call, held until it is complete and can be judged."""
+
+    kind: _Kind
+    start: int
+    body: int  # marker: after the opener; fence: after the fence; bracket: the opening bracket
+    opener: _Opener | None = None
+    fence: str = ""
+    search: int = 0  # marker, fence: where the next search for its end starts
+    scanned: int = 0  # bracket: how far new text was looked at for closing brackets
+    checked: int = 0  # bracket: the text length at the last look for the matching closer
+    pending_close: bool = False  # bracket: a closing bracket arrived since that look
+    first: bool = False  # it opens the answer
+
+
+@dataclass
+class CallStreamSplitter:
+    """Follow an answer as it streams: hand out prose as soon as it is certainly prose, and
+    calls inside dialect markers as soon as their block is closed.
+
+    ``feed(delta)`` returns the :class:`StreamStep` the new text allows; ``finish(answer)``,
+    given :func:`parse_answer` of the whole text, returns the rest, so that the content and calls
+    handed out in all add up to that answer. Text that may be a call (a marker, a fenced block,
+    a bracket, ``name(``...) is held until it is complete; if it holds calls, everything after it
+    is held to the end, since what is left of a message with calls is only known then. Calls
+    outside markers are handed out at the end; calls in markers as each block closes.
+
+    ``gate``, when given, keeps everything back until the calls found so far satisfy it (the
+    tool choice requires a call): an answer that does not may be replaced by another one.
+    """
+
+    tool_names: Set[str]
+    dialect: str = "auto"
+    max_calls: int | None = None
+    gate: Callable[[Sequence[ParsedCall]], bool] | None = None
+
+    text: str = field(default="", init=False)
+    """The answer so far."""
+    emitted: list[ParsedCall] = field(default_factory=list, init=False)
+    """The calls handed out so far."""
+    _released: int = field(default=0, init=False)  # content handed out: text[:_released]
+    _pos: int = field(default=0, init=False)  # prose and think: how far the text was read
+    _mode: _Mode = field(default="prose", init=False)
+    _candidate: _Candidate | None = field(default=None, init=False)
+    _calls_start: int = field(default=-1, init=False)  # where the first call text starts
+    _calls_scan: int = field(default=0, init=False)  # calls: where to look for markers next
+    _answer_started: bool = field(default=False, init=False)  # past whitespace and reasoning
+    _quote_start: int = field(default=-1, init=False)  # quotes opening the answer
+    _queue: list[ParsedCall] = field(default_factory=list, init=False)  # calls to hand out
+    _open: bool = field(default=True, init=False)  # the gate let things through
+    _early: bool = field(default=True, init=False)  # marker calls may go out before the end
+    _fence_close: int = field(default=-1, init=False)  # closing fence of a block read as text
+    _fence_close_len: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self._open = self.gate is None
+
+    # ------------------------------------------------------------------ public
+
+    @property
+    def released(self) -> str:
+        """The content handed out so far."""
+        return self.text[: self._released]
+
+    def feed(self, delta: str) -> StreamStep:
+        """Take the next piece of the answer; return what can be handed out now."""
+        if delta:
+            self.text += delta
+            self._advance()
+        return self._collect()
+
+    def finish(self, answer: ParsedAnswer) -> StreamStep:
+        """The rest of ``answer`` (``parse_answer`` of :attr:`text`) beyond what was handed
+        out. Logs a warning if something handed out disagrees with it (it cannot be taken back).
+        """
+        released = self.released
+        content = answer.content
+        if content.startswith(released):
+            rest = content[len(released) :]
+        else:
+            logger.warning("text tool calls: content already streamed differs from the answer")
+            rest = content
+        done = len(self.emitted)
+        shown = [(c.name, c.args) for c in self.emitted]
+        final = [(c.name, c.args) for c in answer.calls[:done]]
+        if shown != final:
+            logger.warning("text tool calls: calls already streamed differ from the answer")
+        calls = tuple(answer.calls[done:])
+        self.emitted.extend(calls)
+        self._released = len(self.text)
+        self._queue.clear()
+        return StreamStep(rest, calls)
+
+    # ------------------------------------------------------------------ handing out
+
+    def _boundary(self) -> int:
+        """Where the text that is certainly prose ends."""
+        if self._mode == "calls":
+            return self._calls_start
+        if self._mode == "candidate" and self._candidate is not None:
+            return self._candidate.start
+        if self._mode == "think":
+            return len(self.text)
+        if self._quote_start >= 0:  # a quote opening the answer, maybe around a call
+            return min(self._pos, self._quote_start)
+        return self._pos
+
+    def _collect(self) -> StreamStep:
+        if not self._open:
+            assert self.gate is not None
+            if not self._queue or not self.gate(self._queue):
+                return StreamStep()
+            self._open = True
+        end = self._boundary()
+        text = self.text
+        while end > self._released and text[end - 1].isspace():
+            end -= 1
+        content = ""
+        if end > self._released:
+            content = text[self._released : end]
+            self._released = end
+        calls = tuple(self._queue)
+        self.emitted.extend(calls)
+        self._queue.clear()
+        return StreamStep(content, calls)
+
+    def _queue_calls(self, calls: Sequence[ParsedCall]) -> None:
+        room = (
+            None
+            if self.max_calls is None
+            else self.max_calls - len(self.emitted) - len(self._queue)
+        )
+        take = list(calls) if room is None else list(calls)[: max(room, 0)]
+        self._queue.extend(ParsedCall(c.name, _json_safe(c.args)) for c in take)
+
+    # ------------------------------------------------------------------ judging held text
+
+    def _judge(self, candidate: _Candidate, unit: str) -> tuple[_Verdict, tuple[ParsedCall, ...]]:
+        """Is ``unit`` (complete held text) prose, or calls? Calls in a marker block come back
+        to be handed out; other calls are only known to be there (the answer may still read
+        them otherwise: a marker later takes precedence)."""
+        if candidate.kind == "marker":
+            if _THINK_OPEN.search(unit):  # reasoning inside: only the whole answer can tell
+                self._early = False
+                return "calls", ()
+            try:
+                decoded = decode_calls(unit, dialect=self.dialect)
+            except Exception:  # alone it fails; with other blocks it may still count: hold it
+                return "calls", ()
+            return "calls", decoded.calls if self._early else ()
+        try:
+            decoded = decode_calls(unit, dialect=self.dialect)
+        except Exception:  # CallDecodeError: not a call the answer will count either
+            return "prose", ()
+        if decoded.report.source == "tagged" or (
+            decoded.calls and _accepted(decoded.calls, decoded.report, self.tool_names)
+        ):
+            return "calls", ()
+        return "prose", ()
+
+    def _settle(self, candidate: _Candidate, end: int) -> None:
+        verdict, calls = self._judge(candidate, self.text[candidate.start : end])
+        self._candidate = None
+        self._quote_start = -1
+        if verdict == "calls" or (candidate.first and self.text[candidate.body] in "{["):
+            # An answer opening with a bracket may be read whole, prose and all: wait for it.
+            self._mode = "calls"
+            self._calls_start = candidate.start
+            self._calls_scan = end
+            self._queue_calls(calls)
+            return
+        # Not a call as a whole: read on inside it, where the answer may still find calls.
+        self._mode = "prose"
+        self._answer_started = True
+        if candidate.kind == "fence":
+            self._pos = candidate.body
+            self._fence_close = end - len(candidate.fence)
+            self._fence_close_len = len(candidate.fence)
+        elif candidate.start < candidate.body and self.text[candidate.body] == "{":
+            self._pos = candidate.body  # `name\n{...}`: the object alone may be a call
+        else:
+            self._pos = candidate.body + 1
+
+    # ------------------------------------------------------------------ scanning
+
+    def _advance(self) -> None:
+        while True:
+            if self._mode == "prose":
+                if not self._scan_prose():
+                    return
+            elif self._mode == "think":
+                if not self._scan_think():
+                    return
+            elif self._mode == "candidate":
+                if not self._scan_candidate():
+                    return
+            else:
+                self._scan_calls()
+                return
+
+    def _scan_think(self) -> bool:
+        m = _THINK_CLOSE.search(self.text, self._pos)
+        if m is None:
+            self._pos = max(self._pos, len(self.text) - _THINK_CLOSE_MAX)
+            return False
+        self._pos = m.end()
+        self._mode = "prose"
+        return True
+
+    def _start(self, kind: _Kind, start: int, body: int, **extra: Any) -> None:
+        first = not self._answer_started
+        if self._quote_start >= 0 and not self.text[self._quote_start : start].strip(_QUOTES):
+            start, first = self._quote_start, True
+        self._quote_start = -1
+        self._candidate = _Candidate(
+            kind, start, body, search=body, scanned=body, first=first, **extra
+        )
+        self._mode = "candidate"
+
+    def _scan_prose(self) -> bool:
+        """Move through prose to the next candidate (True: go on in its mode) or to the end of
+        what can be judged (False: wait for more text)."""
+        text = self.text
+        n = len(text)
+        while True:
+            m = _TRIGGER.search(text, self._pos)
+            i = n if m is None else m.start()
+            if text[self._pos : i].strip():
+                self._prose(self._pos)
+            self._pos = i
+            if m is None:
+                return False
+            c = text[i]
+            if c == "<":
+                think = _THINK_OPEN.match(text, i)
+                if think is not None:
+                    self._mode, self._pos = "think", think.end()
+                    return True
+                if n - i < MAX_HELD_MARKER_CHARS and _THINK_OPEN_UNFINISHED.match(text, i):
+                    return False
+                if n - i <= _LONGEST_THINK and any(
+                    ("<" + name).startswith(text[i:].lower()) for name in _THINK_NAMES
+                ):
+                    return False
+                if self._opener_at(i):
+                    return True
+                if self._opener_pending(i):
+                    return False
+                self._prose(i + 1)
+            elif c == "[":
+                if self._opener_at(i):
+                    return True
+                if self._opener_pending(i):
+                    return False
+                self._start("bracket", i, i)
+                return True
+            elif c == "{":
+                self._start("bracket", i, i)
+                return True
+            elif c in "`~" and i == self._fence_close:
+                self._prose(i + self._fence_close_len)
+            elif c in "`~":
+                run = i
+                while run < n and text[run] == c:
+                    run += 1
+                if run == n:
+                    return False
+                if run - i >= 3:
+                    self._start("fence", i, run, fence=c * (run - i))
+                    return True
+                if c == "`" and not self._answer_started:
+                    # Inline code opening the answer: the whole answer may be a call in it.
+                    self._quote_start = i if self._quote_start < 0 else self._quote_start
+                    self._pos = run
+                else:
+                    self._prose(run)
+            elif c in "'\"":
+                if self._answer_started:
+                    self._prose(i + 1)
+                    continue
+                if i + 1 == n:
+                    return False
+                nxt = text[i + 1]
+                if nxt == "[" or nxt == "_" or nxt.isalpha():  # a quoted call list or call
+                    self._quote_start = i if self._quote_start < 0 else self._quote_start
+                    self._pos = i + 1
+                    self._answer_started = True
+                else:
+                    self._prose(i + 1)
+            else:
+                if not self._scan_name(i):
+                    return False
+                if self._mode == "candidate":
+                    return True
+
+    def _prose(self, end: int) -> None:
+        """The text up to ``end`` is prose: the answer has started, and an opening quote is
+        not around a call."""
+        self._pos = end
+        self._answer_started = True
+        self._quote_start = -1
+
+    def _scan_name(self, i: int) -> bool:
+        """A name at ``i``: a call if ``(`` follows (or, first in the answer, a line break and
+        ``{``: the ``name\\n{args}`` form). False when the text ends before that is known."""
+        text = self.text
+        n = len(text)
+        m = _IDENT.match(text, i)
+        assert m is not None  # the trigger matched a name's first character
+        e = m.end()
+        if e == n or (text[e] == "." and e + 1 == n):
+            return False
+        if text[e] == "(":
+            self._start("bracket", i, e)
+            return True
+        if not self._answer_started:
+            gap = _NAME_LINE.match(text, e)
+            g = e if gap is None else gap.end()
+            if g == n:
+                return False
+            if text[g] == "{" and "\n" in text[e:g]:
+                self._start("bracket", i, g)
+                return True
+        self._prose(e)
+        return True
+
+    def _opener_at(self, i: int) -> bool:
+        """A dialect marker or wrapper token at ``i``: start holding it (True)."""
+        for opener in _OPENERS:
+            if opener.at(self.text, i):
+                if opener.wrapper:  # outer tokens of a call block: calls follow
+                    self._mode, self._calls_start, self._calls_scan = "calls", i, i
+                else:
+                    self._start("marker", i, i + len(opener.text), opener=opener)
+                return True
+        return False
+
+    def _opener_pending(self, i: int) -> bool:
+        return len(self.text) - i < _MAX_OPENER and any(
+            o.could_start(self.text, i) for o in _OPENERS
+        )
+
+    def _scan_candidate(self) -> bool:
+        candidate = self._candidate
+        assert candidate is not None
+        end = self._candidate_end(candidate)
+        if end < 0:
+            return False
+        self._settle(candidate, end)
+        return True
+
+    def _candidate_end(self, candidate: _Candidate) -> int:
+        """Where the held text ends, or -1 while it is unfinished."""
+        if candidate.kind == "marker":
+            return self._block_end(candidate)
+        if candidate.kind == "fence":
+            return self._fence_end(candidate)
+        return self._bracket_end(candidate)
+
+    def _block_end(self, candidate: _Candidate) -> int:
+        """A marker block ends at its closing tag, or where the next marker starts."""
+        text = self.text
+        opener = candidate.opener
+        assert opener is not None
+        nxt = _MARKER_SEARCH.search(text, candidate.search)
+        limit = len(text) if nxt is None else nxt.start()
+        if opener.close_re is not None:
+            close = opener.close_re.search(text, candidate.search, limit)
+            if close is not None:
+                return close.end()
+        if nxt is not None:
+            return nxt.start()
+        candidate.search = max(candidate.body, len(text) - _MAX_TAG)
+        return -1
+
+    def _fence_end(self, candidate: _Candidate) -> int:
+        """A fenced block ends at its marker at the start of a line."""
+        text = self.text
+        marker = candidate.fence
+        pos = candidate.search
+        while True:
+            hit = text.find(marker, pos)
+            if hit < 0:
+                candidate.search = max(candidate.body, len(text) - len(marker))
+                return -1
+            j = hit
+            while j > 0 and text[j - 1] in " \t":
+                j -= 1
+            if j > candidate.body and text[j - 1] == "\n":
+                return hit + len(marker)
+            pos = hit + 1
+
+    def _bracket_end(self, candidate: _Candidate) -> int:
+        """A bracket ends at its matching closer (strings and comments skipped), looked for
+        when a closing bracket has arrived since the last look."""
+        text = self.text
+        n = len(text)
+        if not candidate.pending_close:
+            candidate.pending_close = not _CLOSERS.isdisjoint(text[candidate.scanned :])
+        candidate.scanned = n
+        if not candidate.pending_close:
+            return -1
+        size = n - candidate.start
+        if size > BRACKET_RECHECK_CHARS and (n - candidate.checked) * 4 < size:
+            return -1
+        candidate.checked = n
+        candidate.pending_close = False
+        close = matching_close(text, candidate.body, n)
+        return -1 if close < 0 else close + 1
+
+    def _scan_calls(self) -> None:
+        """After the first call: look only for further marker blocks, whose calls can be handed
+        out as each closes; everything else waits for the end. Reasoning tags here end that:
+        the answer skips markers inside reasoning, which only the whole text shows."""
+        text = self.text
+        while self._early:
+            if self._candidate is not None:
+                candidate = self._candidate
+                end = self._block_end(candidate)
+                if end < 0:
+                    return
+                self._candidate = None
+                self._calls_scan = end
+                _verdict, calls = self._judge(candidate, text[candidate.start : end])
+                self._queue_calls(calls)
+                continue
+            m = _MARKER_OR_THINK.search(text, self._calls_scan)
+            if m is None:
+                self._calls_scan = max(self._calls_scan, len(text) - _MAX_TAG)
+                return
+            if m.group().startswith("<") and _THINK_START.match(m.group()):
+                self._early = False
+                return
+            opener = next(o for o in _MARKER_OPENERS if o.at(text, m.start()))
+            self._candidate = _Candidate(
+                "marker", m.start(), m.end(), opener=opener, search=m.end()
+            )

@@ -1,0 +1,704 @@
+"""``TextToolCallingChatModel``: any chat model as a tool-calling chat model, through text.
+
+Many open and local models (served by Ollama, llama.cpp, vLLM without a tool parser, or a plain
+completion endpoint) have no native tool calling, or a broken one, but write calls as text well
+enough when told how. The wrapper tells them (a system message describing the tools in one of
+three dialects), reads their calls back with the function-call decoder into
+``AIMessage.tool_calls``, and writes earlier calls and tool results back into the conversation
+as text the dialect expects. ``create_agent``, LangGraph's ``ToolNode`` and prebuilt agent,
+``with_structured_output`` and any chain that reads ``tool_calls`` then work unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.callbacks import (
+    AsyncCallbackManager,
+    AsyncCallbackManagerForLLMRun,
+    BaseCallbackManager,
+    CallbackManager,
+    CallbackManagerForLLMRun,
+)
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    BaseMessageChunk,
+    FunctionMessage,
+    HumanMessage,
+    InvalidToolCall,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+)
+from langchain_core.messages.tool import tool_call_chunk
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field
+
+from langchain_robust_parsers.chains.clarification import clarification_message
+from langchain_robust_parsers.chat_models.call_stream import (
+    CallStreamSplitter,
+    ParsedAnswer,
+    StreamStep,
+    parse_answer,
+)
+from langchain_robust_parsers.chat_models.tool_prompts import (
+    CALL_FORMATS,
+    ToolChoice,
+    ToolDialect,
+    choice_lines,
+    render_calls,
+    render_tool_prompt,
+    render_tool_results,
+)
+from langchain_robust_parsers.engine.calls import ParsedCall
+from langchain_robust_parsers.parsers.function_calls import Dialect, message_text, new_call_id
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+FORMAT = "function_calls"
+"""The format under which answers are counted in ``stats`` (as the function-call parser does)."""
+
+NOSTREAM_TAG = "nostream"
+"""Tag of the wrapped model's runs: LangGraph's ``stream_mode="messages"`` skips runs tagged so,
+and shows the wrapper's parsed stream instead of the raw call text."""
+
+NO_CALL_PROBLEM = "The answer contains no function call."
+WRONG_CALL_PROBLEM = 'The answer does not call the function "{name}".'
+"""What a clarification turn says was wrong (see ``max_clarifications``)."""
+
+_OWN_KWARGS = (
+    "tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "strict",
+    "ls_structured_output_format",
+)
+"""Call arguments the wrapper consumes; any others go to the wrapped model."""
+
+ToolLike = Mapping[str, Any] | type | Callable[..., Any] | BaseTool
+
+
+# ----------------------------------------------------------------------------- tool choice
+
+
+def normalize_tool_choice(tool_choice: Any) -> ToolChoice:
+    """LangChain's and the providers' ``tool_choice`` values as a :class:`ToolChoice`:
+    ``None``/``"auto"``; ``"none"``/``False``; ``"any"``/``"required"``/``True``; a tool name;
+    ``{"type": "function", "function": {"name": ...}}``; ``{"type": "tool", "name": ...}``;
+    ``{"type": "any" | "auto" | "none"}``."""
+    if tool_choice is None or tool_choice == "auto":
+        return ToolChoice("auto")
+    if tool_choice is False or tool_choice == "none":
+        return ToolChoice("none")
+    if tool_choice is True or tool_choice in ("any", "required"):
+        return ToolChoice("required")
+    if isinstance(tool_choice, str):
+        return ToolChoice("tool", tool_choice)
+    if isinstance(tool_choice, Mapping):
+        function = tool_choice.get("function")
+        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
+            return ToolChoice("tool", function["name"])
+        name = tool_choice.get("name")
+        if isinstance(name, str):
+            return ToolChoice("tool", name)
+        kind = tool_choice.get("type")
+        if kind in ("auto", "none", "any", "required"):
+            return normalize_tool_choice(kind)
+    msg = f"Unsupported tool_choice: {tool_choice!r}"
+    raise ValueError(msg)
+
+
+def _function_tools(tools: Sequence[Any]) -> list[dict[str, Any]]:
+    """Tools in OpenAI's function format; provider built-ins without a function are left out
+    (a text-only model cannot run them)."""
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        converted = convert_to_openai_tool(tool)
+        function = converted.get("function")
+        if (
+            converted.get("type") == "function"
+            and isinstance(function, Mapping)
+            and isinstance(function.get("name"), str)
+        ):
+            out.append(converted)
+    return out
+
+
+def _tool_name(tool: Mapping[str, Any]) -> str:
+    return str(tool["function"]["name"])
+
+
+# ----------------------------------------------------------------------------- history
+
+
+def _tool_text(content: Any) -> str:
+    """A tool result as text: its text blocks, else its JSON."""
+    if isinstance(content, str):
+        return content
+    text = message_text(content) if isinstance(content, list) else ""
+    if text or not content:
+        return text
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def render_history(
+    messages: Sequence[BaseMessage], dialect: ToolDialect, system_prompt: str | None
+) -> list[BaseMessage]:
+    """The conversation as a text-only model sees it: the tool prompt joined to the first
+    system message (or a new one first), each AI message's ``tool_calls`` written as call text
+    after its content, and each run of tool results as one user message in the dialect's
+    convention. Other messages pass unchanged."""
+    out: list[BaseMessage] = []
+    names: dict[str, str] = {}
+    results: list[tuple[str | None, str]] = []
+
+    def flush() -> None:
+        if results:
+            out.append(HumanMessage(content=render_tool_results(results, dialect)))
+            results.clear()
+
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            results.append(
+                (message.name or names.get(message.tool_call_id), _tool_text(message.content))
+            )
+            continue
+        if isinstance(message, FunctionMessage):
+            results.append((message.name, _tool_text(message.content)))
+            continue
+        flush()
+        if isinstance(message, AIMessage):
+            text = message_text(message.content)
+            calls = [(c["name"], c["args"]) for c in message.tool_calls]
+            for call in message.tool_calls:
+                if call.get("id"):
+                    names[str(call["id"])] = call["name"]
+            if calls:
+                written = render_calls(calls, dialect)
+                text = f"{text}\n{written}" if text.strip() else written
+            out.append(AIMessage(content=text, name=message.name, id=message.id))
+        else:
+            out.append(message)
+    flush()
+    if system_prompt:
+        if out and isinstance(out[0], SystemMessage):
+            first = message_text(out[0].content).rstrip()
+            joined = f"{first}\n\n{system_prompt}" if first else system_prompt
+            out[0] = SystemMessage(content=joined, name=out[0].name, id=out[0].id)
+        else:
+            out.insert(0, SystemMessage(content=system_prompt))
+    return out
+
+
+# ----------------------------------------------------------------------------- one call
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One call of the wrapper, prepared: what the wrapped model receives and how its answer
+    is read."""
+
+    messages: list[BaseMessage]
+    names: frozenset[str]
+    choice: ToolChoice
+    max_calls: int | None
+    parsing: bool
+    requirement: str
+    inner_kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+def _output_text(output: Any) -> str:
+    if isinstance(output, BaseMessage):
+        return message_text(output.content)
+    return output if isinstance(output, str) else str(output)
+
+
+def _json_args(args: Mapping[str, Any]) -> str:
+    return json.dumps(dict(args), ensure_ascii=False, default=str)
+
+
+def _tool_calls(calls: Sequence[ParsedCall], ids: Sequence[str]) -> list[ToolCall]:
+    return [
+        ToolCall(name=c.name, args=dict(c.args), id=i, type="tool_call")
+        for c, i in zip(calls, ids, strict=True)
+    ]
+
+
+def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
+    if answer.error is None:
+        return []
+    return [
+        InvalidToolCall(
+            name=None,
+            args=answer.text,
+            id=new_call_id(),
+            error=answer.error,
+            type="invalid_tool_call",
+        )
+    ]
+
+
+def _outcome(answer: ParsedAnswer) -> Outcome:
+    if answer.error is not None:
+        return "failed"
+    report = answer.report
+    if (
+        answer.calls
+        and report is not None
+        and (report.repairs or report.truncated or report.source == "span")
+    ):
+        return "recovered"
+    return "success"
+
+
+def _metadata_chunk(chunk: Any) -> AIMessageChunk | None:
+    """The metadata of a wrapped model's chunk (no content), to pass on."""
+    if not isinstance(chunk, BaseMessage):
+        return None
+    usage = getattr(chunk, "usage_metadata", None)
+    if not chunk.additional_kwargs and not chunk.response_metadata and not usage:
+        return None
+    return AIMessageChunk(
+        content="",
+        additional_kwargs=dict(chunk.additional_kwargs),
+        response_metadata=dict(chunk.response_metadata),
+        usage_metadata=usage,
+    )
+
+
+class _StreamOut:
+    """Turns splitter steps into message chunks: ids and indexes for calls, and the wrapped
+    model's metadata passed on with the next chunk."""
+
+    def __init__(self) -> None:
+        self.pending: AIMessageChunk | None = None
+        self.index = 0
+
+    def absorb(self, chunk: Any) -> None:
+        meta = _metadata_chunk(chunk)
+        if meta is not None:
+            self.pending = meta if self.pending is None else self.pending + meta
+
+    def chunk(
+        self,
+        step: StreamStep,
+        *,
+        final: bool = False,
+        invalid: Sequence[InvalidToolCall] = (),
+    ) -> ChatGenerationChunk | None:
+        if not step.content and not step.calls and not final:
+            return None
+        chunks = []
+        for call in step.calls:
+            chunks.append(
+                tool_call_chunk(
+                    name=call.name, args=_json_args(call.args), id=new_call_id(), index=self.index
+                )
+            )
+            self.index += 1
+        message = AIMessageChunk(
+            content=step.content, tool_call_chunks=chunks, invalid_tool_calls=list(invalid)
+        )
+        if self.pending is not None:
+            message = self.pending + message
+            self.pending = None
+        return ChatGenerationChunk(message=message)
+
+
+def _plain_chunk(chunk: Any) -> ChatGenerationChunk:
+    """A wrapped model's chunk passed on unchanged (no tools in play)."""
+    if isinstance(chunk, BaseMessageChunk):
+        return ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=chunk.content,
+                additional_kwargs=dict(chunk.additional_kwargs),
+                response_metadata=dict(chunk.response_metadata),
+                usage_metadata=getattr(chunk, "usage_metadata", None),
+                tool_call_chunks=list(getattr(chunk, "tool_call_chunks", [])),
+            )
+        )
+    return ChatGenerationChunk(message=AIMessageChunk(content=_output_text(chunk)))
+
+
+def _plain_message(output: Any) -> AIMessage:
+    if isinstance(output, AIMessage):
+        return AIMessage(
+            content=output.content,
+            additional_kwargs=dict(output.additional_kwargs),
+            response_metadata=dict(output.response_metadata),
+            usage_metadata=output.usage_metadata,
+            tool_calls=list(output.tool_calls),
+            invalid_tool_calls=list(output.invalid_tool_calls),
+        )
+    if isinstance(output, BaseMessage):
+        return AIMessage(content=output.content)
+    return AIMessage(content=_output_text(output))
+
+
+class TextToolCallingChatModel(BaseChatModel):
+    """Give any chat model ``bind_tools`` through tool calls written as text.
+
+    ``bind_tools(tools, tool_choice=...)`` renders the tools' JSON schemas into a system message
+    in the chosen ``dialect`` with fixed instructions (see
+    :mod:`~langchain_robust_parsers.chat_models.tool_prompts`):
+
+    - ``hermes``: schemas in ``<tools></tools>``, calls as ``<tool_call>{"name": ..,
+      "arguments": {..}}</tool_call>``, results in ``<tool_response></tool_response>``;
+    - ``python``: calls as a Python list, ``[get_weather(city="Paris")]`` (BFCL's format),
+      results as ``Result of get_weather: ...``;
+    - ``json``: calls as ``[{"name": .., "arguments": {..}}]``, results as for ``python``.
+
+    The answer is read with the function-call decoder (every dialect, whatever was asked, so a
+    model that falls back to another still works) into ``AIMessage.tool_calls``, each with a
+    fresh unique id, the call text removed from ``content``. An answer without a call is an
+    ordinary answer. Call text that does not decode stays in ``content`` and is reported as an
+    ``InvalidToolCall``. Calls outside dialect markers (a bare list, a fenced block, a call in
+    prose) count only when every one names a bound tool.
+
+    Earlier turns are written back as the dialect expects: an ``AIMessage``'s ``tool_calls``
+    as call text after its content, ``ToolMessage`` results as one user message per run of
+    results. Tool messages and native ``tool_calls`` never reach the wrapped model.
+
+    ``tool_choice``: ``"auto"`` (default), ``"none"`` (tools not offered), ``"any"`` /
+    ``"required"`` / ``True``, or a tool name. When a call is required and the answer has none
+    (or not the named one), the model gets ``max_clarifications`` clarification turns (the
+    clarification message of :class:`~langchain_robust_parsers.RetryWithClarification`);
+    after that the last answer is returned as it is. ``parallel_tool_calls=False`` asks for one
+    call and keeps the first.
+
+    Streaming: content is passed on as it comes while no call has started; text that may be a
+    call is held until it is known, and calls are sent as ``tool_call_chunks``: those in
+    dialect markers (``<tool_call>`` blocks) as each block closes, the others when the answer
+    ends. Nothing sent is taken back, and the chunks add up to the message ``invoke`` gives
+    (ids aside). When a call is required and a clarification turn is still possible, the answer
+    is held until it has a call.
+
+    ``with_structured_output(schema)`` works through ``bind_tools`` with
+    ``tool_choice="any"`` (the function-calling method only; ``json_mode`` and
+    ``json_schema`` requests also use it). Provider built-in tools (dicts without a function)
+    are dropped: a text model cannot run them.
+
+    Example:
+        ```python
+        llm = TextToolCallingChatModel(ChatOllama(model="some-open-model"), dialect="hermes")
+        agent = create_agent(llm, [get_weather, get_time])
+        ```
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    llm: Runnable[Any, Any]
+    """The wrapped model: a chat model (or any Runnable taking messages and returning a
+    message or text, such as an LLM)."""
+
+    dialect: ToolDialect = "hermes"
+    """How the tools are described and calls and results are written: ``hermes``, ``python``
+    or ``json``."""
+
+    tool_prompt: str | None = None
+    """Replaces the dialect's tool prompt; ``{tools}`` in it is replaced by the tool schemas,
+    one JSON object a line (appended when it has no ``{tools}``)."""
+
+    parse_dialect: Dialect = "auto"
+    """The function-call decoder's dialect for reading answers; ``auto`` reads them all."""
+
+    max_clarifications: int = Field(default=1, ge=0)
+    """Clarification turns when a required call is missing."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
+
+    def __init__(self, llm: Runnable[Any, Any] | None = None, /, **kwargs: Any) -> None:
+        """``TextToolCallingChatModel(llm, dialect="hermes")``: the wrapped model may be given
+        first, without its keyword."""
+        if llm is not None:
+            kwargs["llm"] = llm
+        super().__init__(**kwargs)
+
+    # ------------------------------------------------------------------ LangChain interface
+
+    @property
+    def _llm_type(self) -> str:
+        return "text-tool-calling"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        inner = getattr(self.llm, "_llm_type", None) or type(self.llm).__name__
+        return {"dialect": self.dialect, "parse_dialect": self.parse_dialect, "llm": inner}
+
+    def bind_tools(
+        self,
+        tools: Sequence[ToolLike],
+        *,
+        tool_choice: str | bool | dict[str, Any] | None = None,
+        parallel_tool_calls: bool | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Bind ``tools`` (dicts, Pydantic models, functions, ``BaseTool``s): every call then
+        offers them in the system prompt and reads calls from the answer.
+
+        Raises ``ValueError`` for a ``tool_choice`` naming a tool that is not bound.
+        """
+        formatted = _function_tools(tools)
+        choice = normalize_tool_choice(tool_choice)
+        names = {_tool_name(t) for t in formatted}
+        if choice.mode == "tool" and choice.name not in names:
+            msg = f"tool_choice names {choice.name!r}, which is not among the tools {sorted(names)}"
+            raise ValueError(msg)
+        if tool_choice is not None:
+            kwargs["tool_choice"] = tool_choice
+        if parallel_tool_calls is not None:
+            kwargs["parallel_tool_calls"] = parallel_tool_calls
+        return super().bind(tools=formatted, **kwargs)
+
+    def render_messages(
+        self,
+        messages: Sequence[BaseMessage],
+        tools: Sequence[ToolLike] = (),
+        *,
+        tool_choice: str | bool | dict[str, Any] | None = None,
+        parallel_tool_calls: bool | None = None,
+    ) -> list[BaseMessage]:
+        """The messages the wrapped model receives for this conversation and tools."""
+        kwargs: dict[str, Any] = {"tools": list(tools), "tool_choice": tool_choice}
+        if parallel_tool_calls is not None:
+            kwargs["parallel_tool_calls"] = parallel_tool_calls
+        return self._turn(messages, kwargs).messages
+
+    # ------------------------------------------------------------------ preparing a call
+
+    def _turn(self, messages: Sequence[BaseMessage], kwargs: dict[str, Any]) -> _Turn:
+        inner = {k: v for k, v in kwargs.items() if k not in _OWN_KWARGS}
+        tools = _function_tools(kwargs.get("tools") or [])
+        choice = normalize_tool_choice(kwargs.get("tool_choice"))
+        parallel = kwargs.get("parallel_tool_calls") is not False
+        parsing = bool(tools) and choice.mode != "none"
+        prompt = None
+        if parsing:
+            prompt = render_tool_prompt(
+                tools, self.dialect, choice=choice, parallel=parallel, template=self.tool_prompt
+            )
+        lines = choice_lines(choice, parallel=parallel)
+        requirement = "\n".join([CALL_FORMATS[self.dialect], *lines])
+        return _Turn(
+            messages=render_history(messages, self.dialect, prompt),
+            names=frozenset(_tool_name(t) for t in tools),
+            choice=choice,
+            max_calls=None if parallel else 1,
+            parsing=parsing,
+            requirement=requirement,
+            inner_kwargs=inner,
+        )
+
+    @staticmethod
+    def _inner_config(
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
+    ) -> RunnableConfig:
+        """The wrapped model's calls run as children of this run, tagged ``nostream``."""
+        if run_manager is None:
+            return {"callbacks": []}
+        manager: BaseCallbackManager
+        if isinstance(run_manager, AsyncCallbackManagerForLLMRun):
+            manager = AsyncCallbackManager(handlers=[], parent_run_id=run_manager.run_id)
+        else:
+            manager = CallbackManager(handlers=[], parent_run_id=run_manager.run_id)
+        manager.set_handlers(run_manager.inheritable_handlers)
+        manager.add_tags(run_manager.inheritable_tags)
+        manager.add_metadata(run_manager.inheritable_metadata)
+        manager.add_tags([NOSTREAM_TAG], inherit=False)
+        return {"callbacks": manager}
+
+    @staticmethod
+    def _call_kwargs(turn: _Turn, stop: list[str] | None) -> dict[str, Any]:
+        kwargs = dict(turn.inner_kwargs)
+        if stop is not None:
+            kwargs["stop"] = stop
+        return kwargs
+
+    def _parse(self, text: str, turn: _Turn) -> ParsedAnswer:
+        return parse_answer(text, turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls)
+
+    def _needs_clarification(self, answer: ParsedAnswer, turn: _Turn, attempt: int) -> bool:
+        if not turn.choice.requires_call or attempt >= self.max_clarifications:
+            return False
+        return not turn.choice.satisfied_by([c.name for c in answer.calls])
+
+    def _clarified(self, answer: ParsedAnswer, turn: _Turn) -> list[BaseMessage]:
+        """The conversation for the next attempt: the first one's messages, the answer that
+        lacked the call, and the clarification."""
+        choice = turn.choice
+        if choice.mode == "tool" and answer.calls:
+            problems = [WRONG_CALL_PROBLEM.format(name=choice.name)]
+        else:
+            problems = [NO_CALL_PROBLEM]
+        if answer.error is not None:
+            problems.insert(0, answer.error)
+        text = clarification_message(problems, turn.requirement)
+        logger.debug("%s: asking again for a function call: %s", self.get_name(), problems)
+        return [*turn.messages, AIMessage(content=answer.text), HumanMessage(content=text)]
+
+    def _message(self, answer: ParsedAnswer, output: Any) -> AIMessage:
+        if self.stats is not None:
+            self.stats.record(FORMAT, _outcome(answer))
+        ids = [new_call_id() for _ in answer.calls]
+        meta = output if isinstance(output, BaseMessage) else None
+        return AIMessage(
+            content=answer.content,
+            tool_calls=_tool_calls(answer.calls, ids),
+            invalid_tool_calls=_invalid(answer),
+            additional_kwargs={} if meta is None else dict(meta.additional_kwargs),
+            response_metadata={} if meta is None else dict(meta.response_metadata),
+            usage_metadata=getattr(meta, "usage_metadata", None),
+        )
+
+    # ------------------------------------------------------------------ generate
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turn = self._turn(messages, kwargs)
+        config = self._inner_config(run_manager)
+        call_kwargs = self._call_kwargs(turn, stop)
+        if not turn.parsing:
+            output = self.llm.invoke(turn.messages, config, **call_kwargs)
+            return ChatResult(generations=[ChatGeneration(message=_plain_message(output))])
+        model_input = turn.messages
+        attempt = 0
+        while True:
+            output = self.llm.invoke(model_input, config, **call_kwargs)
+            answer = self._parse(_output_text(output), turn)
+            if not self._needs_clarification(answer, turn, attempt):
+                break
+            model_input = self._clarified(answer, turn)
+            attempt += 1
+        return ChatResult(generations=[ChatGeneration(message=self._message(answer, output))])
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turn = self._turn(messages, kwargs)
+        config = self._inner_config(run_manager)
+        call_kwargs = self._call_kwargs(turn, stop)
+        if not turn.parsing:
+            output = await self.llm.ainvoke(turn.messages, config, **call_kwargs)
+            return ChatResult(generations=[ChatGeneration(message=_plain_message(output))])
+        model_input = turn.messages
+        attempt = 0
+        while True:
+            output = await self.llm.ainvoke(model_input, config, **call_kwargs)
+            answer = self._parse(_output_text(output), turn)
+            if not self._needs_clarification(answer, turn, attempt):
+                break
+            model_input = self._clarified(answer, turn)
+            attempt += 1
+        return ChatResult(generations=[ChatGeneration(message=self._message(answer, output))])
+
+    # ------------------------------------------------------------------ stream
+
+    def _splitter(self, turn: _Turn, attempt: int) -> CallStreamSplitter:
+        gate = None
+        if turn.choice.requires_call and attempt < self.max_clarifications:
+            choice = turn.choice
+
+            def gate(calls: Sequence[ParsedCall]) -> bool:
+                return choice.satisfied_by([c.name for c in calls])
+
+        return CallStreamSplitter(
+            turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls, gate=gate
+        )
+
+    def _end_of_answer(
+        self, splitter: CallStreamSplitter, out: _StreamOut, turn: _Turn, attempt: int
+    ) -> tuple[ChatGenerationChunk | None, ParsedAnswer]:
+        """The last chunk of an answer, or ``None`` when it is to be asked again."""
+        answer = self._parse(splitter.text, turn)
+        handed_out = bool(splitter.emitted) or bool(splitter.released)
+        if not handed_out and self._needs_clarification(answer, turn, attempt):
+            return None, answer
+        if self.stats is not None:
+            self.stats.record(FORMAT, _outcome(answer))
+        last = out.chunk(splitter.finish(answer), final=True, invalid=_invalid(answer))
+        return last, answer
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        turn = self._turn(messages, kwargs)
+        config = self._inner_config(run_manager)
+        call_kwargs = self._call_kwargs(turn, stop)
+        if not turn.parsing:
+            for chunk in self.llm.stream(turn.messages, config, **call_kwargs):
+                yield _plain_chunk(chunk)
+            return
+        model_input = turn.messages
+        attempt = 0
+        while True:
+            splitter = self._splitter(turn, attempt)
+            out = _StreamOut()
+            for chunk in self.llm.stream(model_input, config, **call_kwargs):
+                out.absorb(chunk)
+                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                if piece is not None:
+                    yield piece
+            last, answer = self._end_of_answer(splitter, out, turn, attempt)
+            if last is not None:
+                yield last
+                return
+            model_input = self._clarified(answer, turn)
+            attempt += 1
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        turn = self._turn(messages, kwargs)
+        config = self._inner_config(run_manager)
+        call_kwargs = self._call_kwargs(turn, stop)
+        if not turn.parsing:
+            async for chunk in self.llm.astream(turn.messages, config, **call_kwargs):
+                yield _plain_chunk(chunk)
+            return
+        model_input = turn.messages
+        attempt = 0
+        while True:
+            splitter = self._splitter(turn, attempt)
+            out = _StreamOut()
+            async for chunk in self.llm.astream(model_input, config, **call_kwargs):
+                out.absorb(chunk)
+                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                if piece is not None:
+                    yield piece
+            last, answer = self._end_of_answer(splitter, out, turn, attempt)
+            if last is not None:
+                yield last
+                return
+            model_input = self._clarified(answer, turn)
+            attempt += 1

@@ -1,0 +1,176 @@
+"""Fakes for the text tool-calling tests: a scripted chat model (an "open model" without native
+tool calling) that answers with the given texts in turn, streams them in chunks of a set size and
+records the messages it received; two tools; and scripts in each dialect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from chain_fakes import text_of
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.tools import tool
+from pydantic import Field
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Answers ``responses[0]``, then ``responses[1]``... (an "open model" without native tool
+    calling); ``received`` holds the messages of each call."""
+
+    responses: list[str]
+    chunk_size: int = 4
+    usage: bool = False
+    received: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _next(self, messages: list[BaseMessage]) -> str:
+        self.received.append(list(messages))
+        index = len(self.received) - 1
+        if index >= len(self.responses):
+            raise AssertionError(f"the script has {len(self.responses)} answers; call {index + 1}")
+        return self.responses[index]
+
+    def _usage(self, text: str) -> dict[str, int] | None:
+        if not self.usage:
+            return None
+        return {"input_tokens": 10, "output_tokens": len(text), "total_tokens": 10 + len(text)}
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        text = self._next(messages)
+        message = AIMessage(content=text, usage_metadata=self._usage(text))  # type: ignore[arg-type]
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        text = self._next(messages)
+        size = max(self.chunk_size, 1)
+        pieces = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+        for i, piece in enumerate(pieces):
+            usage = self._usage(text) if i == len(pieces) - 1 else None
+            yield ChatGenerationChunk(
+                message=AIMessageChunk(content=piece, usage_metadata=usage)  # type: ignore[arg-type]
+            )
+
+
+# ----------------------------------------------------------------------------- tools and scripts
+
+WEATHER_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather in a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+            "required": ["city"],
+        },
+    },
+}
+TIME_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "get_time",
+        "description": "Current local time in a time zone.",
+        "parameters": {
+            "type": "object",
+            "properties": {"tz": {"type": "string", "description": "IANA time zone"}},
+            "required": ["tz"],
+        },
+    },
+}
+TOOL_SCHEMAS = [WEATHER_TOOL, TIME_TOOL]
+"""The two tools as fixed JSON schemas (the same text at every langchain-core version)."""
+
+
+@tool
+def get_weather(city: str, unit: str = "celsius") -> str:
+    """Current weather in a city."""
+    return f"Sunny, 21 degrees {unit} in {city}"
+
+
+@tool
+def get_time(tz: str) -> str:
+    """Current local time in a time zone."""
+    return f"14:05 in {tz}"
+
+
+TOOLS = [get_weather, get_time]
+TOOLS_BY_NAME = {t.name: t for t in TOOLS}
+
+QUESTION = "What is the weather in Paris, and what time is it there?"
+FINAL_ANSWER = "It is sunny, 21 degrees in Paris, and the local time is 14:05."
+
+SEQUENTIAL: dict[str, list[str]] = {
+    "hermes": [
+        "I will look up the weather first.\n<tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+        '<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}\n</tool_call>',
+        FINAL_ANSWER,
+    ],
+    "python": [
+        '[get_weather(city="Paris")]',
+        '```python\n[get_time(tz="Europe/Paris")]\n```',
+        FINAL_ANSWER,
+    ],
+    "json": [
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+        '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}',
+        FINAL_ANSWER,
+    ],
+}
+"""An "open model" answering in each dialect: one call, another call, the final answer."""
+
+PARALLEL: dict[str, list[str]] = {
+    "hermes": [
+        "Let me check both.\n<tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n'
+        '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}\n</tool_call>',
+        FINAL_ANSWER,
+    ],
+    "python": ['[get_weather(city="Paris"), get_time(tz="Europe/Paris")]', FINAL_ANSWER],
+    "json": [
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]',
+        FINAL_ANSWER,
+    ],
+}
+"""The same with both calls in the first answer."""
+
+EXPECTED_CALLS = [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "Europe/Paris"})]
+
+
+def check_loop(messages: list[BaseMessage], *, parallel: bool = False) -> None:
+    ais = [m for m in messages if isinstance(m, AIMessage)]
+    tools = [m for m in messages if isinstance(m, ToolMessage)]
+    calls = [call for m in ais for call in m.tool_calls]
+    assert [(c["name"], c["args"]) for c in calls] == EXPECTED_CALLS
+    ids = [c["id"] for c in calls]
+    assert all(isinstance(i, str) and i.startswith("call_") for i in ids)
+    assert len(set(ids)) == len(ids)
+    assert [t.tool_call_id for t in tools] == ids
+    assert len(ais) == (2 if parallel else 3)
+    assert text_of(ais[-1]) == FINAL_ANSWER
+    assert not ais[-1].tool_calls
+    for ai in ais:
+        assert "<tool_call>" not in text_of(ai)
+        assert "get_time(" not in text_of(ai) and '"name"' not in text_of(ai)
