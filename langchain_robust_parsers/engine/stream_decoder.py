@@ -249,6 +249,8 @@ class JsonStreamDecoder:
                 if c.isalnum() or c in "_$-":
                     self._parts.append(c)
                     i += 1
+                    if not self._role_key:
+                        self._word_grew()
                 else:
                     self._end_word()
             elif state == _COMMENT_LINE:
@@ -502,8 +504,9 @@ class JsonStreamDecoder:
         grew = False
         while i < n:
             if self._escape:
+                before = len(self._parts)
                 i = self._escape_char(text, i)
-                grew = True
+                grew = grew or len(self._parts) != before  # half an escape shows nothing
                 continue
             m = run.match(text, i)
             if m is not None:
@@ -599,6 +602,16 @@ class JsonStreamDecoder:
         self._parts = []
         self._emit(value, changed=changed)
 
+    def _word_grew(self) -> None:
+        """Show a literal as soon as it is spelled out, as LangChain does (``tr`` shows nothing,
+        ``true`` shows ``True``)."""
+        value = _LITERALS.get("".join(self._parts), _MISSING)
+        if value is not _MISSING and (self._leaf is _MISSING or self._leaf is not value):
+            self._leaf = value
+            self._changed = True
+        elif value is _MISSING and self._leaf is not _MISSING:
+            self._leaf = _MISSING  # `nullable`: not a literal after all
+
     def _end_word(self) -> None:
         word = "".join(self._parts)
         self._parts = []
@@ -611,7 +624,7 @@ class JsonStreamDecoder:
             raise _Unsupported
         if word not in _JSON_LITERALS:
             self.lenient = True  # a Python literal
-        self._emit(_LITERALS[word])
+        self._emit(_LITERALS[word], changed=self._leaf is _MISSING)
 
 
 class _Unsupported(Exception):
