@@ -49,6 +49,13 @@ from langchain_robust_parsers.parsers.function_calls import (
 )
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.tools import (
+    RobustJsonOutputKeyToolsParser,
+    RobustJsonOutputToolsParser,
+    RobustPydanticToolsParser,
+    ToolCallReport,
+    ToolsParseReport,
+)
 from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
@@ -77,8 +84,11 @@ __all__ = [
     "Repair",
     "RetryExhaustedError",
     "RetryWithClarification",
+    "RobustJsonOutputKeyToolsParser",
     "RobustJsonOutputParser",
+    "RobustJsonOutputToolsParser",
     "RobustPydanticOutputParser",
+    "RobustPydanticToolsParser",
     "ScrollAction",
     "SelectOption",
     "SelectOptionAction",
@@ -86,6 +96,8 @@ __all__ = [
     "TerminateAction",
     "TextToolCallAdapter",
     "TextToolCallingChatModel",
+    "ToolCallReport",
+    "ToolsParseReport",
     "UploadFileAction",
     "WaitAction",
     "__version__",

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Run langchain-core's own unit tests for JsonOutputParser / PydanticOutputParser against our
-# RobustJsonOutputParser / RobustPydanticOutputParser.
+# Run langchain-core's own unit tests for its parsers against ours, in two suites reported
+# separately:
+#   json   JsonOutputParser / PydanticOutputParser  ->  RobustJsonOutputParser /
+#          RobustPydanticOutputParser (test_json.py, test_pydantic_parser.py)
+#   tools  JsonOutputToolsParser / JsonOutputKeyToolsParser / PydanticToolsParser  ->
+#          RobustJsonOutputToolsParser / RobustJsonOutputKeyToolsParser /
+#          RobustPydanticToolsParser (test_openai_tools.py)
 #
 #   bash scripts/langchain_compat.sh            # uses the langchain-core of `python` (or python3)
 #   PYTHON=.ci-venv/bin/python bash scripts/langchain_compat.sh
@@ -14,13 +19,15 @@
 #  3. create .compat/venv-lc<version>-pd<pydantic> with this repo installed editable, the same
 #     langchain-core and pydantic versions, and the test plugins those files need, in the ranges
 #     the sdist declares (scripts/compat/test_requirements.py explains the list);
-#  4. run tests/unit_tests/output_parsers/test_json.py and test_pydantic_parser.py with the pytest
-#     plugin scripts/compat/compat_plugin.py, which substitutes our classes, classifies each test
-#     as a class test or a free-function test, applies scripts/compat/deliberate_differences.txt
-#     and prints the summary table.
-# Exit status: 0 when every class test passed or failed as a declared xfail; non-zero otherwise
-# (free-function tests are informational). A JSON report is written to
-# .compat/report-<version>-pd<pydantic>.json.
+#  4. for each suite, run its test files with the pytest plugin scripts/compat/compat_plugin.py
+#     (--compat-suite=json|tools), which substitutes our classes, classifies each test as a class
+#     test or a free-function test, applies the suite's deliberate-differences file
+#     (scripts/compat/deliberate_differences.txt, scripts/compat/deliberate_differences_tools.txt)
+#     and prints the suite's summary table.
+# Exit status: 0 when, in both suites, every class test passed or failed as a declared xfail;
+# non-zero otherwise (free-function tests are informational). One JSON report per suite:
+# .compat/report-<version>-pd<pydantic>.json and .compat/report-tools-<version>-pd<pydantic>.json.
+# COMPAT_SUITES="tools" (or "json") runs one suite only.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,9 +65,10 @@ if [[ ! -d "$SRC/tests" ]]; then
     mkdir -p "$COMPAT_DIR/src"
     tar -xzf "$SDIST" -C "$COMPAT_DIR/src"
 fi
-TEST_FILES=(tests/unit_tests/output_parsers/test_json.py
+JSON_FILES=(tests/unit_tests/output_parsers/test_json.py
             tests/unit_tests/output_parsers/test_pydantic_parser.py)
-for f in "${TEST_FILES[@]}"; do
+TOOLS_FILES=(tests/unit_tests/output_parsers/test_openai_tools.py)
+for f in "${JSON_FILES[@]}" "${TOOLS_FILES[@]}"; do
     [[ -f "$SRC/$f" ]] || { echo "langchain-compat: $f is not in the sdist" >&2; exit 1; }
 done
 
@@ -79,17 +87,51 @@ echo "langchain-compat: installing into $VENV: this repo, langchain-core==$LC_VE
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     -e "$REPO" "langchain-core==$LC_VERSION" "pydantic==$PD_VERSION" "${TEST_REQS[@]}"
 
-REPORT="$COMPAT_DIR/report-$LC_VERSION-pd$PD_VERSION.json"
+# run_suite <suite> <differences file> <report file> <test files...>
+run_suite() {
+    local suite="$1" differences="$2" report="$3"
+    shift 3
+    echo
+    echo "langchain-compat: suite $suite: $*"
+    (
+        cd "$RUN"
+        PYTHONPATH="$REPO/scripts/compat" "$VENV/bin/python" -m pytest \
+            -p compat_plugin -p no:cacheprovider \
+            --rootdir="$RUN" -c "$RUN/pyproject.toml" \
+            --compat-suite="$suite" \
+            --compat-differences="$differences" \
+            --compat-report="$report" \
+            -q --tb=short -rN \
+            "$@"
+    )
+}
+
+SUITES="${COMPAT_SUITES:-json tools}"
 status=0
-(
-    cd "$RUN"
-    PYTHONPATH="$REPO/scripts/compat" "$VENV/bin/python" -m pytest \
-        -p compat_plugin -p no:cacheprovider \
-        --rootdir="$RUN" -c "$RUN/pyproject.toml" \
-        --compat-differences="$REPO/scripts/compat/deliberate_differences.txt" \
-        --compat-report="$REPORT" \
-        -q --tb=short -rN \
-        "${TEST_FILES[@]}"
-) || status=$?
-echo "langchain-compat: report written to ${REPORT#"$REPO"/}; exit status $status"
+summary=()
+for suite in $SUITES; do
+    case "$suite" in
+        json)
+            report="$COMPAT_DIR/report-$LC_VERSION-pd$PD_VERSION.json"
+            differences="$REPO/scripts/compat/deliberate_differences.txt"
+            files=("${JSON_FILES[@]}")
+            ;;
+        tools)
+            report="$COMPAT_DIR/report-tools-$LC_VERSION-pd$PD_VERSION.json"
+            differences="$REPO/scripts/compat/deliberate_differences_tools.txt"
+            files=("${TOOLS_FILES[@]}")
+            ;;
+        *)
+            echo "langchain-compat: unknown suite $suite (expected json or tools)" >&2
+            exit 2
+            ;;
+    esac
+    suite_status=0
+    run_suite "$suite" "$differences" "$report" "${files[@]}" || suite_status=$?
+    summary+=("suite $suite: exit status $suite_status, report ${report#"$REPO"/}")
+    if [[ $suite_status -ne 0 ]]; then status=$suite_status; fi
+done
+echo
+for line in "${summary[@]}"; do echo "langchain-compat: $line"; done
+echo "langchain-compat: exit status $status"
 exit "$status"

@@ -2,12 +2,20 @@
 
 Loaded by ``scripts/langchain_compat.sh`` with ``-p compat_plugin`` while pytest runs inside a
 copy of the ``tests/`` folder of the langchain-core sdist (downloaded at run time, never
-committed). It does three things.
+committed). ``--compat-suite`` picks the classes under test (see ``SUITES``):
 
-1. **Substitution.** Before any test module is imported, the names the tests import
-   (``JsonOutputParser``, ``SimpleJsonOutputParser``, ``PydanticOutputParser``) are rebound to
-   our classes in the langchain-core modules they are imported from
-   (``langchain_core.output_parsers``, ``.json`` and ``.pydantic``). Every
+- ``json`` (the default): ``JsonOutputParser``, ``SimpleJsonOutputParser`` and
+  ``PydanticOutputParser`` become ``RobustJsonOutputParser`` / ``RobustPydanticOutputParser``
+  (``test_json.py``, ``test_pydantic_parser.py``);
+- ``tools``: ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser`` and ``PydanticToolsParser``
+  become ``RobustJsonOutputToolsParser`` / ``RobustJsonOutputKeyToolsParser`` /
+  ``RobustPydanticToolsParser`` (``test_openai_tools.py``).
+
+It does three things.
+
+1. **Substitution.** Before any test module is imported, the names the tests import (the
+   suite's class names) are rebound to our classes in the langchain-core modules they are
+   imported from (``langchain_core.output_parsers`` and the suite's submodules). Every
    ``from langchain_core.output_parsers... import X`` in a test file, in whatever form and at
    whatever point (a module-level parser instance included), therefore gets our class. Our
    classes were imported first, so they still subclass the real LangChain classes. After
@@ -57,13 +65,50 @@ from typing import Any
 
 import pytest
 
-# The names the langchain-core tests import, and the modules they may import them from.
-SOURCE_MODULES = (
-    "langchain_core.output_parsers",
-    "langchain_core.output_parsers.json",
-    "langchain_core.output_parsers.pydantic",
-)
-SUBSTITUTED_NAMES = ("JsonOutputParser", "SimpleJsonOutputParser", "PydanticOutputParser")
+
+@dataclass(frozen=True)
+class Suite:
+    """The classes one compat run puts under test.
+
+    ``substitutes`` maps each name the langchain-core tests import to ``module:attribute`` of
+    our class; ``source_modules`` are the langchain-core modules the tests import them from.
+    """
+
+    title: str
+    source_modules: tuple[str, ...]
+    substitutes: dict[str, str]
+
+
+SUITES = {
+    "json": Suite(
+        "JSON and Pydantic parsers",
+        (
+            "langchain_core.output_parsers",
+            "langchain_core.output_parsers.json",
+            "langchain_core.output_parsers.pydantic",
+        ),
+        {
+            "JsonOutputParser": "langchain_robust_parsers:RobustJsonOutputParser",
+            "SimpleJsonOutputParser": "langchain_robust_parsers:RobustJsonOutputParser",
+            "PydanticOutputParser": "langchain_robust_parsers:RobustPydanticOutputParser",
+        },
+    ),
+    "tools": Suite(
+        "tool-call parsers",
+        ("langchain_core.output_parsers", "langchain_core.output_parsers.openai_tools"),
+        {
+            "JsonOutputToolsParser": (
+                "langchain_robust_parsers.parsers.tools:RobustJsonOutputToolsParser"
+            ),
+            "JsonOutputKeyToolsParser": (
+                "langchain_robust_parsers.parsers.tools:RobustJsonOutputKeyToolsParser"
+            ),
+            "PydanticToolsParser": (
+                "langchain_robust_parsers.parsers.tools:RobustPydanticToolsParser"
+            ),
+        },
+    ),
+}
 
 ID_WIDTH = 72  # long parametrized ids are cut in the per-test listing (the JSON has them whole)
 OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "error")
@@ -106,6 +151,7 @@ class TestRecord:
 
 class _State:
     def __init__(self) -> None:
+        self.suite = SUITES["json"]
         self.substitutes: dict[str, type] = {}
         self.our_classes: tuple[type, ...] = ()
         self.package_dir = ""
@@ -132,6 +178,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="file of deliberate/pending expected failures",
     )
     group.addoption("--compat-report", default="", help="write the classification as JSON here")
+    group.addoption(
+        "--compat-suite",
+        default="json",
+        choices=sorted(SUITES),
+        help="which of our classes to substitute (see SUITES)",
+    )
 
 
 def _load_expectations(path: Path) -> list[Expectation]:
@@ -152,21 +204,26 @@ def _load_expectations(path: Path) -> list[Expectation]:
     return out
 
 
+def _load(target: str) -> type:
+    modname, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(modname), attr)
+    if not isinstance(cls, type):
+        raise pytest.UsageError(f"{target} is not a class")
+    return cls
+
+
 def pytest_configure(config: pytest.Config) -> None:
     import langchain_robust_parsers
-    from langchain_robust_parsers import RobustJsonOutputParser, RobustPydanticOutputParser
 
-    STATE.substitutes = {
-        "JsonOutputParser": RobustJsonOutputParser,
-        "SimpleJsonOutputParser": RobustJsonOutputParser,
-        "PydanticOutputParser": RobustPydanticOutputParser,
-    }
-    STATE.our_classes = (RobustJsonOutputParser, RobustPydanticOutputParser)
+    STATE.suite = SUITES[config.getoption("--compat-suite")]
+    # Our classes are imported first, so they subclass the real langchain-core classes.
+    STATE.substitutes = {name: _load(t) for name, t in STATE.suite.substitutes.items()}
+    STATE.our_classes = tuple(dict.fromkeys(STATE.substitutes.values()))
     STATE.package_dir = os.path.dirname(os.path.abspath(langchain_robust_parsers.__file__))
-    for modname in SOURCE_MODULES:
+    for modname in STATE.suite.source_modules:
         module = importlib.import_module(modname)
         exported = set(getattr(module, "__all__", ())) | set(vars(module))
-        for name in SUBSTITUTED_NAMES:
+        for name in STATE.substitutes:
             if name in exported:
                 setattr(module, name, STATE.substitutes[name])
     STATE.expectations = _load_expectations(Path(config.getoption("--compat-differences")))
@@ -176,10 +233,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [
+        f"langchain-compat: suite {config.getoption('--compat-suite')} ({STATE.suite.title})",
         "langchain-compat: langchain-core "
         + importlib.metadata.version("langchain-core")
         + ", pydantic "
-        + importlib.metadata.version("pydantic")
+        + importlib.metadata.version("pydantic"),
     ]
     for name, cls in STATE.substitutes.items():
         lines.append(f"langchain-compat: {name} -> {cls.__module__}.{cls.__qualname__}")
@@ -253,13 +311,13 @@ def _check_module(module: types.ModuleType, checked: set[str]) -> None:
     if module.__name__ in checked:
         return
     checked.add(module.__name__)
-    for name in SUBSTITUTED_NAMES:
+    for name in STATE.substitutes:
         bound = vars(module).get(name)
         if bound is not None and bound is not STATE.substitutes[name]:
             raise pytest.UsageError(
                 f"substitution failed: {module.__name__}.{name} is "
                 f"{getattr(bound, '__module__', '?')}.{getattr(bound, '__qualname__', bound)}, "
-                "not our class; add its source module to SOURCE_MODULES"
+                "not our class; add its source module to the suite's source_modules"
             )
 
 
@@ -391,6 +449,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED if STATE.verdict_failures else 0
     if STATE.report_path is not None:
         payload = {
+            "suite": session.config.getoption("--compat-suite"),
             "langchain_core": importlib.metadata.version("langchain-core"),
             "pydantic": importlib.metadata.version("pydantic"),
             "ok": not STATE.verdict_failures and int(session.exitstatus) == 0,
@@ -454,7 +513,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if tr is None or (not STATE.records and not STATE.collection_errors):
         return
     lc = importlib.metadata.version("langchain-core")
-    tr.section(f"LangChain compatibility (langchain-core {lc})", sep="=")
+    tr.section(f"LangChain compatibility: {STATE.suite.title} (langchain-core {lc})", sep="=")
     records = sorted(STATE.records.values(), key=lambda r: (not r.is_class_test, r.short_id))
     width = min(max((len(r.short_id) for r in records), default=10), ID_WIDTH)
     tr.write_line(

@@ -1,0 +1,347 @@
+"""Linear-time streaming of tool calls: one incremental JSON decoder per tool-call index.
+
+langchain-core's tools parsers add every ``AIMessageChunk`` to the message so far (merging the
+``tool_call_chunks`` of equal index by string concatenation, then re-parsing every call's whole
+argument text with ``parse_partial_json``) and compare the whole result with the previous one:
+quadratic in the length of the arguments. Here each chunk's pieces go to the call they belong to:
+its name and id are extended, and only the new argument text is fed to that call's
+:class:`~langchain_robust_parsers.parsers.json_streaming.JsonValueStream`, which says whether
+the value changed. The argument text itself is kept as an append-only list of pieces.
+
+Calls are merged as langchain-core merges ``tool_call_chunks`` (and the raw OpenAI deltas in
+``additional_kwargs["tool_calls"]``): pieces with the same integer ``index`` (or ``lc_`` string
+index) and no conflicting ids belong to one call, in order of first appearance; a piece without
+an index is a call of its own.
+
+LangChain's ``transform`` also keeps what goes through it for tracing, in ways that are
+quadratic for this parser. The input chunks are added together (for message chunks, the same
+merge as above): :func:`texts_with_side_channel` gives tracing the chunks' text content instead
+(plain strings, as the JSON parsers do) and hands the messages to the parser through a FIFO side
+channel. The yielded values are added together too (``final_output + chunk``), which for the
+lists these parsers yield concatenates every snapshot and keeps them all alive:
+:class:`FirstStreamedList`, the first list a stream yields, refuses that addition, after which
+tracing keeps only the last value.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, chunk_text
+
+__all__ = [
+    "FirstStreamedList",
+    "StreamedCall",
+    "ToolCallStream",
+    "apaired_messages",
+    "atexts_with_side_channel",
+    "differs",
+    "first_streamed",
+    "paired_messages",
+    "texts_with_side_channel",
+]
+
+
+_TRACING_ACCUMULATORS = frozenset(
+    (
+        ("langchain_core.runnables.base", "_transform_stream_with_config"),
+        ("langchain_core.runnables.base", "_atransform_stream_with_config"),
+        ("langchain_core.runnables.branch", "stream"),
+        ("langchain_core.runnables.branch", "astream"),
+    )
+)
+"""The langchain-core functions (module, name) that add a stream's yielded values together."""
+
+
+class FirstStreamedList(list[Any]):
+    """The first list a stream yields: a ``list`` in every way, except that LangChain's stream
+    tracing (:data:`_TRACING_ACCUMULATORS`) cannot add the later values to it.
+
+    Those functions take the ``TypeError`` as "values are not addable" and from then on keep only
+    the last value, which is also the right final output of a cumulative parser. Anywhere else,
+    ``+`` concatenates as usual.
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        caller = sys._getframe(1)
+        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in _TRACING_ACCUMULATORS:
+            raise TypeError("streamed snapshots are not accumulated")
+        return list.__add__(self, other)
+
+
+def first_streamed(value: Any) -> Any:
+    """``value`` as the first value of a stream: a list becomes a :class:`FirstStreamedList`."""
+    return FirstStreamedList(value) if type(value) is list else value
+
+
+def texts_with_side_channel(
+    chunks: Iterable[BaseMessage | str], side: deque[BaseMessage | str]
+) -> Iterator[str]:
+    """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
+
+    The parser reads ``side`` with :func:`paired_messages`: one message per text item, in
+    order, whatever the buffering between the two (``itertools.tee``). A refusal raises here
+    (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
+    """
+    for chunk in chunks:
+        side.append(chunk)
+        yield chunk_text(chunk)
+
+
+async def atexts_with_side_channel(
+    chunks: AsyncIterator[BaseMessage | str], side: deque[BaseMessage | str]
+) -> AsyncIterator[str]:
+    """Async :func:`texts_with_side_channel`."""
+    async for chunk in chunks:
+        side.append(chunk)
+        yield chunk_text(chunk)
+
+
+def paired_messages(
+    texts: Iterable[str], side: deque[BaseMessage | str]
+) -> Iterator[tuple[BaseMessage | str, str]]:
+    """Each text item with the message it came from (see :func:`texts_with_side_channel`)."""
+    for text in texts:
+        yield side.popleft(), text
+
+
+async def apaired_messages(
+    texts: AsyncIterator[str], side: deque[BaseMessage | str]
+) -> AsyncIterator[tuple[BaseMessage | str, str]]:
+    """Async :func:`paired_messages`."""
+    async for text in texts:
+        yield side.popleft(), text
+
+
+def _growth_found(old: Any, new: Any) -> bool:
+    """True when ``new`` differs from ``old`` along their last members and items, where a
+    stream's successive values grow: O(depth). False means nothing was found there, not that
+    the values are equal."""
+    while True:
+        if old is new:
+            return False
+        if isinstance(old, dict) and isinstance(new, dict):
+            if len(old) != len(new):
+                return True
+            if not old:
+                return False
+            key = next(reversed(old))
+            if key != next(reversed(new)):
+                return True
+            old, new = old[key], new[key]
+        elif isinstance(old, list) and isinstance(new, list):
+            if len(old) != len(new):
+                return True
+            if not old:
+                return False
+            old, new = old[-1], new[-1]
+        else:
+            return type(old) is not type(new) or bool(old != new)
+
+
+def differs(old: Any, new: Any) -> bool:
+    """``old != new`` for successive stream values, usually without walking the closed parts
+    they share: growth is looked for along the last members first. The incremental decoder may
+    report a change that is none (while an escape sequence spans chunks, say); then the values
+    are compared whole."""
+    return _growth_found(old, new) or bool(old != new)
+
+
+def _mergeable(index: Any) -> bool:
+    """langchain-core merges list items by an integer index, or a string one starting ``lc_``."""
+    if isinstance(index, bool):
+        return False
+    return isinstance(index, int) or (isinstance(index, str) and index.startswith("lc_"))
+
+
+class StreamedCall:
+    """One tool call as it streams: its name, id and argument text so far.
+
+    ``value`` is the partial argument value (``None`` until something decoded); ``version``
+    grows whenever the name, id or value changed, ``args_version`` whenever the value changed
+    (it is then different under ``!=``); ``cache`` is free for the parser (the Pydantic variant
+    keeps its last validation there).
+    """
+
+    __slots__ = (
+        "_args",
+        "_reparse",
+        "args_seen",
+        "args_version",
+        "cache",
+        "has_function",
+        "id",
+        "index",
+        "name",
+        "value",
+        "version",
+    )
+
+    def __init__(self, index: Any, reparse: Callable[[str], Any]) -> None:
+        self.index = index
+        self._reparse = reparse
+        self.id: str | None = None
+        self.name = ""
+        self.has_function = False
+        self.args_seen = False
+        self._args: JsonValueStream | None = None
+        self.value: Any = None
+        self.version = 0
+        self.args_version = 0
+        self.cache: Any = None
+
+    def feed(self, name: Any, args: Any, call_id: Any) -> bool:
+        """Extend the call with one piece; True when its name, id or value changed."""
+        changed = False
+        if isinstance(name, str) and name:
+            self.name += name
+            changed = True
+        if isinstance(call_id, str) and call_id and not self.id:
+            self.id = call_id
+            changed = True
+        if isinstance(args, str) and args:
+            self.args_seen = True
+            stream = self._args
+            if stream is None:
+                stream = self._args = JsonValueStream(self._reparse)
+            value = stream.push(args)
+            if value is not None:
+                if self.value is None or differs(self.value, value):
+                    self.args_version += 1
+                    changed = True
+                self.value = value
+        if changed:
+            self.version += 1
+        return changed
+
+    def args_text(self) -> str:
+        """The whole argument text so far."""
+        return "" if self._args is None else self._args.text()
+
+    def clean_args(self) -> tuple[Any, ParseReport] | None:
+        """The final argument value and its report when the text was strict JSON."""
+        return None if self._args is None else self._args.clean_result()
+
+
+class _CallList:
+    """Calls of one source, merged by index as langchain-core merges them."""
+
+    def __init__(self, reparse: Callable[[str], Any]) -> None:
+        self._reparse = reparse
+        self.calls: list[StreamedCall] = []
+        self._by_index: dict[Any, list[StreamedCall]] = {}
+
+    def find(self, index: Any, call_id: Any) -> StreamedCall:
+        if _mergeable(index):
+            for call in self._by_index.get(index, ()):
+                if not call.id or not call_id or call.id == call_id:
+                    return call
+        call = StreamedCall(index, self._reparse)
+        self.calls.append(call)
+        if _mergeable(index):
+            self._by_index.setdefault(index, []).append(call)
+        return call
+
+
+class ToolCallStream:
+    """The tool calls of a message stream, fed one message chunk at a time.
+
+    ``chunk_calls`` come from ``tool_call_chunks`` (or the ``tool_calls`` and
+    ``invalid_tool_calls`` of a whole ``AIMessage``), ``raw_calls`` from the OpenAI deltas in
+    ``additional_kwargs["tool_calls"]`` (``raw_key`` says that key was seen). The text content
+    is kept (as pieces) when ``keep_text`` is set, for the text fallback at the end.
+    """
+
+    def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
+        self._chunks = _CallList(reparse)
+        self._raw = _CallList(reparse)
+        self.raw_key = False
+        self.max_tokens = False
+        """A chunk said the model stopped at its output token limit."""
+        self._keep_text = keep_text
+        self._text: list[str] = []
+
+    @property
+    def chunk_calls(self) -> list[StreamedCall]:
+        return self._chunks.calls
+
+    @property
+    def raw_calls(self) -> list[StreamedCall]:
+        return self._raw.calls
+
+    def text(self) -> str:
+        """The text content of the stream so far (when kept)."""
+        if len(self._text) > 1:
+            self._text = ["".join(self._text)]
+        return self._text[0] if self._text else ""
+
+    def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
+        """Consume one chunk; True when a call changed. ``text`` is its text, when known."""
+        if self._keep_text:
+            piece = chunk_text(message) if text is None else text
+            if piece:
+                self._text.append(piece)
+        if isinstance(message, str):
+            return False
+        meta = message.response_metadata
+        if meta and (
+            meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
+        ):
+            self.max_tokens = True
+        changed = False
+        pieces = getattr(message, "tool_call_chunks", None)
+        if pieces:
+            find = self._chunks.find
+            for piece in pieces:
+                call_id = piece.get("id")
+                call = find(piece.get("index"), call_id)
+                if call.feed(piece.get("name"), piece.get("args"), call_id):
+                    changed = True
+        elif pieces is None and isinstance(message, AIMessage):
+            # A whole message in the stream: its calls, each on its own.
+            for tc in message.tool_calls:
+                call = self._chunks.find(None, tc.get("id"))
+                call.feed(tc["name"], _dumps(tc["args"]), tc.get("id"))
+                changed = True
+            for itc in message.invalid_tool_calls:
+                call = self._chunks.find(None, itc.get("id"))
+                call.feed(itc.get("name"), itc.get("args"), itc.get("id"))
+                changed = True
+        kwargs = message.additional_kwargs
+        if kwargs and "tool_calls" in kwargs:
+            self.raw_key = True
+            deltas = kwargs["tool_calls"]
+            if isinstance(deltas, list):
+                for delta in deltas:
+                    if isinstance(delta, dict) and self._raw_delta(delta):
+                        changed = True
+        return changed
+
+    def _raw_delta(self, delta: dict[str, Any]) -> bool:
+        call_id = delta.get("id")
+        call = self._raw.find(delta.get("index"), call_id)
+        function = delta.get("function")
+        if not isinstance(function, dict):
+            return call.feed(None, None, call_id)
+        first = not call.has_function
+        call.has_function = True
+        changed = call.feed(function.get("name"), function.get("arguments"), call_id)
+        if first and not changed:
+            call.version += 1
+        return changed or first
+
+
+def _dumps(args: Any) -> str:
+    try:
+        return json.dumps(args)
+    except (TypeError, ValueError):
+        return "{}"

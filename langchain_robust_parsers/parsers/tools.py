@@ -1,0 +1,1016 @@
+"""Robust drop-ins for langchain-core's tool-call parsers.
+
+``RobustJsonOutputToolsParser``, ``RobustJsonOutputKeyToolsParser`` and
+``RobustPydanticToolsParser`` subclass ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser``
+and ``PydanticToolsParser`` with the same fields and outputs, and add:
+
+- **repair**: calls LangChain put in ``invalid_tool_calls`` (broken or cut-off argument JSON,
+  arguments double-encoded in a JSON string) are repaired by the JSON engine and returned like
+  valid ones; a call that cannot be recovered raises ``OutputParserException`` naming the tool
+  and quoting its raw arguments;
+- **names**: a written name is matched to the bound tools (``tool_names``, the key parser's
+  ``key_name``, the Pydantic parser's ``tools``) ignoring case and ``_ - .`` (``a.b`` is ``a_b``);
+- **text fallback**: a message without tool calls whose text holds calls in one of the dialects
+  of ``FunctionCallOutputParser`` (``<tool_call>`` blocks, Python calls, ...) gives those;
+- **linear streaming** of ``tool_call_chunks``: one incremental decoder per call, partial values
+  as langchain-core's, and a last value equal to the final parse of the whole stream;
+- **reports**: ``parse_with_report`` and the ``parse_report`` callback event say, per call, what
+  was repaired, renamed or coerced.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import logging
+import weakref
+from collections import deque
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+import jsonpatch
+import pydantic
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.output_parsers import (
+    JsonOutputKeyToolsParser,
+    JsonOutputToolsParser,
+    PydanticToolsParser,
+)
+from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import run_in_executor
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
+from langchain_robust_parsers.engine.calls import CallDecodeError
+from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.tool_args import (
+    ToolArgumentsError,
+    ToolNameMatcher,
+    decode_arguments,
+    tool_name_matcher,
+)
+from langchain_robust_parsers.engine.tool_dialects import decode_calls
+from langchain_robust_parsers.parsers.function_calls import message_text, new_call_id
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    check_refusal_message,
+    publish,
+)
+from langchain_robust_parsers.parsers.snapshot_diff import growth_patch
+from langchain_robust_parsers.parsers.tool_stream import (
+    StreamedCall,
+    ToolCallStream,
+    apaired_messages,
+    atexts_with_side_channel,
+    first_streamed,
+    paired_messages,
+    texts_with_side_channel,
+)
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = [
+    "FORMAT",
+    "RobustJsonOutputKeyToolsParser",
+    "RobustJsonOutputToolsParser",
+    "RobustPydanticToolsParser",
+    "ToolCallItem",
+    "ToolCallItemWithId",
+    "ToolCallReport",
+    "ToolsParseEvent",
+    "ToolsParseReport",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+FORMAT = "tools"
+"""The format name under which the three parsers count outcomes in :class:`ParseStats`."""
+
+COERCION_REPAIR_PREFIX = "coerce:"
+"""Coercions of the Pydantic variant appear in a call's report as repairs ``coerce:<rule>``."""
+
+RENAME_REPAIR = "tool_name"
+"""Repair name: the written tool name was matched to a differently spelled bound name."""
+
+MAX_TOKENS_HINT = (
+    "The model stopped at its output token limit (max_tokens): the arguments are likely "
+    "incomplete. Increase max_tokens or shorten the prompt."
+)
+
+_CHAT_ONLY = "This output parser can only be used with a chat generation."
+_VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
+"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
+``ValueError``s; the others come from user validators that pydantic does not wrap."""
+
+ToolCallOrigin = Literal[
+    "tool_calls", "invalid_tool_calls", "tool_call_chunks", "additional_kwargs", "text"
+]
+"""Where a call came from: the message's valid ``tool_calls``, its ``invalid_tool_calls``, the
+(streamed) ``tool_call_chunks``, OpenAI's raw ``additional_kwargs["tool_calls"]``, or the text."""
+
+
+class ToolCallItem(TypedDict):
+    """One call as the tools parsers return it (``return_id=False``)."""
+
+    args: dict[str, Any]
+    type: str
+
+
+class ToolCallItemWithId(TypedDict):
+    """One call as the tools parsers return it with ``return_id=True``."""
+
+    args: dict[str, Any]
+    id: str | None
+    type: str
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True)
+class ToolCallReport:
+    """What was done to obtain one returned tool call.
+
+    ``name`` is the name returned, ``raw_name`` the name the model wrote; ``report`` says what
+    was located and repaired in the arguments (coercions of the Pydantic variant appear as
+    repairs ``coerce:<rule>``, a matched name as a ``tool_name`` repair).
+    """
+
+    name: str
+    raw_name: str
+    id: str | None
+    origin: ToolCallOrigin
+    report: ParseReport = field(default_factory=ParseReport)
+
+    @property
+    def renamed(self) -> bool:
+        """True when the written name was matched to a differently spelled bound name."""
+        return self.name != self.raw_name
+
+    @property
+    def outcome(self) -> Outcome:
+        """``fallback`` for a call read from the text, ``recovered`` for a repaired, cut-off or
+        renamed call, else ``success``."""
+        if self.origin == "text":
+            return "fallback"
+        return "recovered" if self.report.repaired or self.renamed else "success"
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary, as carried by the ``parse_report`` event."""
+        data = self.report.to_dict()
+        data.update(
+            name=self.name,
+            raw_name=self.raw_name,
+            id=self.id,
+            origin=self.origin,
+            outcome=self.outcome,
+        )
+        return data
+
+
+@dataclass(frozen=True)
+class ToolsParseReport:
+    """What was done to obtain the calls of one final parse, one entry per returned call."""
+
+    calls: tuple[ToolCallReport, ...] = ()
+
+    @property
+    def outcome(self) -> Outcome:
+        """``fallback`` when the calls came from the text, ``recovered`` when any call was
+        repaired or renamed, else ``success`` (also for no calls at all)."""
+        outcomes = {c.outcome for c in self.calls}
+        for outcome in ("fallback", "recovered"):
+            if outcome in outcomes:
+                return outcome
+        return "success"
+
+    @property
+    def repaired(self) -> bool:
+        """True when any call was repaired, cut off, renamed or read from the text."""
+        return self.outcome != "success"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"outcome": self.outcome, "calls": [c.to_dict() for c in self.calls]}
+
+
+@dataclass(frozen=True)
+class ToolsParseEvent(ParseEvent):
+    """A :class:`ParseEvent` that also lists what was done per call (``calls`` in its data)."""
+
+    calls: tuple[ToolCallReport, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()
+        data["calls"] = [c.to_dict() for c in self.calls]
+        return data
+
+
+# --------------------------------------------------------------------------- calls
+
+
+@dataclass
+class _Call:
+    """One tool call on its way through a parse: ``args`` is the raw value until resolved."""
+
+    raw_name: str
+    args: Any
+    id: str | None
+    origin: ToolCallOrigin
+    name: str = ""
+    report: ParseReport | None = None
+    decoded: tuple[Any, ParseReport] | None = None  # a stream's clean decode of ``args``
+    state: StreamedCall | None = None  # the streamed call, for per-call caches
+
+    def tool_report(self) -> ToolCallReport:
+        report = self.report or ParseReport()
+        if self.name != self.raw_name:
+            report = dataclasses.replace(
+                report, repairs=(*report.repairs, Repair(RENAME_REPAIR, 0))
+            )
+        return ToolCallReport(self.name, self.raw_name, self.id, self.origin, report)
+
+    def raw_args_text(self) -> str:
+        """The arguments as the model gave them, for error messages."""
+        if isinstance(self.args, str):
+            return self.args
+        try:
+            return json.dumps(self.args, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            return repr(self.args)
+
+
+@dataclass(frozen=True)
+class _Final:
+    """One final parse before it is published: a value, or the error to raise."""
+
+    value: Any
+    report: ToolsParseReport | None
+    event: ParseEvent
+    error: Exception | None = None
+
+    def unwrap(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+class _CallError(Exception):
+    """A call that cannot be returned; becomes ``OutputParserException`` (message, raw args)."""
+
+    def __init__(self, message: str, llm_output: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.llm_output = llm_output
+
+
+def _origin_order(calls: list[_Call], raw: Any) -> list[_Call]:
+    """``calls`` (valid first, then invalid) in the order of the raw OpenAI calls, when those
+    carry their ids; calls not found there keep their place at the end."""
+    if not isinstance(raw, list) or len(calls) < 2:
+        return calls
+    position = {
+        entry.get("id"): n
+        for n, entry in enumerate(raw)
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+    }
+    if not position:
+        return calls
+    end = len(position)
+    return sorted(calls, key=lambda c: position.get(c.id, end))
+
+
+def _message_calls(message: BaseMessage) -> list[_Call]:
+    """The calls of a message, raw: from ``tool_call_chunks`` (a merged ``AIMessageChunk``),
+    else ``tool_calls`` with ``invalid_tool_calls``, else ``additional_kwargs["tool_calls"]``."""
+    if isinstance(message, AIMessageChunk) and message.tool_call_chunks:
+        return [
+            _Call(c.get("name") or "", c.get("args"), c.get("id"), "tool_call_chunks")
+            for c in message.tool_call_chunks
+        ]
+    raw = message.additional_kwargs.get("tool_calls")
+    if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
+        calls = [
+            _Call(tc["name"] or "", tc["args"], tc.get("id"), "tool_calls")
+            for tc in message.tool_calls
+        ]
+        calls += [
+            _Call(tc.get("name") or "", tc.get("args"), tc.get("id"), "invalid_tool_calls")
+            for tc in message.invalid_tool_calls
+        ]
+        return _origin_order(calls, raw)
+    out: list[_Call] = []
+    if isinstance(raw, list):
+        for entry in raw:
+            function = entry.get("function") if isinstance(entry, dict) else None
+            if isinstance(function, dict):
+                name = function.get("name")
+                out.append(
+                    _Call(
+                        name if isinstance(name, str) else "",
+                        function.get("arguments"),
+                        entry.get("id"),
+                        "additional_kwargs",
+                    )
+                )
+    return out
+
+
+def _max_tokens(message: BaseMessage | None) -> bool:
+    """True when the message says the model stopped at its output token limit."""
+    meta = getattr(message, "response_metadata", None)
+    if not isinstance(meta, dict):
+        return False
+    return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
+
+
+def _partial_value(text: str) -> Any:
+    """The JSON value of a prefix of argument text, or ``None``; never raises."""
+    try:
+        return decode(text, allow_truncated=True)[0]
+    except JsonEngineError:
+        return None
+    except Exception:  # the contract: a broken engine never breaks a stream
+        logger.warning("JSON engine failed unexpectedly on partial arguments", exc_info=True)
+        return None
+
+
+def _args_version(call: _Call) -> int:
+    """The streamed call's argument version, ``0`` while its arguments are ``{}``: the empty
+    object a stream shows before any argument text arrives equals the decoder's first value,
+    and arguments only grow, so an empty object is always a call's first value."""
+    if call.state is None or not call.args:
+        return 0
+    return call.state.args_version
+
+
+class _Step:
+    """What a stream yields, step by step: a value when it differs from the last one yielded
+    (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
+    are shown (see ``_signature``), by comparing values otherwise."""
+
+    def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
+        self._parser = parser
+        self.fresh = True  # no chunk looked at yet
+        self._prev: Any = None
+        self._prev_sig: tuple[Any, ...] | None = None
+        self._yielded = False
+
+    def advance(self, calls: list[_Call]) -> Any:
+        """The item to yield for the calls a stream now shows, or ``None``."""
+        self.fresh = False
+        parser = self._parser
+        sig = parser._signature(calls)
+        if sig is not None and sig == self._prev_sig:
+            return None
+        parsed = parser._output(calls, partial=True)
+        if parsed is None:
+            return None
+        prev_sig = self._prev_sig
+        same_calls = (
+            sig is not None
+            and prev_sig is not None
+            and len(sig) == len(prev_sig)
+            and all(a[0] is b[0] and a[0] is not None for a, b in zip(sig, prev_sig, strict=True))
+        )
+        self._prev_sig = sig
+        if not same_calls and parsed == self._prev:
+            return None  # the same value (``sig`` now describes it too)
+        return self._emit(parsed)
+
+    def last(self, final: _Final) -> Any:
+        """The item to yield for the final parse of the whole stream, or ``None``."""
+        if final.error is not None or final.value is None or final.value == self._prev:
+            return None
+        return self._emit(final.value)
+
+    def _emit(self, value: Any) -> Any:
+        parser = self._parser
+        out = parser._diff(self._prev, value) if parser.diff else value
+        if not self._yielded:
+            out = first_streamed(out)  # see FirstStreamedList
+        self._prev = value
+        self._yielded = True
+        return out
+
+
+# --------------------------------------------------------------------------- the parsers
+
+
+class RobustJsonOutputToolsParser(JsonOutputToolsParser):
+    """Parse the tool calls of a chat message, surviving what models really write.
+
+    A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
+    under ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls LangChain
+    put in ``invalid_tool_calls`` are repaired by the JSON engine; names are matched to
+    ``tool_names`` when given; a message without calls whose text holds some (``<tool_call>``
+    blocks, Python calls...) gives those (``text_fallback``). An unrecoverable call raises
+    ``OutputParserException`` naming the tool, with its raw arguments as ``llm_output``.
+    Streaming is linear in the length of the arguments, with langchain-core's partial values.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    text_fallback: bool = True
+    """Read calls written in the message text when it has no tool calls (final parses only)."""
+
+    allow_truncated: bool = True
+    """Complete cut-off arguments (the call's report says ``truncated``); ``False`` makes a
+    cut-off call an error, for tools whose calls must never run on partial arguments."""
+
+    tool_names: list[str] | None = None
+    """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``tools``) updated on every final parse; shareable."""
+
+    @property
+    def _type(self) -> str:
+        return "robust_json_output_tools"
+
+    @property
+    def OutputType(self) -> Any:
+        """``list[ToolCallItem]`` (``ToolCallItemWithId`` under ``return_id``), or one item or
+        ``None`` under ``first_tool_only``."""
+        item: Any = ToolCallItemWithId if self.return_id else ToolCallItem
+        return item | None if self.first_tool_only else list[item]
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The tool calls of ``result[0]``.
+
+        With ``partial=True`` (a stream prefix) the calls decoded so far, never an error about
+        arguments; otherwise repaired calls or ``OutputParserException``. Raises
+        ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
+        """
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return self._parse_partial(generation)
+        final = self._parse_final(generation)
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        generation = result[0]
+        check_refusal(generation)
+        if partial:
+            return await run_in_executor(None, self._parse_partial, generation)
+        final = await run_in_executor(None, self._parse_final, generation)
+        await apublish(final.event, self.stats)
+        return final.unwrap()
+
+    def parse(self, text: str) -> Any:
+        """The calls written in ``text`` (the text fallback); langchain-core's parser has no
+        text mode and raises ``NotImplementedError``. Raises ``OutputParserException`` when
+        ``text_fallback`` is off."""
+        return self.parse_result([Generation(text=text)])
+
+    async def aparse(self, text: str) -> Any:
+        """Async :meth:`parse`."""
+        return await self.aparse_result([Generation(text=text)])
+
+    def parse_with_report(self, message: BaseMessage | str) -> tuple[Any, ToolsParseReport]:
+        """The calls of ``message`` (a ``str`` is read as the text of a message) with what was
+        repaired, renamed or coerced per call. Counted and dispatched like a final parse."""
+        if isinstance(message, str):
+            message = AIMessage(content=message)
+        final = self._parse_final(ChatGeneration(message=message))
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        return value, final.report or ToolsParseReport()
+
+    # ---------------------------------------------------------------- streaming
+
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
+        merge of message chunks (see ``parsers/tool_stream.py``)."""
+        side: deque[BaseMessage | str] = deque()
+
+        def run(texts: Iterator[Any]) -> Iterator[Any]:
+            return self._stream(paired_messages(texts, side))
+
+        yield from self._transform_stream_with_config(
+            texts_with_side_channel(input, side), run, config, run_type="parser"
+        )
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`transform`."""
+        side: deque[BaseMessage | str] = deque()
+
+        def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
+            return self._astream(apaired_messages(texts, side))
+
+        async for chunk in self._atransform_stream_with_config(
+            atexts_with_side_channel(input, side), run, config, run_type="parser"
+        ):
+            yield chunk
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+        """langchain-core's hook, for callers that use it directly: messages or text."""
+        return self._stream((chunk, None) for chunk in input)
+
+    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+        async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
+            async for chunk in input:
+                yield chunk, None
+
+        async for value in self._astream(pairs()):
+            yield value
+
+    def _push(self, stream: ToolCallStream, message: BaseMessage | str, text: str | None) -> bool:
+        if text is None and isinstance(message, BaseMessage):
+            check_refusal_message(message)  # else checked when its text was taken
+        return stream.push(message, text)
+
+    def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
+        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
+        step = _Step(self)
+        for message, text in pairs:
+            if not self._push(stream, message, text) and not step.fresh:
+                continue
+            out = step.advance(self._stream_calls(stream))
+            if out is not None:
+                yield out
+        final = self._stream_final(stream)
+        publish(final.event, self.stats)
+        out = step.last(final)
+        if out is not None:
+            yield out
+
+    async def _astream(
+        self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
+    ) -> AsyncIterator[Any]:
+        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
+        step = _Step(self)
+        async for message, text in pairs:
+            if not self._push(stream, message, text) and not step.fresh:
+                continue
+            out = step.advance(self._stream_calls(stream))
+            if out is not None:
+                yield out
+        final = self._stream_final(stream)
+        await apublish(final.event, self.stats)
+        out = step.last(final)
+        if out is not None:
+            yield out
+
+    def _diff(self, prev: Any, next: Any) -> Any:
+        """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
+        them); successive partial values are compared along their growing path only."""
+        if prev is not None:
+            ops = growth_patch(prev, next)
+            if ops is not None:
+                return ops
+        return jsonpatch.make_patch(prev, next).patch
+
+    def _stream_calls(self, stream: ToolCallStream) -> list[_Call]:
+        """The calls a stream shows now, as langchain-core's accumulated message shows them:
+        the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
+        else the raw OpenAI calls that have decoded arguments."""
+        calls = [
+            _Call(
+                c.name,
+                c.value if c.args_seen else {},
+                c.id,
+                "tool_call_chunks",
+                name=self._match(c.name),
+                state=c,
+            )
+            for c in stream.chunk_calls
+            if not c.args_seen or isinstance(c.value, dict)
+        ]
+        if calls or not stream.raw_key:
+            return calls
+        return [
+            _Call(
+                c.name,
+                c.value or {},
+                c.id,
+                "additional_kwargs",
+                name=self._match(c.name),
+                state=c,
+            )
+            for c in stream.raw_calls
+            if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
+        ]
+
+    def _stream_final(self, stream: ToolCallStream) -> _Final:
+        """The final parse of a whole stream, from the calls it accumulated."""
+        if stream.chunk_calls:
+            calls = [
+                _Call(
+                    c.name,
+                    c.args_text() if c.args_seen else None,
+                    c.id,
+                    "tool_call_chunks",
+                    decoded=c.clean_args(),
+                )
+                for c in stream.chunk_calls
+            ]
+        else:
+            calls = [
+                _Call(
+                    c.name,
+                    c.args_text() if c.args_seen else None,
+                    c.id,
+                    "additional_kwargs",
+                    decoded=c.clean_args(),
+                )
+                for c in stream.raw_calls
+                if c.has_function
+            ]
+        return self._finish(calls, stream.text(), max_tokens=stream.max_tokens)
+
+    # ---------------------------------------------------------------- work
+
+    def _bound_names(self) -> tuple[str, ...]:
+        """The names written names are matched to."""
+        return tuple(self.tool_names or ())
+
+    def _matcher(self) -> ToolNameMatcher:
+        return tool_name_matcher(self._bound_names())
+
+    def _match(self, name: str) -> str:
+        matcher = self._matcher()
+        if not matcher:
+            return name
+        return matcher.match(name) or name
+
+    def _parse_partial(self, generation: Generation) -> Any:
+        """The calls of a message prefix: arguments decoded leniently, calls whose arguments
+        are not (yet) an object left out; never an error about arguments."""
+        if not isinstance(generation, ChatGeneration):
+            if not self.text_fallback:
+                raise OutputParserException(_CHAT_ONLY)
+            return self._output([], partial=True)
+        calls: list[_Call] = []
+        for call in _message_calls(generation.message):
+            args = call.args
+            if not isinstance(args, dict):
+                if args is None or args == "":
+                    if call.origin == "additional_kwargs":
+                        continue  # langchain-core skips these while streaming
+                    args = {}
+                elif isinstance(args, str):
+                    args = _partial_value(args)
+                    if call.origin == "additional_kwargs" and args is not None and not args:
+                        args = {}
+                if not isinstance(args, dict):
+                    continue
+            call.args = args
+            call.name = self._match(call.raw_name)
+            calls.append(call)
+        return self._output(calls, partial=True)
+
+    def _parse_final(self, generation: Generation) -> _Final:
+        """Parse completely, without side effects; the caller publishes the event."""
+        if not isinstance(generation, ChatGeneration):
+            if not self.text_fallback:
+                return self._failure(OutputParserException(_CHAT_ONLY), [])
+            return self._finish([], generation.text)
+        message = generation.message
+        calls = _message_calls(message)
+        text = message_text(message.content) if not calls and self.text_fallback else None
+        return self._finish(calls, text, max_tokens=_max_tokens(message))
+
+    def _finish(self, calls: list[_Call], text: str | None, *, max_tokens: bool = False) -> _Final:
+        """Resolve ``calls`` (or read them from ``text``) and shape the output."""
+        if not calls and text and self.text_fallback:
+            calls = self._text_calls(text)
+        for call in calls:
+            call.name = self._match(call.raw_name)
+        selected = self._select(calls)
+        errors: list[_CallError] = []
+        for call in selected:
+            try:
+                self._resolve(call, max_tokens=max_tokens)
+            except _CallError as err:
+                errors.append(err)
+        if errors:
+            message = "\n\n".join(e.message for e in errors)
+            return self._failure(
+                OutputParserException(message, llm_output=errors[0].llm_output), selected
+            )
+        try:
+            value = self._output(selected, partial=False, max_tokens=max_tokens)
+        except OutputParserException as exc:
+            return self._failure(exc, selected)
+        report = ToolsParseReport(tuple(c.tool_report() for c in selected))
+        first = next((c.report for c in report.calls if c.outcome != "success"), None)
+        event = ToolsParseEvent(self.get_name(), FORMAT, report.outcome, first, calls=report.calls)
+        return _Final(value, report, event)
+
+    def _failure(self, error: OutputParserException, calls: list[_Call]) -> _Final:
+        event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
+        return _Final(None, None, event, error)
+
+    def _text_calls(self, text: str) -> list[_Call]:
+        """Calls written in the text. With bound names known, only calls to them; without,
+        only calls in a dialect's markers, or Python calls making up the text or a fence (a
+        bare JSON object in an answer is too often just data)."""
+        try:
+            decoded = decode_calls(text)
+        except CallDecodeError as err:
+            logger.debug("text fallback: call-like text did not decode: %s", err)
+            return []
+        except Exception:  # the contract: a broken decoder never breaks the parser
+            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+            return []
+        if not decoded.calls:
+            return []
+        matcher = self._matcher()
+        report = decoded.report
+        if matcher:
+            found = [c for c in decoded.calls if matcher.match(c.name) is not None]
+        elif report.source == "tagged" or (
+            decoded.kind == "ast" and report.source in ("whole", "fenced")
+        ):
+            found = list(decoded.calls)
+        else:
+            found = []
+        return [_Call(c.name, c.args, c.id or new_call_id(), "text", report=report) for c in found]
+
+    def _select(self, calls: list[_Call]) -> list[_Call]:
+        """The calls a final parse returns, before their arguments are resolved: only these
+        must resolve."""
+        return calls[:1] if self.first_tool_only else calls
+
+    def _resolve(self, call: _Call, *, max_tokens: bool) -> None:
+        """Turn ``call.args`` into an object and set ``call.report``; raises ``_CallError``."""
+        if call.report is not None and call.origin == "text":
+            return
+        if isinstance(call.args, dict):
+            call.report = ParseReport()
+            return
+        if call.decoded is not None and isinstance(call.decoded[0], dict):
+            call.args, call.report = call.decoded
+            return
+        raw = call.args
+        if raw is not None and not isinstance(raw, str):
+            raw = call.raw_args_text()
+        try:
+            args, report = decode_arguments(
+                raw, allow_truncated=self.allow_truncated, strict=self.strict
+            )
+        except ToolArgumentsError as err:
+            hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
+            message = (
+                f"Could not recover the arguments of tool call {call.raw_name!r} "
+                f"(id {call.id}): {err.reason}.{hint}\nRaw arguments:\n{raw}"
+            )
+            raise _CallError(message, raw or "") from err
+        call.args = args
+        call.report = report
+
+    def _item(self, call: _Call) -> dict[str, Any]:
+        """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
+        if self.return_id:
+            return {"args": call.args, "id": call.id, "type": call.name}
+        return {"args": call.args, "type": call.name}
+
+    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+        """What of ``calls`` the output shows, cheaply: per shown call, the streamed call, its
+        argument version, its name and (``return_id``) its id. ``None``: compare values."""
+        shown = calls[:1] if self.first_tool_only else calls
+        return tuple((c.state, _args_version(c), c.name, self.return_id and c.id) for c in shown)
+
+    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+        """Shape resolved calls as the parser returns them."""
+        if self.first_tool_only:
+            return self._item(calls[0]) if calls else None
+        return [self._item(c) for c in calls]
+
+
+class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyToolsParser):
+    """A drop-in ``JsonOutputKeyToolsParser``: the arguments of the calls to ``key_name`` (whole
+    calls under ``return_id``; the first or ``None`` under ``first_tool_only``), with the repairs,
+    name matching (``key_name`` is a bound name), text fallback and linear streaming of
+    :class:`RobustJsonOutputToolsParser`."""
+
+    @property
+    def _type(self) -> str:
+        return "robust_json_output_key_tools"
+
+    @property
+    def OutputType(self) -> Any:
+        """Arguments (``dict``) or whole calls under ``return_id``; a list, or one item or
+        ``None`` under ``first_tool_only``."""
+        item: Any = ToolCallItemWithId if self.return_id else dict[str, Any]
+        return item | None if self.first_tool_only else list[item]
+
+    def _bound_names(self) -> tuple[str, ...]:
+        return (*super()._bound_names(), self.key_name)
+
+    def _select(self, calls: list[_Call]) -> list[_Call]:
+        matching = [c for c in calls if c.name == self.key_name]
+        return matching[:1] if self.first_tool_only else matching
+
+    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+        matching = [c for c in calls if c.name == self.key_name]
+        shown = matching[:1] if self.first_tool_only else matching
+        return tuple((c.state, _args_version(c), self.return_id and c.id) for c in shown)
+
+    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+        matching = [c for c in calls if c.name == self.key_name]
+        if self.first_tool_only:
+            if not matching:
+                return None
+            return self._item(matching[0]) if self.return_id else matching[0].args
+        return [self._item(c) if self.return_id else c.args for c in matching]
+
+
+@functools.lru_cache(maxsize=256)
+def _tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
+    """Bound name -> model: a v2 model's title (else its class name), a v1 model's class name,
+    as langchain-core names them; a v2 model's class name is also accepted when it differs."""
+    names: dict[str, type[Any]] = {}
+    aliases: dict[str, type[Any]] = {}
+    for tool in tools:
+        if isinstance(tool, type) and issubclass(tool, pydantic.BaseModel):
+            title = tool.model_config.get("title")
+            names[title or tool.__name__] = tool
+            if title and title != tool.__name__:
+                aliases.setdefault(tool.__name__, tool)
+        elif isinstance(tool, type):
+            names[tool.__name__] = tool
+    for alias, tool in aliases.items():
+        names.setdefault(alias, tool)
+    return names
+
+
+class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
+    """A drop-in ``PydanticToolsParser``: each call validated into its tool's model (v2 or
+    ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
+    :class:`RobustJsonOutputToolsParser`.
+
+    A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces (wrapper
+    keys, key case, enum and ``Literal`` case, numbers in strings...) and validated again; the
+    coercions appear in its report. A call that still fails raises ``OutputParserException``
+    naming the tool and quoting its raw arguments (langchain-core raises the ``ValidationError``
+    itself), with a hint when the model stopped at its token limit.
+    """
+
+    @property
+    def _type(self) -> str:
+        return "robust_pydantic_tools"
+
+    @property
+    def OutputType(self) -> Any:
+        """``list`` of the tool models (a union when several; ``Any`` when a tool is a
+        ``pydantic.v1`` model), or one model or ``None`` under ``first_tool_only``."""
+        tools = tuple(self.tools)
+        if not tools or not all(
+            isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
+        ):
+            model: Any = Any  # pydantic.v1 models have no JSON schema under pydantic 2
+        elif len(tools) == 1:
+            model = tools[0]
+        else:
+            model = Union[tools]  # noqa: UP007 - a union built from a tuple
+        return model | None if self.first_tool_only else list[model]
+
+    def _diff(self, prev: Any, next: Any) -> Any:
+        raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
+
+    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+        return None  # models are compared: two partial values can validate to equal models
+
+    def _bound_names(self) -> tuple[str, ...]:
+        return (*super()._bound_names(), *_tool_map(tuple(self.tools)))
+
+    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+        if not calls:
+            return None if self.first_tool_only else []
+        if self.first_tool_only:
+            calls = calls[:1]
+        tools = _tool_map(tuple(self.tools))
+        models: list[Any] = []
+        for call in calls:
+            if not isinstance(call.args, dict):
+                continue  # partial only: a final parse resolved every call to an object
+            tool = tools.get(call.name)
+            if tool is None:
+                if partial and self._matcher().may_grow_into_match(call.name):
+                    continue  # the name is still arriving
+                available = ", ".join(tools) or "<no_tools>"
+                raise OutputParserException(
+                    f"Unknown tool type: {call.raw_name!r}. Available tools: {available}",
+                    llm_output=call.raw_args_text(),
+                )
+            if partial:
+                model = self._partial_model(call, tool)
+                if model is not None:
+                    models.append(model)
+                continue
+            models.append(self._final_model(call, tool, max_tokens=max_tokens))
+        if self.first_tool_only:
+            return models[0] if models else None
+        return models
+
+    def _partial_model(self, call: _Call, tool: type[Any]) -> Any:
+        """The model a partial call validates to, or ``None``; cached per streamed version. A
+        call lacking a required field is skipped without validating (most partials do)."""
+        state = call.state
+        if (
+            state is not None
+            and isinstance(state.cache, tuple)
+            and state.cache[0]
+            == (
+                state.version,
+                tool,
+            )
+        ):
+            return state.cache[1]
+        model = None
+        if _has_required_fields(tool, call.args):
+            try:
+                model = _validate(tool, call.args)
+            except Exception:  # not valid yet, or a validator raising something unexpected
+                model = None
+        if state is not None:
+            state.cache = ((state.version, tool), model)
+        return model
+
+    def _final_model(self, call: _Call, tool: type[Any], *, max_tokens: bool) -> Any:
+        """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
+        args = call.args
+        try:
+            return _validate(tool, args)
+        except _VALIDATION_ERRORS as exc:
+            first_error: Exception = exc
+        try:
+            coerced, notes = coerce_with_notes(args, tool)
+            if notes:
+                model = _validate(tool, coerced)
+                report = call.report or ParseReport()
+                extra = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
+                call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
+                return model
+        except _VALIDATION_ERRORS:
+            pass
+        except RecursionError:  # coercion bounds its depth; a model's validators may not
+            logger.debug("recursion limit while coercing", exc_info=True)
+        hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
+        raw = call.raw_args_text()
+        error = OutputParserException(
+            f"Failed to parse {tool.__name__} from tool call {call.raw_name!r} "
+            f"(id {call.id}): {first_error}{hint}\nRaw arguments:\n{raw}",
+            llm_output=raw,
+        )
+        error.__cause__ = first_error
+        raise error
+
+
+def _validate(tool: type[Any], args: dict[str, Any]) -> Any:
+    """``args`` validated into ``tool`` (pydantic v2 or v1); raises its validation error."""
+    if issubclass(tool, pydantic.BaseModel):
+        return tool.model_validate(args)
+    return tool.parse_obj(args)
+
+
+_REQUIRED_KEYS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
+
+
+def _required_keys(tool: type[Any]) -> tuple[tuple[str, ...], ...]:
+    """For each required field of ``tool``, the keys that can carry it (name and aliases)."""
+    cached = _REQUIRED_KEYS.get(tool)
+    if cached is not None:
+        return cached
+    out: list[tuple[str, ...]] = []
+    if issubclass(tool, pydantic.BaseModel):
+        for name, info in tool.model_fields.items():
+            if info.is_required():
+                keys = (name, info.alias, info.validation_alias)
+                out.append(tuple(k for k in keys if isinstance(k, str)))
+    else:
+        for name, fld in getattr(tool, "__fields__", {}).items():
+            if getattr(fld, "required", False):
+                out.append((name, fld.alias))
+    _REQUIRED_KEYS[tool] = tuple(out)
+    return _REQUIRED_KEYS[tool]
+
+
+def _has_required_fields(tool: type[Any], value: dict[str, Any]) -> bool:
+    """True when ``value`` has a key for every required top-level field of ``tool``."""
+    return all(any(k in value for k in keys) for keys in _required_keys(tool))
