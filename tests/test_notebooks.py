@@ -20,6 +20,26 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 # What each notebook must show: lines a reader is told to look for.
 CLAIMS: dict[str, list[str]] = {
+    "json_and_pydantic.ipynb": [
+        "extra closer             langchain-core: None",
+        "robust:         {'title': 'The \"Godfather\"', 'year': 1972}",
+        "cut off                  source=whole   truncated=True  repairs=()",
+        "'parseError': 'Invalid json output: no JSON value found in the text'",
+        '{"score": null, "ok": true}',
+        "recovered ('coerce:list_to_object', 'coerce:number_from_string', 'coerce:match_literal')",
+        "Failed to parse Review from completion",
+        "parse_report: outcome=recovered source=span",
+        "json     |   11.1% |     77.8% |    11.1% |   0.0% |     9",
+        "pydantic |   25.0% |     50.0% |     0.0% |  25.0% |     8",
+    ],
+    "streaming.ipynb": [
+        "same partial values as langchain-core: True (9 values)",
+        "langchain-core, last value: {}",
+        "robust, last value:         {'name': 'Ada', 'langs': ['en', 'fr'], 'admin': True}",
+        "every one still equals its copy taken at yield time: True",
+        "a closed item is shared between snapshots: True",
+        "copy first, then mutate: 5 items in mine, 4 in the snapshot",
+    ],
     "open_model_agent.ipynb": [
         "ai    'I will check the weather first.' [('get_weather', {'city': 'Paris'})]",
         "ai    'It is sunny and 21 degrees in Paris, and the local time is 14:05.' []",
