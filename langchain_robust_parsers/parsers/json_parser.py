@@ -97,6 +97,12 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         await apublish(final.event, self.stats)
         return final.unwrap()
 
+    def parse(self, text: str) -> Any:
+        """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""
+        final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
+        publish(final.event, self.stats)
+        return final.unwrap()
+
     async def aparse(self, text: str) -> Any:
         """Async :meth:`parse`."""
         return await self.aparse_result([Generation(text=text)])
