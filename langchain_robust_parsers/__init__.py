@@ -49,6 +49,7 @@ from langchain_robust_parsers.parsers.function_calls import (
 )
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.react import ANSWER_STREAMED_KEY, ReActOutputParser
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
@@ -59,6 +60,7 @@ from langchain_robust_parsers.parsers.tools import (
 from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
+    "ANSWER_STREAMED_KEY",
     "Action",
     "ActionOutputParser",
     "ActionParse",
@@ -81,6 +83,7 @@ __all__ = [
     "OpenAppAction",
     "ParseReport",
     "ParseStats",
+    "ReActOutputParser",
     "Repair",
     "RetryExhaustedError",
     "RetryWithClarification",

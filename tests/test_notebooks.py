@@ -18,8 +18,21 @@ pytest.importorskip("ipykernel")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
+_REACT_ANSWER = "'Paris is sunny, 24 °C.\\nTake \"light\" clothes!'"
+
 # What each notebook must show: lines a reader is told to look for.
 CLAIMS: dict[str, list[str]] = {
+    "react_streaming.ipynb": [
+        "'Paris' | ' ' | 'is' | ' ' | 'sunny,'",
+        "AgentFinish {'output': " + _REACT_ANSWER + ", 'final_answer_streamed': True}",
+        "turn 1: get_weather({'city': 'Paris'}) -> Sunny and 24 °C in Paris.",
+        "turn 2: answer streamed in 13 pieces: " + _REACT_ANSWER,
+        "list-wrapped      AgentAction('search', {'q': 'Paris'})",
+        "cut-off escape    AgentFinish('Café ')",
+        "['C', 'a', 'f', 'é', ' ', '😀', ' ']",
+        "True | Invalid Format: Missing 'Action:' after 'Thought:'",
+        "react  |   66.7% |     11.1% |    11.1% |  11.1% |     9",
+    ],
     "json_and_pydantic.ipynb": [
         "extra closer             langchain-core: None",
         "robust:         {'title': 'The \"Godfather\"', 'year': 1972}",

@@ -172,6 +172,12 @@ FORMATS: tuple[FormatEntry, ...] = (
         "ActionOutputParser",
         "web-agent actions from JSON or UI-TARS output (counted per detected format)",
     ),
+    FormatEntry(
+        "react",
+        f"{_PARSERS}.react",
+        "ReActOutputParser",
+        "ReAct agent steps: an AgentAction or an AgentFinish",
+    ),
 )
 """Every format the command line may offer, in the order ``--help`` and ``demo`` show them."""
 

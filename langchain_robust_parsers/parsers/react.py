@@ -1,0 +1,434 @@
+"""``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
+
+One parser reads both ReAct layouts and their usual deviations (see
+:mod:`langchain_robust_parsers.engine.react`): JSON actions inline, fenced or list-wrapped, and
+LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text. It replaces
+``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of langchain-classic,
+with the same error contract for agent executors.
+
+Streaming has two modes:
+
+- ``stream_text=False`` (default): the stream holds exactly one item, the ``AgentAction`` or
+  ``AgentFinish`` that :meth:`ReActOutputParser.parse` gives for the whole text (or the
+  ``OutputParserException`` it raises). langchain-classic's ``AgentExecutor`` adds up streamed
+  chunks, so it needs this.
+- ``stream_text=True``: the stream also holds ``str`` deltas: the thought text (markers
+  removed; left out with ``stream_thoughts=False``) while the turn is undecided, then the
+  final answer as it is generated, decoded, never splitting an escape. A tool action comes as
+  an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
+  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and :data:`ANSWER_STREAMED_KEY`
+  (``True`` when every character of the output was already yielded as deltas, so a runner must
+  not show it again). Text that never becomes a step is yielded as thought text and the stream
+  ends without an action (no exception).
+
+The deltas are plain ``str``: LangChain's tracing adds up a runnable's streamed output with
+``+``, which CPython does in place for exact ``str`` only; a ``str`` subclass would make that
+quadratic in the length of the answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Literal
+
+from langchain_core.agents import AgentAction, AgentFinish
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import BaseMessage
+from langchain_core.output_parsers.transform import BaseTransformOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import run_in_executor
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine.react import (
+    ANSWER,
+    ReActScan,
+    ReActScanner,
+    ReActStep,
+    scan_react,
+)
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.parsers.json_streaming import chunk_text
+from langchain_robust_parsers.parsers.report_events import (
+    ParseEvent,
+    apublish,
+    check_refusal,
+    publish,
+)
+from langchain_robust_parsers.stats import Outcome, ParseStats
+
+__all__ = [
+    "ANSWER_STREAMED_KEY",
+    "FORMAT",
+    "REACT_JSON_FORMAT_INSTRUCTIONS",
+    "REACT_TEXT_FORMAT_INSTRUCTIONS",
+    "ReActOutputParser",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+FORMAT = "react"
+"""The format name under which :class:`ParseStats` counts ReAct parses."""
+
+ANSWER_STREAMED_KEY = "final_answer_streamed"
+"""The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
+the answer was already yielded as ``str`` deltas; the name seed 003's runner uses."""
+
+MISSING_ACTION = "Invalid Format: Missing 'Action:' after 'Thought:'"
+MISSING_ACTION_INPUT = "Invalid Format: Missing 'Action Input:' after 'Action:'"
+BOTH_ANSWER_AND_ACTION = (
+    "Invalid Format: the reply holds both a 'Final Answer' and an 'Action'. "
+    "Write either one action (and wait for its observation) or the final answer."
+)
+_BOTH_MESSAGE = "Parsing LLM output produced both a final answer and a parse-able action: "
+
+
+REACT_TEXT_FORMAT_INSTRUCTIONS = """\
+Use the following format:
+
+Thought: you should always think about what to do
+Action: the action to take, the name of one of the tools
+Action Input: the input to the action
+Observation: the result of the action
+... (this Thought/Action/Action Input/Observation can repeat N times)
+Thought: I now know the final answer
+Final Answer: the final answer to the original input question
+
+Write either an Action with its Action Input, or a Final Answer, never both in one reply, and \
+stop after the Action Input: the Observation is given to you."""
+"""LangChain's classic ReAct layout, for a prompt (``instructions="text"``)."""
+
+REACT_JSON_FORMAT_INSTRUCTIONS = """\
+Use the following format:
+
+Thought: you should always think about what to do
+Action:
+```json
+{"action": "the name of one of the tools", "action_input": "the input to the tool"}
+```
+Observation: the result of the action
+... (this Thought/Action/Observation can repeat N times)
+Thought: I now know the final answer
+Action:
+```json
+{"action": "Final Answer", "action_input": "the final answer to the original input question"}
+```
+
+Give exactly one action per reply, as one JSON object in a fenced block, and stop after it: \
+the Observation is given to you."""
+"""The JSON action layout, for a prompt (``instructions="json"``)."""
+
+
+def _generation_text(generation: Generation) -> str:
+    if isinstance(generation, ChatGeneration):
+        check_refusal(generation)
+        return chunk_text(generation.message)
+    return generation.text
+
+
+class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
+    """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
+
+    >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
+    AgentAction(tool='search', tool_input='Paris', log='Action: {"action": "search", \
+"action_input": "Paris"}')
+
+    Reads JSON actions (inline after ``Action:``, fenced with or without a language tag, closed
+    or not, wrapped in a one-element list, alone on a line; ``tool``/``name`` for ``action``,
+    any key containing ``input`` for ``action_input``) and the classic text layout
+    (``Action: tool`` + ``Action Input: ...``, ``Final Answer: ...``, ``Action: Final Answer``).
+    Markers may be in any case, numbered (``Action 1:``) or in bold. ``<think>`` blocks are
+    thought text, never markup. The action ``Final Answer`` gives
+    ``AgentFinish(return_values={"output": answer}, log=text)``.
+
+    Errors, as LangChain's agent executors expect them: text holding both a final answer and an
+    action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
+    model), ``llm_output`` and ``send_to_llm=True``. ``lenient_finish=True`` takes a reply with
+    no ReAct markup at all as the final answer.
+
+    Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
+    default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
+    also ``str`` deltas as the text arrives (the thought text, unless
+    ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
+    is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
+    the answer was already streamed.
+
+    With ``stats``, every final parse (and every stream) is counted under the format
+    ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
+    was followed by ignored text, as ``recovered``; a bare answer taken with
+    ``lenient_finish`` as ``fallback``; an error as ``failed``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    stream_text: bool = False
+    """Also stream thought and answer text as ``str`` deltas (seed 003's contract)."""
+
+    stream_thoughts: bool = True
+    """With ``stream_text``: include the thought text; ``False`` streams the final answer only
+    (for a UI that shows just the answer, token by token)."""
+
+    lenient_finish: bool = False
+    """Take a reply with no ReAct markup (no marker, no action) as the final answer."""
+
+    instructions: Literal["text", "json"] = "json"
+    """The layout :meth:`get_format_instructions` describes; both are always parsed."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
+
+    # ---------------------------------------------------------------- LangChain interface
+
+    @property
+    def _type(self) -> str:
+        return "robust_react"
+
+    @property
+    def OutputType(self) -> Any:
+        """``AgentAction | AgentFinish``; with ``stream_text`` the stream also holds ``str``."""
+        if self.stream_text:
+            return AgentAction | AgentFinish | str
+        return AgentAction | AgentFinish
+
+    def get_format_instructions(self) -> str:
+        """The ReAct layout to put in a prompt (``instructions`` chooses which)."""
+        if self.instructions == "text":
+            return REACT_TEXT_FORMAT_INSTRUCTIONS
+        return REACT_JSON_FORMAT_INSTRUCTIONS
+
+    # ---------------------------------------------------------------- parsing
+
+    def parse(self, text: str) -> AgentAction | AgentFinish:
+        """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
+        it holds both a final answer and an action, or neither."""
+        scan = scan_react(text)
+        value, event, error = self._decide(scan, text)
+        publish(event, self.stats)
+        if error is not None:
+            raise error
+        assert value is not None
+        return value
+
+    async def aparse(self, text: str) -> AgentAction | AgentFinish:
+        """Async :meth:`parse`: scans in an executor, dispatches the event async."""
+        scan = await run_in_executor(None, scan_react, text)
+        value, event, error = self._decide(scan, text)
+        await apublish(event, self.stats)
+        if error is not None:
+            raise error
+        assert value is not None
+        return value
+
+    def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
+        self, result: list[Generation], *, partial: bool = False
+    ) -> AgentAction | AgentFinish | None:
+        """The step in ``result[0]``. With ``partial=True`` the text is a stream prefix: its
+        first complete step, or ``None``; it never raises and counts nothing."""
+        text = _generation_text(result[0])
+        if partial:
+            return self._partial(text)
+        return self.parse(text)
+
+    async def aparse_result(  # type: ignore[override]  # as parse_result
+        self, result: list[Generation], *, partial: bool = False
+    ) -> AgentAction | AgentFinish | None:
+        """Async :meth:`parse_result`."""
+        text = _generation_text(result[0])
+        if partial:
+            return self._partial(text)
+        return await self.aparse(text)
+
+    def _partial(self, text: str) -> AgentAction | AgentFinish | None:
+        scanner = ReActScanner()
+        scanner.feed(text)
+        if not scanner.steps:
+            return None
+        step = scanner.steps[0]
+        if step.kind == "finish":
+            return AgentFinish(return_values={"output": step.tool_input}, log=text)
+        return AgentAction(step.tool, step.tool_input, text[: step.end])
+
+    # ---------------------------------------------------------------- decisions
+
+    def _decide(
+        self, scan: ReActScan, text: str
+    ) -> tuple[AgentAction | AgentFinish | None, ParseEvent, OutputParserException | None]:
+        """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
+        if scan.conflict:
+            error = OutputParserException(
+                _BOTH_MESSAGE + text,
+                observation=BOTH_ANSWER_AND_ACTION,
+                llm_output=text,
+                send_to_llm=True,
+            )
+            return None, self._event("failed", None, BOTH_ANSWER_AND_ACTION), error
+        if scan.steps:
+            step = scan.steps[0]
+            outcome, report = _step_outcome(step, text)
+            return _to_agent(step, text), self._event(outcome, report, None), None
+        plain = scan.plain_text.strip()
+        if self.lenient_finish and not scan.markers and plain:
+            value = AgentFinish(return_values={"output": plain}, log=text)
+            return value, self._event("fallback", None, None), None
+        observation = MISSING_ACTION_INPUT if "action" in scan.markers else MISSING_ACTION
+        error = OutputParserException(
+            f"Could not parse LLM output: `{text}`",
+            observation=observation,
+            llm_output=text,
+            send_to_llm=True,
+        )
+        return None, self._event("failed", None, observation), error
+
+    def _event(self, outcome: Outcome, report: ParseReport | None, error: str | None) -> ParseEvent:
+        return ParseEvent(self.get_name(), FORMAT, outcome, report, error)
+
+    # ---------------------------------------------------------------- streaming
+
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
+        message chunks become text before tracing, which would otherwise merge every message
+        chunk into the previous ones."""
+        return self._transform_stream_with_config(
+            _texts(input), self._transform, config, run_type="parser"
+        )
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`transform`."""
+        async for item in self._atransform_stream_with_config(
+            _atexts(input), self._atransform, config, run_type="parser"
+        ):
+            yield item
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+        scanner = ReActScanner()
+        feed = scanner.feed
+        if not self.stream_text:
+            for chunk in input:
+                feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+            scanner.close()
+        else:
+            pending = True  # a tool action may still have to be yielded
+            thoughts = self.stream_thoughts
+            for chunk in input:
+                deltas = feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+                for kind, piece in deltas:
+                    if thoughts or kind == ANSWER:
+                        yield piece
+                if pending and scanner.steps:
+                    pending = False
+                    yield from _first_action(scanner)
+            for kind, piece in scanner.close():
+                if thoughts or kind == ANSWER:
+                    yield piece
+            if pending:
+                yield from _first_action(scanner)
+        items, event, error = self._stream_end(scanner)
+        publish(event, self.stats)
+        if error is not None:
+            raise error
+        yield from items
+
+    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+        scanner = ReActScanner()
+        pending = self.stream_text
+        thoughts = self.stream_thoughts
+        async for chunk in input:
+            deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+            if self.stream_text:
+                for kind, piece in deltas:
+                    if thoughts or kind == ANSWER:
+                        yield piece
+                if pending and scanner.steps:
+                    pending = False
+                    for item in _first_action(scanner):
+                        yield item
+        deltas = scanner.close()
+        if self.stream_text:
+            for kind, piece in deltas:
+                if thoughts or kind == ANSWER:
+                    yield piece
+            if pending:
+                for item in _first_action(scanner):
+                    yield item
+        items, event, error = self._stream_end(scanner)
+        await apublish(event, self.stats)
+        if error is not None:
+            raise error
+        for item in items:
+            yield item
+
+    def _stream_end(
+        self, scanner: ReActScanner
+    ) -> tuple[list[Any], ParseEvent, OutputParserException | None]:
+        """The last items of a stream, its event, and (default mode) the error to raise."""
+        text = scanner.text()
+        scan = scanner.result()
+        value, event, error = self._decide(scan, text)
+        if not self.stream_text:
+            return ([] if value is None else [value]), event, error
+        # stream_text: the first step decides; a conflict or no step is not an error here.
+        steps = scan.steps
+        if steps:
+            step = steps[0]
+            outcome, report = _step_outcome(step, text)
+            if scan.conflict:
+                outcome = "recovered"
+            event = self._event(outcome, report, None)
+            if step.kind == "action":
+                return [], event, None  # already yielded as soon as it was complete
+            output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
+            return [AgentFinish(return_values=output, log=text)], event, None
+        if isinstance(value, AgentFinish):  # lenient_finish: the text was streamed as thought
+            answer = value.return_values["output"]
+            # streamed as it is, unless reasoning blocks were streamed with it
+            output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
+            return [AgentFinish(return_values=output, log=text)], event, None
+        return [], event, None
+
+
+def _texts(chunks: Iterator[str | BaseMessage]) -> Iterator[str]:
+    for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else chunk_text(chunk)
+
+
+async def _atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
+    async for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else chunk_text(chunk)
+
+
+def _first_action(scanner: ReActScanner) -> list[AgentAction]:
+    """The first step as an ``AgentAction`` when it is a tool action (yielded as soon as it is
+    complete, its log the text so far), else nothing: a final answer comes at the end."""
+    step = scanner.steps[0] if scanner.steps else None
+    if step is None or step.kind != "action":
+        return []
+    return [AgentAction(step.tool, step.tool_input, scanner.text()[: step.end])]
+
+
+def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
+    if step.kind == "finish":
+        return AgentFinish(return_values={"output": step.tool_input}, log=text)
+    # The log goes back to the model in the scratchpad: text after the action (a hallucinated
+    # observation) is left out, trailing whitespace is kept as LangChain's parsers keep it.
+    log = text if not text[step.end :].strip() else text[: step.end]
+    return AgentAction(step.tool, step.tool_input, log)
+
+
+def _step_outcome(step: ReActStep, text: str) -> tuple[Outcome, ParseReport]:
+    """``success`` for a clean step with nothing after it, else ``recovered``; and the report
+    (a text-layout step gets one that spans it)."""
+    report = step.report or ParseReport(source="whole", start=step.start, end=step.end)
+    tail = text[step.end :].strip()
+    clean = not step.truncated and not report.repairs and not tail
+    return ("success" if clean else "recovered"), report
