@@ -61,7 +61,8 @@ from langchain_robust_parsers.chat_models.tool_prompts import (
     render_tool_results,
 )
 from langchain_robust_parsers.engine.calls import ParsedCall
-from langchain_robust_parsers.parsers.function_calls import Dialect, message_text, new_call_id
+from langchain_robust_parsers.parsers.function_calls import Dialect, new_call_id
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
@@ -148,7 +149,7 @@ def _tool_text(content: Any) -> str:
     """A tool result as text: its text blocks, else its JSON."""
     if isinstance(content, str):
         return content
-    text = message_text(content) if isinstance(content, list) else ""
+    text = content_text(content) if isinstance(content, list) else ""
     if text or not content:
         return text
     return json.dumps(content, ensure_ascii=False, default=str)
@@ -181,7 +182,7 @@ def render_history(
             continue
         flush()
         if isinstance(message, AIMessage):
-            text = message_text(message.content)
+            text = content_text(message.content)
             calls = [(c["name"], c["args"]) for c in message.tool_calls]
             for call in message.tool_calls:
                 if call.get("id"):
@@ -195,7 +196,7 @@ def render_history(
     flush()
     if system_prompt:
         if out and isinstance(out[0], SystemMessage):
-            first = message_text(out[0].content).rstrip()
+            first = content_text(out[0].content).rstrip()
             joined = f"{first}\n\n{system_prompt}" if first else system_prompt
             out[0] = SystemMessage(content=joined, name=out[0].name, id=out[0].id)
         else:
@@ -222,7 +223,7 @@ class _Turn:
 
 def _output_text(output: Any) -> str:
     if isinstance(output, BaseMessage):
-        return message_text(output.content)
+        return content_text(output.content)
     return output if isinstance(output, str) else str(output)
 
 

@@ -41,7 +41,7 @@ from langchain_robust_parsers.engine.ui_tars import (
     UiTarsItem,
     parse_ui_tars,
 )
-from langchain_robust_parsers.parsers.function_calls import message_text
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -115,7 +115,7 @@ def _generation_text(generation: Generation) -> str:
     """The text of a generation; for a chat message its content's text blocks (read directly:
     ``message.text`` is a method in langchain-core 0.3 and a property in 1.x)."""
     if isinstance(generation, ChatGeneration):
-        return message_text(generation.message.content)
+        return content_text(generation.message.content)
     return generation.text
 
 

@@ -25,6 +25,7 @@ from langchain_robust_parsers.engine.dialog import (
     parse_dialog,
     wrap,
 )
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
 from langchain_robust_parsers.stats import Outcome, ParseStats
 
@@ -111,25 +112,9 @@ def _to_turn(parsed: DialogParse) -> DialogTurn:
 
 
 def _message_text(message: BaseMessage) -> str:
-    """The text of a message: its string content, or its text blocks joined (a refusal block's
-    text included, so that a refusal becomes a turn rather than an error).
-
-    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is
-    read directly.
-    """
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict):
-            kind = block.get("type")
-            value = block.get("text") if kind == "text" else block.get("refusal")
-            if kind in ("text", "refusal") and isinstance(value, str):
-                parts.append(value)
-    return "".join(parts)
+    """The text of a message, a refusal block's text included: a refusal becomes a turn, not
+    an error."""
+    return content_text(message.content, refusals=True)
 
 
 def _chunk_text(chunk: str | BaseMessage) -> str:

@@ -34,6 +34,7 @@ from langchain_robust_parsers.engine.calls import (
 )
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.tool_dialects import decode_calls
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -307,21 +308,6 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
-def message_text(content: str | list[str | dict[Any, Any]]) -> str:
-    """The text of a message's content: the string, or its text blocks joined."""
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text":
-            text = block.get("text")
-            if isinstance(text, str):
-                parts.append(text)
-    return "".join(parts)
-
-
 def remove_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
     """``text`` without the given regions, blank-line runs closed up, ends stripped."""
     pieces: list[str] = []
@@ -406,7 +392,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             message = AIMessage(content=message)
         if not isinstance(message, AIMessage) or message.tool_calls:
             return message, ParseEvent(name, FORMAT, "success")
-        text = message_text(message.content)
+        text = content_text(message.content)
         try:
             decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
         except CallDecodeError as err:

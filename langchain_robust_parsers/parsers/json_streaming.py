@@ -27,6 +27,7 @@ from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -55,18 +56,7 @@ def chunk_text(chunk: str | BaseMessage) -> str:
     if isinstance(chunk, str):
         return chunk
     check_refusal_message(chunk)
-    content = chunk.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text":
-            text = block.get("text")
-            if isinstance(text, str):
-                parts.append(text)
-    return "".join(parts)
+    return content_text(chunk.content)
 
 
 def texts(chunks: Iterable[str | BaseMessage]) -> Iterator[str]:

@@ -55,7 +55,8 @@ from langchain_robust_parsers.engine.tool_args import (
     tool_name_matcher,
 )
 from langchain_robust_parsers.engine.tool_dialects import decode_calls
-from langchain_robust_parsers.parsers.function_calls import message_text, new_call_id
+from langchain_robust_parsers.parsers.function_calls import new_call_id
+from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -688,7 +689,7 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
             return self._finish([], generation.text)
         message = generation.message
         calls = _message_calls(message)
-        text = message_text(message.content) if not calls and self.text_fallback else None
+        text = content_text(message.content) if not calls and self.text_fallback else None
         return self._finish(calls, text, max_tokens=_max_tokens(message))
 
     def _finish(self, calls: list[_Call], text: str | None, *, max_tokens: bool = False) -> _Final:
