@@ -14,7 +14,6 @@ import logging
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_core.exceptions import OutputParserException
@@ -36,6 +35,7 @@ from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.tool_dialects import decode_calls
 from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
     check_refusal,
@@ -118,16 +118,6 @@ _INSTRUCTIONS_TAG = (
 )
 _EMPTY_PYTHON = "\nIf no function applies, respond with []."
 _EMPTY_JSON = "\nIf no function applies, respond with []."
-
-
-@dataclass(frozen=True)
-class _Final:
-    """One final parse before it is published: a value, or the error to raise."""
-
-    value: Any
-    report: ParseReport | None
-    event: ParseEvent
-    error: OutputParserException | None = None
 
 
 class FunctionCallOutputParser(BaseOutputParser[Any]):
@@ -270,18 +260,18 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
             return None
         return self._shape(decoded.calls) if decoded.calls else None
 
-    def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> _Final:
+    def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
         message = ERROR_PREFIX[kind] + reason
         error = OutputParserException(message, llm_output=text)
         value = message if self.errors == "return" else None
-        return _Final(value, None, ParseEvent(name, FORMAT, "failed", None, message), error)
+        return FinalParse(value, None, ParseEvent(name, FORMAT, "failed", None, message), error)
 
-    def _parse_final(self, generation: Generation) -> _Final:
+    def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         name = self.get_name()
         native = self._native(generation)
         if native is not None:
-            return _Final(native, None, ParseEvent(name, FORMAT, "success"))
+            return FinalParse(native, None, ParseEvent(name, FORMAT, "success"))
         text = generation.text
         try:
             decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
@@ -295,9 +285,9 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
         report = decoded.report
         outcome = _outcome(decoded) if decoded.calls else "success"
         event = ParseEvent(name, FORMAT, outcome, report)
-        return _Final(self._shape(decoded.calls), report, event)
+        return FinalParse(self._shape(decoded.calls), report, event)
 
-    def _unwrap(self, final: _Final) -> Any:
+    def _unwrap(self, final: FinalParse[Any]) -> Any:
         if final.error is not None and self.errors == "raise":
             raise final.error
         return final.value

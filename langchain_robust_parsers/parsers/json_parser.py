@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import pydantic
@@ -17,6 +16,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
     check_refusal,
@@ -27,21 +27,6 @@ from langchain_robust_parsers.stats import ParseStats
 __all__ = ["RobustJsonOutputParser"]
 
 logger = logging.getLogger("langchain_robust_parsers")
-
-
-@dataclass(frozen=True)
-class _Final:
-    """The result of one final parse before it is published: a value, or the error to raise."""
-
-    value: Any
-    report: ParseReport | None
-    event: ParseEvent
-    error: OutputParserException | None = None
-
-    def unwrap(self) -> Any:
-        if self.error is not None:
-            raise self.error
-        return self.value
 
 
 class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
@@ -184,7 +169,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
             logger.warning("JSON engine failed unexpectedly on a partial", exc_info=True)
             return None
 
-    def _parse_final(self, text: str, *, use_fallback: bool = True) -> _Final:
+    def _parse_final(self, text: str, *, use_fallback: bool = True) -> FinalParse[Any]:
         """Parse ``text`` completely, without side effects; the caller publishes the event."""
         name = self.get_name()
         try:
@@ -195,8 +180,10 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
             reason = f"Invalid json output: {exc}"
             if use_fallback and self.fallback == "plain_text":
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
-                return _Final(fallback, None, ParseEvent(name, "json", "fallback", None, reason))
+                return FinalParse(
+                    fallback, None, ParseEvent(name, "json", "fallback", None, reason)
+                )
             error = OutputParserException(f"Invalid json output: {text}", llm_output=text)
             error.__cause__ = exc
-            return _Final(None, None, ParseEvent(name, "json", "failed", None, reason), error)
-        return _Final(value, report, ParseEvent(name, "json", report.outcome, report))
+            return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+        return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

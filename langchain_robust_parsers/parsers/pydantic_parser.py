@@ -8,7 +8,6 @@ import json
 import logging
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, Generic, Literal, SupportsIndex, overload
 
 import pydantic
@@ -29,6 +28,7 @@ from langchain_robust_parsers.engine import (
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
     check_refusal,
@@ -47,22 +47,6 @@ at the payload's start (they act on the decoded value, not on a text position)."
 _VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
 """What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
 ``ValueError``s; the others come from user validators that pydantic does not wrap."""
-
-
-@dataclass(frozen=True)
-class _Final(Generic[TBaseModel]):
-    """The result of one final parse before it is published: a model, or the error to raise."""
-
-    value: TBaseModel | None
-    report: ParseReport | None
-    event: ParseEvent
-    error: OutputParserException | None = None
-
-    def unwrap(self) -> TBaseModel:
-        if self.error is not None:
-            raise self.error
-        assert self.value is not None
-        return self.value
 
 
 class RobustPydanticOutputParser(
@@ -234,13 +218,13 @@ class RobustPydanticOutputParser(
             return None
         return None if isinstance(fitted, Exception) else fitted[0]
 
-    def _failure(self, text: str, completion: str, error: object) -> _Final[TBaseModel]:
+    def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
         name = self.pydantic_object.__name__
         msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
-        return _Final(None, None, event, OutputParserException(msg, llm_output=text))
+        return FinalParse(None, None, event, OutputParserException(msg, llm_output=text))
 
-    def _parse_final(self, text: str) -> _Final[TBaseModel]:
+    def _parse_final(self, text: str) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event."""
         first: tuple[Any, Exception] | None = None
         for value, report in self._candidates(text):
@@ -257,7 +241,7 @@ class RobustPydanticOutputParser(
                 coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
                 report = dataclasses.replace(report, repairs=report.repairs + coercions)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
-            return _Final(model, report, event)
+            return FinalParse(model, report, event)
         if first is None:
             return self._failure(text, text, "Invalid json output: no JSON value found")
         value, error = first

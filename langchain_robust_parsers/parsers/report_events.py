@@ -12,7 +12,7 @@ import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
@@ -25,6 +25,7 @@ from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = [
     "PARSE_REPORT_EVENT",
+    "FinalParse",
     "ParseEvent",
     "apublish",
     "check_refusal",
@@ -36,6 +37,28 @@ logger = logging.getLogger("langchain_robust_parsers")
 
 PARSE_REPORT_EVENT = "parse_report"
 """The name of the custom callback event carrying a parse's report."""
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FinalParse(Generic[T]):
+    """One final parse before it is published: a value (with its report), or the error to
+    raise; ``event`` says how it ended. Parsers build it without side effects, publish
+    ``event``, then :meth:`unwrap` it."""
+
+    value: T | None
+    report: Any
+    event: ParseEvent
+    error: Exception | None = None
+
+    def unwrap(self) -> T:
+        """The value, or raise the error."""
+        if self.error is not None:
+            raise self.error
+        # ``value`` is None only with an error, or for a parser whose T includes None.
+        return cast(T, self.value)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ from langchain_robust_parsers.engine.tool_dialects import decode_calls
 from langchain_robust_parsers.parsers.function_calls import new_call_id
 from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
     check_refusal,
@@ -246,21 +247,6 @@ class _Call:
             return repr(self.args)
 
 
-@dataclass(frozen=True)
-class _Final:
-    """One final parse before it is published: a value, or the error to raise."""
-
-    value: Any
-    report: ToolsParseReport | None
-    event: ParseEvent
-    error: Exception | None = None
-
-    def unwrap(self) -> Any:
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-
 class _CallError(Exception):
     """A call that cannot be returned; becomes ``OutputParserException`` (message, raw args)."""
 
@@ -384,7 +370,7 @@ class _Step:
             return None  # the same value (``sig`` now describes it too)
         return self._emit(parsed)
 
-    def last(self, final: _Final) -> Any:
+    def last(self, final: FinalParse[Any]) -> Any:
         """The item to yield for the final parse of the whole stream, or ``None``."""
         if final.error is not None or final.value is None or final.value == self._prev:
             return None
@@ -613,7 +599,7 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
             if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
         ]
 
-    def _stream_final(self, stream: ToolCallStream) -> _Final:
+    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
         """The final parse of a whole stream, from the calls it accumulated."""
         if stream.chunk_calls:
             calls = [
@@ -681,7 +667,7 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
             calls.append(call)
         return self._output(calls, partial=True)
 
-    def _parse_final(self, generation: Generation) -> _Final:
+    def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
@@ -692,7 +678,9 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
         text = content_text(message.content) if not calls and self.text_fallback else None
         return self._finish(calls, text, max_tokens=_max_tokens(message))
 
-    def _finish(self, calls: list[_Call], text: str | None, *, max_tokens: bool = False) -> _Final:
+    def _finish(
+        self, calls: list[_Call], text: str | None, *, max_tokens: bool = False
+    ) -> FinalParse[Any]:
         """Resolve ``calls`` (or read them from ``text``) and shape the output."""
         if not calls and text and self.text_fallback:
             calls = self._text_calls(text)
@@ -717,11 +705,11 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
         report = ToolsParseReport(tuple(c.tool_report() for c in selected))
         first = next((c.report for c in report.calls if c.outcome != "success"), None)
         event = ToolsParseEvent(self.get_name(), FORMAT, report.outcome, first, calls=report.calls)
-        return _Final(value, report, event)
+        return FinalParse(value, report, event)
 
-    def _failure(self, error: OutputParserException, calls: list[_Call]) -> _Final:
+    def _failure(self, error: OutputParserException, calls: list[_Call]) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
-        return _Final(None, None, event, error)
+        return FinalParse(None, None, event, error)
 
     def _text_calls(self, text: str) -> list[_Call]:
         """Calls written in the text. With bound names known, only calls to them; without,
