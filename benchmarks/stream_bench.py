@@ -30,6 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from json_bench import replace_readme_block  # noqa: E402
 from langchain_core.messages import AIMessageChunk  # noqa: E402
 from langchain_core.output_parsers import JsonOutputParser  # noqa: E402
 
@@ -292,18 +293,6 @@ def plot(rows: list[Row], path: Path) -> bool:
     return True
 
 
-def replace_block(readme: Path, body: str) -> bool:
-    text = readme.read_text(encoding="utf-8")
-    start = text.find(README_OPEN)
-    if start < 0:
-        return False
-    start += len(README_OPEN)
-    stop = text.find(README_CLOSE, start)
-    tail = text[stop:] if stop >= 0 else README_CLOSE + text[start:]
-    readme.write_text(text[:start] + "\n" + body + "\n" + tail, encoding="utf-8")
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true")
@@ -398,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = args.plot.relative_to(ROOT) if args.plot.is_relative_to(ROOT) else args.plot
         print(f"\nplot: {shown}")
     if args.write_readme:
-        ok = replace_block(ROOT / "README.md", table)
+        ok = replace_readme_block(ROOT / "README.md", README_OPEN, README_CLOSE, table)
         print("README updated" if ok else f"README has no {README_OPEN} marker", file=sys.stderr)
     return 0
 

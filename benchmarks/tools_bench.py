@@ -39,6 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from json_bench import replace_readme_block  # noqa: E402
 from langchain_core.exceptions import OutputParserException  # noqa: E402
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage  # noqa: E402
 from langchain_core.messages.tool import tool_call_chunk  # noqa: E402
@@ -417,18 +418,6 @@ def render(rows: list[StreamRow], corpora: list[CorpusRow], command: str) -> str
     return "\n".join(out)
 
 
-def replace_block(readme: Path, body: str) -> bool:
-    text = readme.read_text(encoding="utf-8")
-    start = text.find(README_OPEN)
-    if start < 0:
-        return False
-    start += len(README_OPEN)
-    stop = text.find(README_CLOSE, start)
-    tail = text[stop:] if stop >= 0 else README_CLOSE + text[start:]
-    readme.write_text(text[:start] + "\n" + body + "\n" + tail, encoding="utf-8")
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="no 1 MB row, no langchain-core row")
@@ -446,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows, corpora, command)
     print(table)
     if args.write_readme:
-        ok = replace_block(ROOT / "README.md", table)
+        ok = replace_readme_block(ROOT / "README.md", README_OPEN, README_CLOSE, table)
         print("README updated" if ok else f"README has no {README_OPEN} marker", file=sys.stderr)
     return 0
 
