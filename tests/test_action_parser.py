@@ -9,12 +9,11 @@ import copy
 import pickle
 import time
 from typing import Any
-from uuid import UUID
 
 import pytest
+from event_recorders import EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -44,23 +43,6 @@ from langchain_robust_parsers.stats import ParseStats
 
 HOSTILE_SECONDS = 2.0
 PARSER = ActionOutputParser(window=(1280, 720))
-
-
-class EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
 
 
 def parse(text: str, **config: Any) -> list[Any]:

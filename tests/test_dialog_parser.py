@@ -11,13 +11,12 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
-from uuid import UUID
 
 import pydantic
 import pytest
+from event_recorders import EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import ChatGeneration, Generation
@@ -823,25 +822,8 @@ def test_stats_outcomes_and_table() -> None:
     assert parser.parse_with_outcome('[TO: Bob] "Hello"')[1] == "recovered"
 
 
-class _EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
-
-
 def test_parse_report_event_in_a_run() -> None:
-    recorder = _EventRecorder()
+    recorder = EventRecorder()
     chain = PROMPT | FakeListChatModel(responses=['[TO: Bob] "Hello"']) | DialogOutputParser()
     chain.invoke(INPUT, config={"callbacks": [recorder]})
     assert recorder.events == [

@@ -11,13 +11,12 @@ import re
 import sys
 import time
 from typing import Any
-from uuid import UUID
 
 import pytest
 from call_corpus import CALL_CORPUS, CallCase
+from event_recorders import EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import (
@@ -43,23 +42,6 @@ from langchain_robust_parsers.stats import ParseStats
 CALL_ID = re.compile(r"call_[0-9a-f]{24}")
 HOSTILE_SECONDS = 2.0
 PROMPT = ChatPromptTemplate.from_template("{question}")
-
-
-class EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
 
 
 # --------------------------------------------------------------------------- basic contract

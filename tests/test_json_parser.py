@@ -10,13 +10,12 @@ import itertools
 import pickle
 import sys
 from typing import Any
-from uuid import UUID
 
 import pydantic
 import pytest
+from event_recorders import AsyncEventRecorder, EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
@@ -36,42 +35,6 @@ FENCED_WITH_PROSE = (
     "Here is the order I extracted:\n\n```json\n" + ORDER_TEXT + "\n```\n\nLet me know if you "
     "need anything else!"
 )
-
-
-class EventRecorder(BaseCallbackHandler):
-    """Collects custom events seen during a run."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
-
-
-class AsyncEventRecorder(AsyncCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    async def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
 
 
 def chat_chain(parser: Any, *responses: str) -> Any:

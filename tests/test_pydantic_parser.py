@@ -9,14 +9,13 @@ import importlib.util
 import pickle
 import sys
 from typing import Any, Literal
-from uuid import UUID
 
 import pydantic
 import pydantic.v1
 import pytest
+from event_recorders import AsyncEventRecorder, EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
@@ -64,22 +63,6 @@ REVIEW = FilmReview(
 REVIEW_TEXT = (
     '{"title": "Spirited Away", "score": 9.5, "verdict": "recommend", "genres": ["animation"]}'
 )
-
-
-class EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(self, name: str, data: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        self.events.append((name, data))
-
-
-class AsyncEventRecorder(AsyncCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    async def on_custom_event(self, name: str, data: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        self.events.append((name, data))
 
 
 def review_parser(**kwargs: Any) -> RobustPydanticOutputParser[FilmReview]:

@@ -12,13 +12,12 @@ import pickle
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
-from uuid import UUID
 
 import pytest
+from event_recorders import EventRecorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.agents import AgentAction, AgentFinish
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
@@ -662,25 +661,8 @@ def test_stats_outcomes() -> None:
     assert stats.snapshot() == {"react": {"success": 1, "recovered": 2, "fallback": 1, "failed": 2}}
 
 
-class _EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
-
-
 def test_parse_report_event_in_a_run() -> None:
-    recorder = _EventRecorder()
+    recorder = EventRecorder()
     model = FakeListChatModel(responses=['Action: {"action": "search", "action_input": "x"}'])
     (model | ReActOutputParser()).invoke("q", config={"callbacks": [recorder]})
     ((name, data),) = recorder.events

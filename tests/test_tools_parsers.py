@@ -17,14 +17,13 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
-from uuid import UUID
 
 import jsonpatch
 import pydantic
 import pytest
+from event_recorders import EventRecorder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
@@ -180,23 +179,6 @@ class ToolStreamingModel(BaseChatModel):
                 if queue:
                     chunk = AIMessageChunk(content="", tool_call_chunks=[queue.pop(0)])
                     yield ChatGenerationChunk(message=chunk)
-
-
-class EventRecorder(BaseCallbackHandler):
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-
-    def on_custom_event(
-        self,
-        name: str,
-        data: Any,
-        *,
-        run_id: UUID,
-        tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.events.append((name, data))
 
 
 def _consume(values: Iterator[Any]) -> None:
