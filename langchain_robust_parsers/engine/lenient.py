@@ -76,7 +76,7 @@ _QUOTE_REPAIR = {
 _RUNS: dict[str, re.Pattern[str]] = {
     q: re.compile("[^" + re.escape(c) + r"\\\x00-\x1f`]*") for q, c in _CLOSERS.items()
 }
-_SIMPLE_ESCAPES = {
+SIMPLE_ESCAPES: dict[str, str] = {
     '"': '"',
     "\\": "\\",
     "/": "/",
@@ -85,7 +85,7 @@ _SIMPLE_ESCAPES = {
     "n": "\n",
     "r": "\r",
     "t": "\t",
-    "'": "'",
+    "'": "'",  # not JSON, but models escape apostrophes; shared by every string reader
 }
 _LITERALS: dict[str, tuple[Any, bool]] = {
     # word -> (value, is a repair)
@@ -352,8 +352,8 @@ def scan_string(
                         code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
                         pos += 6
                 parts.append(chr(code))
-            elif e in _SIMPLE_ESCAPES:
-                parts.append(_SIMPLE_ESCAPES[e])
+            elif e in SIMPLE_ESCAPES:
+                parts.append(SIMPLE_ESCAPES[e])
                 pos += 2
             elif e in closers or e in "„“”‘’":
                 if e not in closers:

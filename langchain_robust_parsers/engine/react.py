@@ -36,6 +36,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.decode import decode
 from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.lenient import SIMPLE_ESCAPES as _SIMPLE_ESCAPES
 from langchain_robust_parsers.engine.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
@@ -345,17 +346,6 @@ _WS = frozenset(" \t\r\n\f\v")
 _KEY_START = re.compile(r"[\w$\-]")
 _STRING_CLOSERS = frozenset(",:}]")
 _THINK_NAMES = frozenset({"think", "thinking", "reasoning"})
-_SIMPLE_ESCAPES = {
-    '"': '"',
-    "\\": "\\",
-    "/": "/",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "'": "'",
-}
 _JSON_SIMPLE_ESCAPES = {k: v for k, v in _SIMPLE_ESCAPES.items() if k != "'"}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_DIGITS = re.compile(r"[0-9a-fA-F]+")

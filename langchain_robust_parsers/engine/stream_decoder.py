@@ -25,23 +25,13 @@ import re
 from typing import Any
 
 from langchain_robust_parsers.engine.lenient import MAX_DEPTH
+from langchain_robust_parsers.engine.lenient import SIMPLE_ESCAPES as _SIMPLE_ESCAPES
 from langchain_robust_parsers.engine.locate import THINK_CLOSE
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _WS = frozenset(" \t\r\n\f\v\u00a0\ufeff")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_$\-]+")
-_SIMPLE_ESCAPES = {
-    '"': '"',
-    "\\": "\\",
-    "/": "/",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "'": "'",
-}
 _LITERALS: dict[str, Any] = {
     "true": True,
     "false": False,
