@@ -33,8 +33,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # measure the working tree, installed or not
     sys.path.insert(0, str(REPO))
 
-from langchain_robust_parsers.engine.python_calls import decode_python_calls  # noqa: E402
-from langchain_robust_parsers.engine.tool_dialects import decode_calls  # noqa: E402
+from langchain_robust_parsers.engine.calls.dialects import decode_calls  # noqa: E402
+from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls  # noqa: E402
 from langchain_robust_parsers.parsers.function_calls import (  # noqa: E402
     FunctionCallOutputParser,
 )

@@ -46,7 +46,7 @@ from langchain_core.exceptions import OutputParserException  # noqa: E402
 from langchain_core.output_parsers import JsonOutputParser  # noqa: E402
 
 from langchain_robust_parsers import RobustJsonOutputParser, loads  # noqa: E402
-from langchain_robust_parsers.json_text import loads_with_report  # noqa: E402
+from langchain_robust_parsers.parsers.json_text import loads_with_report  # noqa: E402
 
 README = REPO / "README.md"
 BENCH_OPEN, BENCH_CLOSE = "<!-- BENCH-TABLE -->", "<!-- /BENCH-TABLE -->"

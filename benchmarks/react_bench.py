@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from langchain_core.messages import AIMessageChunk  # noqa: E402
 
-from langchain_robust_parsers.engine.react import ReActScanner  # noqa: E402
+from langchain_robust_parsers.engine.agents.react import ReActScanner  # noqa: E402
 from langchain_robust_parsers.parsers.react import ReActOutputParser  # noqa: E402
 
 CHUNK = 4

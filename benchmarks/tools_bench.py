@@ -50,7 +50,7 @@ from langchain_core.output_parsers.openai_tools import (  # noqa: E402
 )
 from pydantic import BaseModel  # noqa: E402
 
-from langchain_robust_parsers.json_text import loads  # noqa: E402
+from langchain_robust_parsers.parsers.json_text import loads  # noqa: E402
 from langchain_robust_parsers.parsers.tools import (  # noqa: E402
     RobustJsonOutputToolsParser,
     RobustPydanticToolsParser,

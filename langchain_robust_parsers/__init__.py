@@ -8,7 +8,18 @@ what was cut off, and reports what it did.
 from __future__ import annotations
 
 from langchain_robust_parsers._version import __version__
-from langchain_robust_parsers.actions import (
+from langchain_robust_parsers.chains import (
+    FormatLockedPromptTemplate,
+    GenerateOutput,
+    JudgeOutput,
+    RetryExhaustedError,
+    RetryWithClarification,
+    register_step_type,
+    robust_structured_output,
+)
+from langchain_robust_parsers.chat_models import TextToolCallingChatModel
+from langchain_robust_parsers.engine import ParseReport, Repair
+from langchain_robust_parsers.engine.agents.actions import (
     Action,
     BaseAction,
     CheckboxAction,
@@ -29,18 +40,7 @@ from langchain_robust_parsers.actions import (
     UploadFileAction,
     WaitAction,
 )
-from langchain_robust_parsers.chains import (
-    FormatLockedPromptTemplate,
-    GenerateOutput,
-    JudgeOutput,
-    RetryExhaustedError,
-    RetryWithClarification,
-    register_step_type,
-    robust_structured_output,
-)
-from langchain_robust_parsers.chat_models import TextToolCallingChatModel
-from langchain_robust_parsers.engine import ParseReport, Repair
-from langchain_robust_parsers.json_text import loads, repair_json
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.actions import ActionOutputParser, ActionParse
 from langchain_robust_parsers.parsers.dialog import DialogOutputParser, DialogTurn
 from langchain_robust_parsers.parsers.function_calls import (
@@ -48,6 +48,7 @@ from langchain_robust_parsers.parsers.function_calls import (
     TextToolCallAdapter,
 )
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
+from langchain_robust_parsers.parsers.json_text import loads, repair_json
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.react import ANSWER_STREAMED_KEY, ReActOutputParser
 from langchain_robust_parsers.parsers.tools import (
@@ -57,7 +58,6 @@ from langchain_robust_parsers.parsers.tools import (
     ToolCallReport,
     ToolsParseReport,
 )
-from langchain_robust_parsers.stats import ParseStats
 
 __all__ = [
     "ANSWER_STREAMED_KEY",

@@ -20,7 +20,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.prompts import ChatPromptTemplate
 
-from langchain_robust_parsers.actions import (
+from langchain_robust_parsers.engine.agents.action_json import detect_format
+from langchain_robust_parsers.engine.agents.actions import (
     ACTION_TYPES,
     BaseAction,
     CheckboxAction,
@@ -37,9 +38,8 @@ from langchain_robust_parsers.actions import (
     TerminateAction,
     action_adapter,
 )
-from langchain_robust_parsers.engine.action_json import detect_format
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.actions import ActionOutputParser
-from langchain_robust_parsers.stats import ParseStats
 
 HOSTILE_SECONDS = 2.0
 PARSER = ActionOutputParser(window=(1280, 720))

@@ -515,7 +515,9 @@ def test_entry_whose_module_does_not_exist_is_absent(
     future = FormatEntry(
         "future", "langchain_robust_parsers.parsers.not_written_yet", "FutureParser", "later"
     )
-    no_class = FormatEntry("noclass", "langchain_robust_parsers.stats", "NoSuchParser", "none")
+    no_class = FormatEntry(
+        "noclass", "langchain_robust_parsers.engine.stats", "NoSuchParser", "none"
+    )
     entries = (*formats.FORMATS, future, no_class)
     assert future.load_class() is None
     assert no_class.load_class() is None

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_robust_parsers.engine import dialog as engine
-from langchain_robust_parsers.engine.dialog import (
+from langchain_robust_parsers.engine.agents import dialog as engine
+from langchain_robust_parsers.engine.agents.dialog import (
     MAX_HEADER_LENGTH,
     TONE_LEXICON,
     BodyScanner,

@@ -23,7 +23,7 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.prompts import ChatPromptTemplate
 
 from langchain_robust_parsers import ParseStats
-from langchain_robust_parsers.engine import dialog as engine
+from langchain_robust_parsers.engine.agents import dialog as engine
 from langchain_robust_parsers.parsers.dialog import (
     DIALOG_FORMAT_INSTRUCTIONS,
     DialogOutputParser,

@@ -13,7 +13,7 @@ from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import loads
 from langchain_robust_parsers.engine import JsonEngineError, decode, iter_candidates
-from langchain_robust_parsers.json_text import loads_with_report
+from langchain_robust_parsers.parsers.json_text import loads_with_report
 
 # DESIGN.md's total order of sources (best first).
 RANK = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3}

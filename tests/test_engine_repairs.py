@@ -15,7 +15,7 @@ from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import loads, repair_json
 from langchain_robust_parsers.engine import JsonEngineError, decode
-from langchain_robust_parsers.json_text import loads_with_report
+from langchain_robust_parsers.parsers.json_text import loads_with_report
 
 
 def check(text: str, expected: Any, *names: str) -> None:

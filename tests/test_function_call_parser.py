@@ -31,13 +31,13 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import tool
 
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.function_calls import (
     Dialect,
     FunctionCallOutputParser,
     TextToolCallAdapter,
     new_call_id,
 )
-from langchain_robust_parsers.stats import ParseStats
 
 CALL_ID = re.compile(r"call_[0-9a-f]{24}")
 HOSTILE_SECONDS = 2.0
@@ -109,7 +109,7 @@ def test_explicit_dialects() -> None:
 def test_dialect_names_match_the_engine() -> None:
     from typing import get_args
 
-    from langchain_robust_parsers.engine.tool_dialects import DIALECTS
+    from langchain_robust_parsers.engine.calls.dialects import DIALECTS
 
     assert set(get_args(Dialect)) == set(DIALECTS)
 

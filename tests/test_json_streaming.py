@@ -25,7 +25,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
 from langchain_robust_parsers import RobustJsonOutputParser, RobustPydanticOutputParser
-from langchain_robust_parsers.engine.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 
 
 def pieces(text: str, size: int) -> list[str]:

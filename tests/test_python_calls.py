@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from langchain_robust_parsers.engine.calls import CallDecodeError, ParsedCall
-from langchain_robust_parsers.engine.python_calls import (
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.python_calls import (
     MAX_ARITH_DEPTH,
     MAX_SYNTAX_DEPTH,
     MAX_VALUE_DEPTH,

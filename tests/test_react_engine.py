@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_robust_parsers.engine import react as engine
-from langchain_robust_parsers.engine.react import (
+from langchain_robust_parsers.engine.agents import react as engine
+from langchain_robust_parsers.engine.agents.react import (
     ReActScanner,
     ReActStep,
     is_final_answer_name,

@@ -45,12 +45,12 @@ from langchain_robust_parsers.chat_models import (
     ToolChoice,
     normalize_tool_choice,
 )
-from langchain_robust_parsers.chat_models.call_stream import (
+from langchain_robust_parsers.chat_models.text_tool_calling import NOSTREAM_TAG
+from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     parse_answer,
     remaining_text,
 )
-from langchain_robust_parsers.chat_models.text_tool_calling import NOSTREAM_TAG
 
 DIALECTS = ("hermes", "python", "json")
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 from call_corpus import CALL_CORPUS, CallCase
 
-from langchain_robust_parsers.engine.calls import CallDecodeError, DecodedCalls
-from langchain_robust_parsers.engine.repair_log import RepairLog
-from langchain_robust_parsers.engine.tool_dialects import (
+from langchain_robust_parsers.engine.calls.dialects import (
     ARGUMENT_KEYS,
     DIALECTS,
     MARKERS,
@@ -20,6 +18,8 @@ from langchain_robust_parsers.engine.tool_dialects import (
     classify,
     decode_calls,
 )
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, DecodedCalls
+from langchain_robust_parsers.engine.repair_log import RepairLog
 
 HOSTILE_SECONDS = 2.0
 

@@ -37,11 +37,12 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_robust_parsers.engine.tool_args import (
+from langchain_robust_parsers.engine.calls.tool_args import (
     ToolArgumentsError,
     ToolNameMatcher,
     decode_arguments,
 )
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.tool_stream import FirstStreamedList
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
@@ -49,7 +50,6 @@ from langchain_robust_parsers.parsers.tools import (
     RobustPydanticToolsParser,
     ToolsParseReport,
 )
-from langchain_robust_parsers.stats import ParseStats
 
 # --------------------------------------------------------------------------- helpers
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_robust_parsers.engine.ui_tars import (
+from langchain_robust_parsers.engine.agents.ui_tars import (
     MAX_CALLS,
     CoordinateSpace,
     UiTarsResponse,

@@ -8,10 +8,8 @@ fixed format requirement. When every attempt failed, :class:`RetryExhaustedError
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, TypeVar
 
 import pydantic
@@ -21,6 +19,13 @@ from langchain_core.output_parsers import JsonOutputParser
 from langchain_robust_parsers.chains.locked_format import parser_schema
 from langchain_robust_parsers.chains.step_types import describe_validation_error
 from langchain_robust_parsers.engine import JsonEngineError, decode
+from langchain_robust_parsers.engine.clarification_text import (
+    CLARIFICATION_TEMPLATES,
+    NO_JSON_PROBLEM,
+    SUMMARY_TEXT,
+    clarification_message,
+    in_language,
+)
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 
 __all__ = [
@@ -38,61 +43,8 @@ MAX_ERROR_CHARS = 600
 """Longest description of one failure sent back to the model: parser messages can quote the
 whole answer, which the model already sees as its previous message."""
 
-_PLACEHOLDER = re.compile(r"\{(error|requirement)\}")
-"""The two placeholders of a clarification template, replaced in one pass."""
-
 _TROUBLESHOOTING = "\nFor troubleshooting, visit:"
 """Where langchain-core's ``OutputParserException`` appends its documentation link."""
-
-CLARIFICATION_TEMPLATES: Mapping[str, str] = MappingProxyType(
-    {
-        "en": (
-            "Your previous answer could not be used.\n"
-            "{error}\n\n"
-            "Answer again, following the required format exactly:\n\n"
-            "{requirement}"
-        ),
-        "vi": (
-            "Câu trả lời trước của bạn không dùng được.\n"
-            "{error}\n\n"
-            "Hãy trả lời lại, tuân thủ chính xác định dạng bắt buộc sau:\n\n"
-            "{requirement}"
-        ),
-    }
-)
-"""The clarification message by language. ``{error}`` and ``{requirement}`` are replaced
-literally (not with ``str.format``), so braces in either are safe."""
-
-_NO_REQUIREMENT: Mapping[str, str] = MappingProxyType(
-    {
-        "en": "Your previous answer could not be used.\n{error}\n\nAnswer again, fixing this.",
-        "vi": (
-            "Câu trả lời trước của bạn không dùng được.\n{error}\n\nHãy trả lời lại và sửa lỗi này."
-        ),
-    }
-)
-"""The clarification when there is no fixed requirement to restate."""
-
-_PROBLEM: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {"en": ("Problem: ", "Problems:"), "vi": ("Lỗi: ", "Các lỗi:")}
-)
-_NO_JSON: Mapping[str, str] = MappingProxyType(
-    {
-        "en": "No valid JSON was found in the answer.",
-        "vi": "Không tìm thấy JSON hợp lệ trong câu trả lời.",
-    }
-)
-_SUMMARY: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {
-        "en": ("No valid output after {n} attempt(s):", "attempt {i}"),
-        "vi": ("Không nhận được kết quả hợp lệ sau {n} lần thử:", "lần {i}"),
-    }
-)
-
-
-def _in(table: Mapping[str, _T], language: str) -> _T:
-    """``table``'s entry for ``language``, English when it has none."""
-    return table.get(language, table["en"])
 
 
 @dataclass(frozen=True)
@@ -188,14 +140,14 @@ def describe_failure(
         if model is not None:
             found = _schema_error(output, model)
             if found == "no-json":
-                return [_in(_NO_JSON, language)]
+                return [in_language(NO_JSON_PROBLEM, language)]
             if isinstance(found, pydantic.ValidationError):
                 validation = found
         elif isinstance(parser, JsonOutputParser):
             try:
                 decode(output)
             except JsonEngineError:
-                return [_in(_NO_JSON, language)]
+                return [in_language(NO_JSON_PROBLEM, language)]
             except Exception:
                 pass
     if validation is not None:
@@ -205,35 +157,9 @@ def describe_failure(
     return [_clean(str(exc)) or type(exc).__name__]
 
 
-def _format_problems(lines: Sequence[str], language: str) -> str:
-    single, several = _in(_PROBLEM, language)
-    if len(lines) == 1:
-        return single + lines[0]
-    return several + "".join(f"\n- {line}" for line in lines)
-
-
-def clarification_message(
-    lines: Sequence[str],
-    requirement: str,
-    language: str = "en",
-    template: str | None = None,
-) -> str:
-    """The clarification text: the failure ``lines`` and the fixed ``requirement``.
-
-    ``template`` (with ``{error}`` and ``{requirement}``) replaces the built-in text for
-    ``language``.
-    """
-    error = _format_problems(lines, language)
-    if template is None:
-        table = CLARIFICATION_TEMPLATES if requirement.strip() else _NO_REQUIREMENT
-        template = _in(table, language)
-    values = {"error": error, "requirement": requirement}
-    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
-
-
 def summarize_failures(failures: Sequence[AttemptFailure], language: str = "en") -> str:
     """The message listing every failed attempt."""
-    header, label = _in(_SUMMARY, language)
+    header, label = in_language(SUMMARY_TEXT, language)
     lines = [header.format(n=len(failures))]
     for failure in failures:
         lines.append(f"- {label.format(i=failure.attempt)}: {failure.error}")

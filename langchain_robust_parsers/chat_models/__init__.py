@@ -8,7 +8,7 @@ from langchain_robust_parsers.chat_models.text_tool_calling import (
     normalize_tool_choice,
     render_history,
 )
-from langchain_robust_parsers.chat_models.tool_prompts import (
+from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
     TOOL_DIALECTS,
     TOOL_PROMPTS,

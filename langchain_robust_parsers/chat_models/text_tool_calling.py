@@ -44,14 +44,14 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
-from langchain_robust_parsers.chains.clarification import clarification_message
-from langchain_robust_parsers.chat_models.call_stream import (
+from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
     StreamStep,
     parse_answer,
 )
-from langchain_robust_parsers.chat_models.tool_prompts import (
+from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
     ToolChoice,
     ToolDialect,
@@ -60,10 +60,10 @@ from langchain_robust_parsers.chat_models.tool_prompts import (
     render_tool_prompt,
     render_tool_results,
 )
-from langchain_robust_parsers.engine.calls import ParsedCall
+from langchain_robust_parsers.engine.clarification_text import clarification_message
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.function_calls import Dialect, new_call_id
-from langchain_robust_parsers.parsers.message_text import content_text
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -354,7 +354,7 @@ class TextToolCallingChatModel(BaseChatModel):
 
     ``bind_tools(tools, tool_choice=...)`` renders the tools' JSON schemas into a system message
     in the chosen ``dialect`` with fixed instructions (see
-    :mod:`~langchain_robust_parsers.chat_models.tool_prompts`):
+    :mod:`~langchain_robust_parsers.engine.calls.tool_prompts`):
 
     - ``hermes``: schemas in ``<tools></tools>``, calls as ``<tool_call>{"name": ..,
       "arguments": {..}}</tool_call>``, results in ``<tool_response></tool_response>``;

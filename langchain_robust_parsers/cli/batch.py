@@ -32,7 +32,7 @@ from langchain_robust_parsers.cli.runner import (
     encode_result,
     parse_outcome,
 )
-from langchain_robust_parsers.stats import ParseStats
+from langchain_robust_parsers.engine.stats import ParseStats
 
 __all__ = [
     "BATCH_LINES",

@@ -21,7 +21,7 @@ from langchain_robust_parsers.cli.runner import (
     parse_outcome,
     to_jsonable,
 )
-from langchain_robust_parsers.stats import ParseStats
+from langchain_robust_parsers.engine.stats import ParseStats
 
 __all__ = ["DemoSample", "load_samples", "run_demo"]
 

@@ -39,8 +39,8 @@ from langchain_robust_parsers.cli.demo import run_demo
 from langchain_robust_parsers.cli.formats import FormatError, available_formats
 from langchain_robust_parsers.cli.progress import Progress, make_progress
 from langchain_robust_parsers.cli.runner import FormatRunner, error_text, to_jsonable
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
-from langchain_robust_parsers.stats import ParseStats
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_arg_parser", "main"]
 

@@ -21,7 +21,7 @@ from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.cli.formats import FormatEntry, build_parser, resolve_format
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.stats import OUTCOMES, Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import OUTCOMES, Outcome, ParseStats
 
 __all__ = [
     "BAD_INPUT",

@@ -3,9 +3,9 @@
 Seed 000's response processing: detect the response format, read the actions (the JSON engine
 for JSON, with every repair and truncation kept to the complete actions; the UI-TARS reader for
 ``Thought: ... Action: click(start_box='(100,200)')``), validate each into a typed
-:data:`~langchain_robust_parsers.actions.Action` and fall back to a
-:class:`~langchain_robust_parsers.actions.NullAction` with the reason when something cannot be
-executed. Outcomes are counted per detected format in a :class:`ParseStats`.
+:data:`~langchain_robust_parsers.engine.agents.actions.Action` and fall back to a
+:class:`~langchain_robust_parsers.engine.agents.actions.NullAction` with the reason when
+something cannot be executed. Outcomes are counted per detected format in a :class:`ParseStats`.
 """
 
 from __future__ import annotations
@@ -21,34 +21,34 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
-from langchain_robust_parsers.actions import (
+from langchain_robust_parsers.engine import ParseReport, iter_candidates
+from langchain_robust_parsers.engine.agents.action_json import (
+    ResponseFormat,
+    action_items,
+    detect_format,
+    drop_incomplete_last,
+)
+from langchain_robust_parsers.engine.agents.actions import (
     Action,
     BaseAction,
     BuiltAction,
     NullAction,
     build_action,
 )
-from langchain_robust_parsers.engine import ParseReport, iter_candidates
-from langchain_robust_parsers.engine.action_json import (
-    ResponseFormat,
-    action_items,
-    detect_format,
-    drop_incomplete_last,
-)
-from langchain_robust_parsers.engine.ui_tars import (
+from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
     UiTarsItem,
     parse_ui_tars,
 )
-from langchain_robust_parsers.parsers.message_text import content_text
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
 

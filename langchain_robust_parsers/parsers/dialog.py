@@ -18,16 +18,16 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import BaseModel, ConfigDict
 
-from langchain_robust_parsers.engine.dialog import (
+from langchain_robust_parsers.engine.agents.dialog import (
     COMPLETE_FAILURE,
     DialogParse,
     DialogStream,
     parse_dialog,
     wrap,
 )
-from langchain_robust_parsers.parsers.message_text import content_text
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
 

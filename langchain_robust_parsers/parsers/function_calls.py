@@ -24,16 +24,17 @@ from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.calls import (
+from langchain_robust_parsers.engine.calls.dialects import decode_calls
+from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
     CallDecodeError,
     CallKind,
     DecodedCalls,
     ParsedCall,
 )
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.tool_dialects import decode_calls
-from langchain_robust_parsers.parsers.message_text import content_text
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -41,7 +42,6 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = [
     "BfclCall",
@@ -72,7 +72,7 @@ Dialect = Literal[
     "bare",
 ]
 """``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
-name one dialect marker (see :mod:`langchain_robust_parsers.engine.tool_dialects`)."""
+name one dialect marker (see :mod:`langchain_robust_parsers.engine.calls.dialects`)."""
 
 BfclCall = dict[str, dict[str, Any]]
 """One call in BFCL's shape: ``{"function name": {"param": value}}``."""

@@ -14,10 +14,11 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
-from langchain_robust_parsers.engine.commentjson_strategy import (
+from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -26,7 +27,6 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.stats import ParseStats
 
 __all__ = ["RobustJsonOutputParser"]
 

@@ -2,7 +2,7 @@
 
 langchain-core's cumulative parsers add every chunk to the text so far and re-parse all of it,
 then compare the whole value with the previous one: quadratic in the length of the stream. Here
-each chunk goes once through :class:`~langchain_robust_parsers.engine.stream_decoder.
+each chunk goes once through :class:`~langchain_robust_parsers.engine.json.stream_decoder.
 JsonStreamDecoder`, which says whether the value changed, and a snapshot is built only then.
 
 Text the decoder cannot follow without look-ahead (an unescaped inner quote, a missing comma)
@@ -25,17 +25,17 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.engine.report import ParseReport, Source
-from langchain_robust_parsers.engine.stream_decoder import JsonStreamDecoder
-from langchain_robust_parsers.parsers.message_text import content_text
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
     check_refusal_message,
     publish,
 )
-from langchain_robust_parsers.parsers.snapshot_diff import growth_patch
-from langchain_robust_parsers.stats import ParseStats
 
 REPARSE_GROWTH = 1.5
 """In fallback mode the text is re-read when it has grown by this factor since the last read:

@@ -26,6 +26,7 @@ from langchain_robust_parsers.engine import (
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -34,7 +35,6 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.stats import ParseStats
 
 __all__ = ["RobustPydanticOutputParser"]
 

@@ -1,10 +1,10 @@
 """``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
 
 One parser reads both ReAct layouts and their usual deviations (see
-:mod:`langchain_robust_parsers.engine.react`): JSON actions inline, fenced or list-wrapped, and
-LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text. It replaces
-``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of langchain-classic,
-with the same error contract for agent executors.
+:mod:`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
+list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
+It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
+langchain-classic, with the same error contract for agent executors.
 
 Streaming has two modes:
 
@@ -41,7 +41,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.react import (
+from langchain_robust_parsers.engine.agents.react import (
     ANSWER,
     ReActScan,
     ReActScanner,
@@ -49,6 +49,7 @@ from langchain_robust_parsers.engine.react import (
     scan_react,
 )
 from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.json_streaming import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
@@ -56,7 +57,6 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = [
     "ANSWER_STREAMED_KEY",

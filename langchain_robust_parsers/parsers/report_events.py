@@ -21,7 +21,7 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import var_child_runnable_config
 
 from langchain_robust_parsers.engine import ParseReport
-from langchain_robust_parsers.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 
 __all__ = [
     "PARSE_REPORT_EVENT",

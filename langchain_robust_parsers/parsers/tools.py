@@ -46,17 +46,19 @@ from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
-from langchain_robust_parsers.engine.calls import CallDecodeError
-from langchain_robust_parsers.engine.coercion import coerce_with_notes
-from langchain_robust_parsers.engine.tool_args import (
+from langchain_robust_parsers.engine.calls.dialects import decode_calls
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.tool_args import (
     ToolArgumentsError,
     ToolNameMatcher,
     decode_arguments,
     tool_name_matcher,
 )
-from langchain_robust_parsers.engine.tool_dialects import decode_calls
+from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.function_calls import new_call_id
-from langchain_robust_parsers.parsers.message_text import content_text
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -65,7 +67,6 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal_message,
     publish,
 )
-from langchain_robust_parsers.parsers.snapshot_diff import growth_patch
 from langchain_robust_parsers.parsers.tool_stream import (
     StreamedCall,
     ToolCallStream,
@@ -75,7 +76,6 @@ from langchain_robust_parsers.parsers.tool_stream import (
     paired_messages,
     texts_with_side_channel,
 )
-from langchain_robust_parsers.stats import Outcome, ParseStats
 
 __all__ = [
     "FORMAT",

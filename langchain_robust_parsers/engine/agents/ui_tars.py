@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_robust_parsers.engine import locate
-from langchain_robust_parsers.engine.python_calls import decode_python_calls
+from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
+from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import Repair
 

@@ -22,8 +22,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from langchain_robust_parsers.engine.decode import iter_candidates
 from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = [

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_robust_parsers.engine import locate
-from langchain_robust_parsers.engine.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.lenient import (
+from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
+from langchain_robust_parsers.engine.json.lenient import (
     LenientError,
     decode_clean_container,
     more_members_follow,

@@ -12,7 +12,7 @@ import importlib
 import json
 from typing import Any
 
-from langchain_robust_parsers.engine import locate
+from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
 

@@ -27,10 +27,14 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_robust_parsers.engine.calls import ERROR_PREFIX, CallDecodeError, ParsedCall
-from langchain_robust_parsers.engine.python_calls import matching_close
+from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    ERROR_PREFIX,
+    CallDecodeError,
+    ParsedCall,
+)
+from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.tool_dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 
 __all__ = [
     "MAX_HELD_MARKER_CHARS",

@@ -34,10 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from langchain_robust_parsers.engine.decode import decode
 from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.lenient import SIMPLE_ESCAPES as _SIMPLE_ESCAPES
-from langchain_robust_parsers.engine.locate import THINK_CLOSE
+from langchain_robust_parsers.engine.json.decode import decode
+from langchain_robust_parsers.engine.json.lenient import SIMPLE_ESCAPES as _SIMPLE_ESCAPES
+from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
 __all__ = [

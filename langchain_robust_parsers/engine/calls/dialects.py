@@ -35,16 +35,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_robust_parsers.engine import locate
-from langchain_robust_parsers.engine.calls import (
+from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     CallKind,
     DecodedCalls,
     ParsedCall,
 )
-from langchain_robust_parsers.engine.decode import decode, iter_candidates
-from langchain_robust_parsers.engine.errors import JsonEngineError
-from langchain_robust_parsers.engine.python_calls import (
+from langchain_robust_parsers.engine.calls.python_calls import (
     CallSyntaxError,
     CodeNotCallsError,
     Positional,
@@ -52,6 +49,9 @@ from langchain_robust_parsers.engine.python_calls import (
     iter_prose_calls,
     scan_shape,
 )
+from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from langchain_robust_parsers.engine.calls import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [

@@ -1,0 +1,75 @@
+"""``loads`` and ``repair_json``: the public face of the JSON engine for plain strings."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from langchain_core.exceptions import OutputParserException
+
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
+
+
+def loads_with_report(
+    text: str, *, partial: bool = False, allow_truncated: bool = True
+) -> tuple[Any, ParseReport | None]:
+    """Like :func:`loads`, also returning the :class:`ParseReport` (``None`` when nothing was
+    found in partial mode)."""
+    if not isinstance(text, str):
+        raise OutputParserException(
+            f"Expected a str, got {type(text).__name__}", llm_output=repr(text)
+        )
+    try:
+        return decode(text, allow_truncated=allow_truncated or partial)
+    except JsonEngineError as exc:
+        if partial:
+            return None, None
+        raise OutputParserException(f"Invalid json output: {exc}", llm_output=text) from exc
+
+
+def loads(text: str, *, partial: bool = False, allow_truncated: bool = True) -> Any:
+    """Decode the JSON value in a model's output, repairing what models get wrong.
+
+    With ``partial=False`` the value of complete or cut-off text is returned (cut-off text is
+    completed while ``allow_truncated``) and ``OutputParserException`` is raised when there is
+    none. With ``partial=True`` the text is an unfinished stream prefix: the best value so far is
+    returned, or ``None``; it never raises.
+    """
+    value, _ = loads_with_report(text, partial=partial, allow_truncated=allow_truncated)
+    return value
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities replaced by ``None`` (JSON has no spelling for them)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if not isinstance(value, (dict, list)):
+        return value
+    # Iterative copy: the engine bounds depth, but a value may come from anywhere.
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        src, dst = stack.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, item in items:
+            if isinstance(item, float) and not math.isfinite(item):
+                item = None
+            elif isinstance(item, (dict, list)):
+                child: Any = {} if isinstance(item, dict) else []
+                stack.append((item, child))
+                item = child
+            if isinstance(dst, dict):
+                dst[key] = item
+            else:
+                dst.append(item)
+    return root
+
+
+def repair_json(text: str, *, ensure_ascii: bool = True, indent: int | None = None) -> str:
+    """The recovered JSON value of ``text`` as a JSON document (NaN and Infinity become ``null``).
+
+    Raises ``OutputParserException`` when the text holds no JSON value.
+    """
+    value = loads(text)
+    return json.dumps(_finite(value), ensure_ascii=ensure_ascii, indent=indent)
