@@ -877,6 +877,7 @@ def test_absurd_numbers_give_null_actions(text: str) -> None:
         "a" * 1_000_000,
     ],
 )
+@pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
     start = time.perf_counter()
     actions = PARSER.parse(text)

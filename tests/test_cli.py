@@ -153,6 +153,7 @@ def test_demo_names_formats_whose_parser_is_missing(
     assert "dialog" in out.split("Not in this version, so not shown:")[1]
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs_the_demo() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "langchain_robust_parsers.cli", "demo"],
@@ -166,6 +167,7 @@ def test_module_entry_point_runs_the_demo() -> None:
     assert proc.stderr == ""
 
 
+@pytest.mark.slow
 def test_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "robust-parsers"
     if not script.exists():
@@ -246,6 +248,7 @@ def test_parse_input_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "line 1: malformed input: not valid UTF-8" in err
 
 
+@pytest.mark.slow
 def test_parse_with_two_workers_matches_one_worker(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -364,6 +367,7 @@ def test_interrupted_run_keeps_the_lines_done(
     ("workers", "signum"),
     [(1, signal.SIGINT), (2, signal.SIGINT), (2, signal.SIGTERM)],
 )
+@pytest.mark.slow
 def test_signalled_run_leaves_valid_output(tmp_path: Path, workers: int, signum: int) -> None:
     titles = ["fast"] * 2000 + ["slow"] * 20_000  # output appears fast; the rest takes long
     lines = [json.dumps({"text": json.dumps({"title": t})}) for t in titles]
@@ -395,6 +399,7 @@ def test_signalled_run_leaves_valid_output(tmp_path: Path, workers: int, signum:
     assert TABLE_HEADER in err
 
 
+@pytest.mark.slow
 def test_output_closed_early_stops_quietly(tmp_path: Path) -> None:
     path = _write_lines(tmp_path / "many.jsonl", [line for line, _ in MIXED] * 300)
     proc = subprocess.Popen(
@@ -434,6 +439,7 @@ def test_repair_without_json_exits_1(capsys: pytest.CaptureFixture[str]) -> None
     assert "no JSON value in the input" in err
 
 
+@pytest.mark.slow
 def test_repair_subprocess() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "langchain_robust_parsers.cli", "repair"],
@@ -654,6 +660,7 @@ def _parse_all(parser: Any, texts: list[str]) -> tuple[list[Any], ParseStats]:
     return values, parser.stats
 
 
+@pytest.mark.slow
 def test_parsers_scale_out_over_a_process_pool() -> None:
     """Parsers pickle into worker processes, keep no state between calls, and the ParseStats
     they fill there merge into the counts a single process gets."""

@@ -535,6 +535,7 @@ def _best(fn: Callable[[], object], *, calls: int = 1, repeats: int = 5) -> floa
     ],
     ids=["noise", "quoted-noise", "unquoted-noise", "brackets", "quote-stars", "headers"],
 )
+@pytest.mark.slow
 def test_time_grows_linearly(make: Callable[[int], str]) -> None:
     parser = DialogOutputParser()
     small, large = make(100_000), make(1_000_000)
@@ -546,6 +547,7 @@ def test_time_grows_linearly(make: Callable[[int], str]) -> None:
     assert t_large <= 12 * t_small + 0.05, (t_small, t_large)
 
 
+@pytest.mark.slow
 def test_streaming_cost_per_chunk_does_not_grow_with_the_text() -> None:
     parser = DialogOutputParser()
 

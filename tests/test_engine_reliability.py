@@ -352,6 +352,7 @@ HOSTILE: dict[str, Callable[[], str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_input_gives_a_value_or_an_error_quickly(name: str) -> None:
     text = HOSTILE[name]()
@@ -378,6 +379,7 @@ def test_many_placeholders_then_the_object() -> None:
     assert elapsed < TIME_BUDGET_S
 
 
+@pytest.mark.slow
 def test_many_repairs_in_one_large_document() -> None:
     text = "[" + "{'a': True, 'b': None,}, " * 50_000 + "]"
     value, elapsed = _timed(lambda: loads(text))
@@ -412,6 +414,7 @@ def test_moderate_nesting_with_a_repair() -> None:
     assert loads("[" * 50 + "1," + "]" * 50) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [2_000, 20_000])
 def test_deep_valid_nesting_gives_a_value_or_an_error(depth: int) -> None:
     # Beyond the C decoder's recursion limit: RecursionError must not escape.

@@ -310,6 +310,7 @@ def _consume(values: Iterator[Any]) -> None:
         pass
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_messages", [False, True])
 def test_stream_time_grows_linearly(as_messages: bool) -> None:
     parser = RobustJsonOutputParser()

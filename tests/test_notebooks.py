@@ -112,6 +112,7 @@ def _outputs(cell: object) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
 def test_notebook_runs_and_shows_its_claims(name: str, tmp_path: Path) -> None:
     copy = tmp_path / name

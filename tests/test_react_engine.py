@@ -527,6 +527,7 @@ def _noise(size: int, seed: int) -> str:
         "noise",
     ],
 )
+@pytest.mark.slow
 def test_work_grows_linearly(make: Callable[[int], str]) -> None:
     small, large = make(20_000), make(200_000)
     t_small = _best(lambda: [_feed_all(small) for _ in range(10)]) / 10

@@ -437,6 +437,7 @@ def test_any_text_gives_a_step_or_an_output_parser_exception(
             assert found[0].return_values["output"].strip() in text_of(items)
 
 
+@pytest.mark.slow
 def test_growth_per_chunk_cost_is_constant() -> None:
     parser = ReActOutputParser(stream_text=True)
 

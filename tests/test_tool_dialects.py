@@ -390,6 +390,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_text_answers_fast(name: str) -> None:
     started = time.perf_counter()

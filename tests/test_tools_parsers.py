@@ -741,6 +741,7 @@ def test_random_streams_match_langchain_and_end_at_the_final_parse(
     assert ours[-1] == RobustJsonOutputToolsParser(return_id=True).invoke(merged(chunks))
 
 
+@pytest.mark.slow
 def test_stream_time_grows_linearly() -> None:
     def doc(n: int) -> str:
         return json.dumps({"rows": [{"id": i, "text": f"row {i} " * 3} for i in range(n)]})

@@ -398,6 +398,7 @@ def test_any_text_reads_without_error(text: str) -> None:
         "Action: " + "f('a' b " * 50_000,
     ],
 )
+@pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
     start = time.perf_counter()
     parse_ui_tars(text, WINDOW)

@@ -1,9 +1,19 @@
-"""The engine's own error type; parsers turn it into ``OutputParserException``."""
+"""The engine's error types; the parsers' exception boundary turns them into
+``OutputParserException``.
+
+Every error the engine raises on purpose is an :class:`EngineError`, so the boundary can tell "this
+text holds no value" from a bug: anything else escaping engine code is a bug, logged and converted
+(or re-raised in strict mode, which the test suite turns on).
+"""
 
 from __future__ import annotations
 
 
-class JsonEngineError(ValueError):
+class EngineError(ValueError):
+    """The text could not be read as the format asked for (never a bug)."""
+
+
+class JsonEngineError(EngineError):
     """No JSON value could be recovered from the text.
 
     ``pos`` is the offset in the input where the engine gave up (``-1`` when no payload was found).
@@ -16,3 +26,9 @@ class JsonEngineError(ValueError):
 
     def __reduce__(self) -> tuple[type[JsonEngineError], tuple[str, int]]:
         return (type(self), (self.msg, self.pos))
+
+
+class EngineBugError(EngineError):
+    """An unexpected exception inside engine code, converted at the parser boundary so that the
+    parser's ordinary failure path (an ``OutputParserException`` with the raw text) handles it.
+    ``__cause__`` holds the original exception."""

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from typing import Any, Literal
 
 import pydantic
-from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -29,8 +29,6 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 
 __all__ = ["RobustJsonOutputParser"]
-
-logger = logging.getLogger("langchain_robust_parsers")
 
 
 class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
@@ -131,11 +129,9 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     def _candidates(self, text: str, *, allow_truncated: bool) -> Iterator[tuple[Any, ParseReport]]:
         """Engine candidates, with engine errors (and bugs) ending the iteration."""
         try:
-            yield from iter_candidates(text, allow_truncated=allow_truncated)
-        except JsonEngineError:
-            return
-        except Exception:  # the contract: nothing but OutputParserException escapes a parser
-            logger.warning("JSON engine failed unexpectedly; treating as no JSON", exc_info=True)
+            with engine_call(self.get_name(), "reading JSON candidates"):
+                yield from iter_candidates(text, allow_truncated=allow_truncated)
+        except EngineError:
             return
 
     def _conforms(self, value: Any) -> bool:
@@ -184,28 +180,24 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     def _parse_partial(self, text: str) -> Any:
         """The best value of a stream prefix, or ``None``; never raises."""
         try:
-            return decode(text, allow_truncated=True)[0]
-        except JsonEngineError:
-            return None
-        except Exception:
-            logger.warning("JSON engine failed unexpectedly on a partial", exc_info=True)
+            with engine_call(self.get_name(), "reading a partial JSON value"):
+                return decode(text, allow_truncated=True)[0]
+        except EngineError:
             return None
 
     def _parse_final(self, text: str, *, use_fallback: bool = True) -> FinalParse[Any]:
         """Parse ``text`` completely, without side effects; the caller publishes the event."""
         name = self.get_name()
         try:
-            value, report = self._best(text)
-        except Exception as exc:
-            if not isinstance(exc, JsonEngineError):
-                logger.warning("JSON engine failed unexpectedly", exc_info=True)
+            with engine_call(name, "reading JSON"):
+                value, report = self._best(text)
+        except EngineError as exc:
             reason = f"Invalid json output: {exc}"
             if use_fallback and self.fallback == "plain_text":
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
                 return FinalParse(
                     fallback, None, ParseEvent(name, "json", "fallback", None, reason)
                 )
-            error = OutputParserException(f"Invalid json output: {text}", llm_output=text)
-            error.__cause__ = exc
+            error = output_parser_error(f"Invalid json output: {text}", text, exc)
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any, Generic, Literal, SupportsIndex, overload
 
 import pydantic
-from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
@@ -19,14 +18,15 @@ from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import (
-    JsonEngineError,
     ParseReport,
     Repair,
     decode,
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -144,8 +144,9 @@ class RobustPydanticOutputParser(
 
     def _stream_partial(self, text: str) -> Any:
         try:
-            return decode(text, allow_truncated=True)[0]
-        except Exception:  # engine error: nothing to show yet
+            with engine_call(self.get_name(), "reading a partial JSON value"):
+                return decode(text, allow_truncated=True)[0]
+        except EngineError:  # nothing to show yet
             return None
 
     def _stream_item(self, value: Any) -> Any:
@@ -199,11 +200,9 @@ class RobustPydanticOutputParser(
     def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
         """Engine candidates, with engine errors (and bugs) ending the iteration."""
         try:
-            yield from iter_candidates(text, allow_truncated=self.allow_truncated)
-        except JsonEngineError:
-            return
-        except Exception:  # the contract: nothing but OutputParserException escapes a parser
-            logger.warning("JSON engine failed unexpectedly; treating as no JSON", exc_info=True)
+            with engine_call(self.get_name(), "reading JSON candidates"):
+                yield from iter_candidates(text, allow_truncated=self.allow_truncated)
+        except EngineError:
             return
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
@@ -212,17 +211,24 @@ class RobustPydanticOutputParser(
         Only the first candidate is tried: a prefix is re-parsed on every chunk, and the
         candidates further down rarely validate while the payload is still arriving."""
         try:
-            value, _ = decode(text, allow_truncated=True)
+            with engine_call(self.get_name(), "reading a partial JSON value"):
+                value, _ = decode(text, allow_truncated=True)
+        except EngineError:
+            return None
+        try:
             fitted = self._fit(value)
-        except Exception:  # engine error, or a validator raising something unexpected
+        except Exception:  # a user validator raising something pydantic does not wrap
             return None
         return None if isinstance(fitted, Exception) else fitted[0]
 
     def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
+        """The failed parse, its exception chained from the ``ValidationError`` (as
+        LangChain's parser chains it) when there was one."""
         name = self.pydantic_object.__name__
         msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
-        return FinalParse(None, None, event, OutputParserException(msg, llm_output=text))
+        cause = error if isinstance(error, BaseException) else None
+        return FinalParse(None, None, event, output_parser_error(msg, text, cause))
 
     def _parse_final(self, text: str) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = ["CallDecodeError", "CallKind", "DecodedCalls", "ParsedCall"]
@@ -56,7 +57,7 @@ class DecodedCalls:
     report: ParseReport = field(default_factory=ParseReport)
 
 
-class CallDecodeError(ValueError):
+class CallDecodeError(EngineError):
     """Something call-like was found but could not be decoded.
 
     ``kind`` says whether the text was taken for Python calls or JSON; ``reason`` is the bare

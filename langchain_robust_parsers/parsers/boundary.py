@@ -1,0 +1,77 @@
+"""The exception boundary between the engine and LangChain's contract, one for every parser.
+
+The engine raises :class:`~langchain_robust_parsers.engine.errors.EngineError` when text holds no
+value of the format asked for. Anything else escaping engine code is a bug. Every parser runs
+engine code inside :func:`engine_call`, which:
+
+- lets ``EngineError`` through untouched: the parser's ordinary failure path turns it into
+  ``OutputParserException(msg, llm_output=raw_text)`` (or its documented fallback value);
+- logs any other exception once, at ``WARNING`` on the ``langchain_robust_parsers`` logger with
+  the traceback, and re-raises it as :class:`EngineBugError` (chained), so the user still gets
+  an ``OutputParserException`` and never a bare ``KeyError`` from inside a parser;
+- in strict mode re-raises the original exception instead, so an engine bug fails a test rather
+  than reading as "no JSON found". Strict mode is on when the environment variable
+  ``LANGCHAIN_ROBUST_PARSERS_STRICT`` is set to anything but ``""``, ``"0"`` or ``"false"``; the
+  package's test suite sets it.
+
+Expected failures are logged at ``DEBUG`` by the parsers' report events, never here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from langchain_core.exceptions import OutputParserException
+
+from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+
+__all__ = ["STRICT_ENV_VAR", "EngineBugError", "engine_call", "output_parser_error", "strict_mode"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+STRICT_ENV_VAR = "LANGCHAIN_ROBUST_PARSERS_STRICT"
+_FALSE_WORDS = frozenset({"", "0", "false", "no", "off"})
+
+
+def strict_mode() -> bool:
+    """True when engine bugs must propagate (read on every failure, so tests can flip it)."""
+    return os.environ.get(STRICT_ENV_VAR, "").strip().lower() not in _FALSE_WORDS
+
+
+@contextmanager
+def engine_call(parser: str, task: str) -> Iterator[None]:
+    """Run engine code for ``parser`` (its name) doing ``task`` (a few words, for the log).
+
+    ``EngineError`` and ``OutputParserException`` pass through; any other ``Exception`` is a
+    bug: logged once and re-raised as ``EngineBugError``, or re-raised as is in strict mode.
+    """
+    try:
+        yield
+    except (EngineError, OutputParserException):
+        raise
+    except Exception as exc:
+        if strict_mode():
+            raise
+        logger.warning(
+            "%s: %s failed unexpectedly (%s: %s); treated as unparseable text",
+            parser,
+            task,
+            type(exc).__name__,
+            exc,
+            exc_info=True,
+        )
+        raise EngineBugError(f"internal error while {task}: {type(exc).__name__}: {exc}") from exc
+
+
+def output_parser_error(
+    message: str, text: str, cause: BaseException | None = None, **kwargs: object
+) -> OutputParserException:
+    """``OutputParserException(message, llm_output=text)`` chained from ``cause``: the one way a
+    parser reports a failure (keyword arguments such as ``observation`` pass through)."""
+    error = OutputParserException(message, llm_output=text, **kwargs)  # type: ignore[arg-type]
+    if cause is not None:
+        error.__cause__ = cause
+    return error
