@@ -7,105 +7,217 @@ what was cut off, and reports what it did.
 
 from __future__ import annotations
 
-from langchain_robust_parsers._version import __version__
-from langchain_robust_parsers.chains import (
-    FormatLockedPromptTemplate,
-    GenerateOutput,
-    JudgeOutput,
-    RetryExhaustedError,
-    RetryWithClarification,
-    register_step_type,
-    robust_structured_output,
-)
-from langchain_robust_parsers.chat_models import TextToolCallingChatModel
-from langchain_robust_parsers.engine import ParseReport, Repair
-from langchain_robust_parsers.engine.agents.actions import (
-    Action,
-    BaseAction,
-    CheckboxAction,
-    ClickAction,
-    CompleteAction,
-    DragAction,
-    GotoUrlAction,
-    HoverAction,
-    InputTextAction,
-    KeypressAction,
-    NullAction,
-    OpenAppAction,
-    ScrollAction,
-    SelectOption,
-    SelectOptionAction,
-    SolveCaptchaAction,
-    TerminateAction,
-    UploadFileAction,
-    WaitAction,
-)
-from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.actions import ActionOutputParser, ActionParse
-from langchain_robust_parsers.parsers.dialog import DialogOutputParser, DialogTurn
-from langchain_robust_parsers.parsers.function_calls import (
-    FunctionCallOutputParser,
-    TextToolCallAdapter,
-)
-from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
-from langchain_robust_parsers.parsers.json_text import loads, repair_json
-from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
-from langchain_robust_parsers.parsers.react import ANSWER_STREAMED_KEY, ReActOutputParser
-from langchain_robust_parsers.parsers.tools import (
-    RobustJsonOutputKeyToolsParser,
-    RobustJsonOutputToolsParser,
-    RobustPydanticToolsParser,
-    ToolCallReport,
-    ToolsParseReport,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "ANSWER_STREAMED_KEY",
-    "Action",
-    "ActionOutputParser",
-    "ActionParse",
-    "BaseAction",
-    "CheckboxAction",
-    "ClickAction",
-    "CompleteAction",
-    "DialogOutputParser",
-    "DialogTurn",
-    "DragAction",
-    "FormatLockedPromptTemplate",
-    "FunctionCallOutputParser",
-    "GenerateOutput",
-    "GotoUrlAction",
-    "HoverAction",
-    "InputTextAction",
-    "JudgeOutput",
-    "KeypressAction",
-    "NullAction",
-    "OpenAppAction",
-    "ParseReport",
-    "ParseStats",
-    "ReActOutputParser",
-    "Repair",
-    "RetryExhaustedError",
-    "RetryWithClarification",
-    "RobustJsonOutputKeyToolsParser",
-    "RobustJsonOutputParser",
-    "RobustJsonOutputToolsParser",
-    "RobustPydanticOutputParser",
-    "RobustPydanticToolsParser",
-    "ScrollAction",
-    "SelectOption",
-    "SelectOptionAction",
-    "SolveCaptchaAction",
-    "TerminateAction",
-    "TextToolCallAdapter",
-    "TextToolCallingChatModel",
-    "ToolCallReport",
-    "ToolsParseReport",
-    "UploadFileAction",
-    "WaitAction",
-    "__version__",
-    "loads",
-    "register_step_type",
-    "repair_json",
-    "robust_structured_output",
-]
+from langchain_robust_parsers._version import __version__
+
+if TYPE_CHECKING:
+    from langchain_robust_parsers.chains import (
+        FormatLockedPromptTemplate as FormatLockedPromptTemplate,
+    )
+    from langchain_robust_parsers.chains import (
+        GenerateOutput as GenerateOutput,
+    )
+    from langchain_robust_parsers.chains import (
+        JudgeOutput as JudgeOutput,
+    )
+    from langchain_robust_parsers.chains import (
+        RetryExhaustedError as RetryExhaustedError,
+    )
+    from langchain_robust_parsers.chains import (
+        RetryWithClarification as RetryWithClarification,
+    )
+    from langchain_robust_parsers.chains import (
+        register_step_type as register_step_type,
+    )
+    from langchain_robust_parsers.chains import (
+        robust_structured_output as robust_structured_output,
+    )
+    from langchain_robust_parsers.chat_models import (
+        TextToolCallingChatModel as TextToolCallingChatModel,
+    )
+    from langchain_robust_parsers.engine import (
+        ParseReport as ParseReport,
+    )
+    from langchain_robust_parsers.engine import (
+        Repair as Repair,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        Action as Action,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        BaseAction as BaseAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        CheckboxAction as CheckboxAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        ClickAction as ClickAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        CompleteAction as CompleteAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        DragAction as DragAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        GotoUrlAction as GotoUrlAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        HoverAction as HoverAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        InputTextAction as InputTextAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        KeypressAction as KeypressAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        NullAction as NullAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        OpenAppAction as OpenAppAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        ScrollAction as ScrollAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        SelectOption as SelectOption,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        SelectOptionAction as SelectOptionAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        SolveCaptchaAction as SolveCaptchaAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        TerminateAction as TerminateAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        UploadFileAction as UploadFileAction,
+    )
+    from langchain_robust_parsers.engine.agents.actions import (
+        WaitAction as WaitAction,
+    )
+    from langchain_robust_parsers.engine.stats import (
+        ParseStats as ParseStats,
+    )
+    from langchain_robust_parsers.parsers.actions import (
+        ActionOutputParser as ActionOutputParser,
+    )
+    from langchain_robust_parsers.parsers.actions import (
+        ActionParse as ActionParse,
+    )
+    from langchain_robust_parsers.parsers.dialog import (
+        DialogOutputParser as DialogOutputParser,
+    )
+    from langchain_robust_parsers.parsers.dialog import (
+        DialogTurn as DialogTurn,
+    )
+    from langchain_robust_parsers.parsers.function_calls import (
+        FunctionCallOutputParser as FunctionCallOutputParser,
+    )
+    from langchain_robust_parsers.parsers.function_calls import (
+        TextToolCallAdapter as TextToolCallAdapter,
+    )
+    from langchain_robust_parsers.parsers.json_parser import (
+        RobustJsonOutputParser as RobustJsonOutputParser,
+    )
+    from langchain_robust_parsers.parsers.json_text import (
+        loads as loads,
+    )
+    from langchain_robust_parsers.parsers.json_text import (
+        repair_json as repair_json,
+    )
+    from langchain_robust_parsers.parsers.pydantic_parser import (
+        RobustPydanticOutputParser as RobustPydanticOutputParser,
+    )
+    from langchain_robust_parsers.parsers.react import (
+        ANSWER_STREAMED_KEY as ANSWER_STREAMED_KEY,
+    )
+    from langchain_robust_parsers.parsers.react import (
+        ReActOutputParser as ReActOutputParser,
+    )
+    from langchain_robust_parsers.parsers.tools import (
+        RobustJsonOutputKeyToolsParser as RobustJsonOutputKeyToolsParser,
+    )
+    from langchain_robust_parsers.parsers.tools import (
+        RobustJsonOutputToolsParser as RobustJsonOutputToolsParser,
+    )
+    from langchain_robust_parsers.parsers.tools import (
+        RobustPydanticToolsParser as RobustPydanticToolsParser,
+    )
+    from langchain_robust_parsers.parsers.tools import (
+        ToolCallReport as ToolCallReport,
+    )
+    from langchain_robust_parsers.parsers.tools import (
+        ToolsParseReport as ToolsParseReport,
+    )
+
+_LAZY: dict[str, str] = {
+    "FormatLockedPromptTemplate": ".chains",
+    "GenerateOutput": ".chains",
+    "JudgeOutput": ".chains",
+    "RetryExhaustedError": ".chains",
+    "RetryWithClarification": ".chains",
+    "register_step_type": ".chains",
+    "robust_structured_output": ".chains",
+    "TextToolCallingChatModel": ".chat_models",
+    "ParseReport": ".engine",
+    "Repair": ".engine",
+    "Action": ".engine.agents.actions",
+    "BaseAction": ".engine.agents.actions",
+    "CheckboxAction": ".engine.agents.actions",
+    "ClickAction": ".engine.agents.actions",
+    "CompleteAction": ".engine.agents.actions",
+    "DragAction": ".engine.agents.actions",
+    "GotoUrlAction": ".engine.agents.actions",
+    "HoverAction": ".engine.agents.actions",
+    "InputTextAction": ".engine.agents.actions",
+    "KeypressAction": ".engine.agents.actions",
+    "NullAction": ".engine.agents.actions",
+    "OpenAppAction": ".engine.agents.actions",
+    "ScrollAction": ".engine.agents.actions",
+    "SelectOption": ".engine.agents.actions",
+    "SelectOptionAction": ".engine.agents.actions",
+    "SolveCaptchaAction": ".engine.agents.actions",
+    "TerminateAction": ".engine.agents.actions",
+    "UploadFileAction": ".engine.agents.actions",
+    "WaitAction": ".engine.agents.actions",
+    "ParseStats": ".engine.stats",
+    "ActionOutputParser": ".parsers.actions",
+    "ActionParse": ".parsers.actions",
+    "DialogOutputParser": ".parsers.dialog",
+    "DialogTurn": ".parsers.dialog",
+    "FunctionCallOutputParser": ".parsers.function_calls",
+    "TextToolCallAdapter": ".parsers.function_calls",
+    "RobustJsonOutputParser": ".parsers.json_parser",
+    "loads": ".parsers.json_text",
+    "repair_json": ".parsers.json_text",
+    "RobustPydanticOutputParser": ".parsers.pydantic_parser",
+    "ANSWER_STREAMED_KEY": ".parsers.react",
+    "ReActOutputParser": ".parsers.react",
+    "RobustJsonOutputKeyToolsParser": ".parsers.tools",
+    "RobustJsonOutputToolsParser": ".parsers.tools",
+    "RobustPydanticToolsParser": ".parsers.tools",
+    "ToolCallReport": ".parsers.tools",
+    "ToolsParseReport": ".parsers.tools",
+}
+"""Where each public name lives. Names are imported on first use, so importing one parser does
+not build every parser's classes (the action models alone are dozens of pydantic classes)."""
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -16,6 +16,8 @@ import cannot slip past it. Layers, bottom to top:
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,3 +187,28 @@ def test_rule_catches_wrong_way_imports(tmp_path: Path) -> None:
         "parsers may not import chains",
         "the engine never imports LangChain",
     ]
+
+
+def test_one_parser_imports_only_what_it_needs() -> None:
+    """Public names are imported lazily: the JSON parser does not pull in the chains, the chat
+    model, or the agent formats' dozens of pydantic classes."""
+    code = (
+        "import sys\n"
+        "from langchain_robust_parsers import RobustJsonOutputParser\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('langchain_robust'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent
+    ).stdout.split()
+    assert f"{PACKAGE}.parsers.json_parser" in out
+    heavy = [m for m in out if m.split(".")[1:2] in (["chains"], ["chat_models"], ["cli"])]
+    assert heavy == [] and f"{PACKAGE}.engine.agents" not in out
+
+
+def test_every_public_name_resolves() -> None:
+    import langchain_robust_parsers as package
+
+    missing = [name for name in package.__all__ if getattr(package, name, None) is None]
+    assert missing == []
+    with pytest.raises(AttributeError):
+        package.NoSuchParser  # noqa: B018
