@@ -24,7 +24,7 @@ from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
-from langchain_robust_parsers import RobustJsonOutputParser, RobustPydanticOutputParser
+from langchain_robust_parsers import ParseStats, RobustJsonOutputParser, RobustPydanticOutputParser
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 
 
@@ -131,12 +131,16 @@ def test_random_splits_agree_with_parse(
 
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(alphabet="{}[]\",:'\\ abcnrtu0123456789-.eTFN\n`<>/#*", max_size=60))
-def test_any_text_streams_without_exceptions(text: str) -> None:
+def test_any_text_streams_to_what_parse_gives(text: str) -> None:
+    """The stream ends on parse's value, or raises parse's ``OutputParserException``."""
     parser = RobustJsonOutputParser()
-    values = stream(parser, pieces(text, 3))
     expected = parse_or_none(parser, text)
-    if expected is not None:  # compared as JSON text, where NaN equals NaN
-        assert json.dumps(values[-1], sort_keys=True) == json.dumps(expected, sort_keys=True)
+    if expected is None:
+        with pytest.raises(OutputParserException):
+            stream(parser, pieces(text, 3))
+        return
+    values = stream(parser, pieces(text, 3))  # compared as JSON text, where NaN equals NaN
+    assert json.dumps(values[-1], sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
 # ----------------------------------------------------------------------- handed-out values
@@ -241,12 +245,26 @@ def test_pydantic_stream_ends_with_the_coerced_parse() -> None:
 # ----------------------------------------------------------------------- bad and odd input
 
 
-def test_a_stream_that_is_not_json_yields_nothing() -> None:
+def test_a_stream_that_is_not_json_raises_as_parse_does() -> None:
     text = "I'm sorry, I can't help with that request. Is there anything else?"
     parser = RobustJsonOutputParser()
-    assert stream(parser, pieces(text, 4)) == []
-    with pytest.raises(OutputParserException):
+    yielded: list[Any] = []
+    with pytest.raises(OutputParserException) as streamed:
+        yielded.extend(parser.transform(iter(pieces(text, 4))))
+    assert yielded == []
+    with pytest.raises(OutputParserException) as parsed:
         parser.parse(text)
+    assert streamed.value.llm_output == parsed.value.llm_output == text
+
+
+def test_plain_text_fallback_streams_what_invoke_returns() -> None:
+    text = "No JSON today, sorry."
+    stats = ParseStats()
+    parser = RobustJsonOutputParser(fallback="plain_text", stats=stats)
+    invoked = parser.invoke(text)
+    assert invoked["text"] == text
+    assert stream(parser, pieces(text, 4))[-1] == invoked
+    assert stats.snapshot()["json"]["fallback"] == 2
 
 
 def test_a_stream_cut_off_mid_value_ends_with_its_last_good_value() -> None:

@@ -117,12 +117,13 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
 
     def _stream_final(
         self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
-    ) -> tuple[Any, ParseEvent]:
+    ) -> FinalParse[Any]:
         if clean is not None and self.pydantic_object is None:
             value, report = clean
-            return value, ParseEvent(self.get_name(), "json", report.outcome, report)
-        final = self._parse_final(stream.text(), use_fallback=False)
-        return (None if final.error is not None else final.value), final.event
+            return FinalParse(
+                value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
+            )
+        return self._parse_final(stream.text())
 
     # ---------------------------------------------------------------- work
 

@@ -31,7 +31,7 @@ from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecode
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
-    ParseEvent,
+    FinalParse,
     apublish,
     check_refusal_message,
     publish,
@@ -146,10 +146,11 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
 
     def _stream_final(
         self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
-    ) -> tuple[Any, ParseEvent]:
-        """What ``parse`` gives for the whole streamed text (``None`` if it fails), and the
-        event that reports it. It is yielded last unless it equals the last item yielded.
-        ``clean`` is the value and report when the stream needs no second reading."""
+    ) -> FinalParse[Any]:
+        """What ``parse`` gives for the whole streamed text, with the event that reports it.
+        Its value is yielded last unless it equals the last item yielded; its error is raised,
+        so a stream fails where ``invoke`` fails. ``clean`` is the value and report when the
+        stream needs no second reading."""
         raise NotImplementedError
 
     def _diff(self, prev: Any, next: Any) -> Any:
@@ -208,10 +209,11 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._diff(prev, item) if self.diff else item
                 prev = item
-        final, event = self._stream_final(stream, stream.clean_result())
-        publish(event, self._stats)
-        if final is not None and final != prev:
-            yield self._diff(prev, final) if self.diff else final
+        final = self._stream_final(stream, stream.clean_result())
+        publish(final.event, self._stats)
+        value = final.unwrap()
+        if value is not None and value != prev:
+            yield self._diff(prev, value) if self.diff else value
 
     async def _atransform(
         self,
@@ -224,7 +226,8 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._diff(prev, item) if self.diff else item
                 prev = item
-        final, event = self._stream_final(stream, stream.clean_result())
-        await apublish(event, self._stats)
-        if final is not None and final != prev:
-            yield self._diff(prev, final) if self.diff else final
+        final = self._stream_final(stream, stream.clean_result())
+        await apublish(final.event, self._stats)
+        value = final.unwrap()
+        if value is not None and value != prev:
+            yield self._diff(prev, value) if self.diff else value

@@ -162,14 +162,14 @@ class RobustPydanticOutputParser(
 
     def _stream_final(
         self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
-    ) -> tuple[Any, ParseEvent]:
+    ) -> FinalParse[Any]:
         if clean is not None:
             value, report = clean
             fitted = self._fit(value)
             if not isinstance(fitted, Exception) and not fitted[1]:
-                return fitted[0], ParseEvent(self.get_name(), "pydantic", report.outcome, report)
-        final = self._parse_final(stream.text())
-        return (None if final.error is not None else final.value), final.event
+                event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
+                return FinalParse(fitted[0], report, event)
+        return self._parse_final(stream.text())
 
     # ---------------------------------------------------------------- work
 
