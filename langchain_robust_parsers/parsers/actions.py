@@ -41,6 +41,7 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
     UiTarsItem,
     parse_ui_tars,
 )
+from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -134,15 +135,21 @@ def _reasoning_of(text: str) -> str | None:
 
 
 _ACTION_LINES = """\
-- CLICK: element_id
+- CLICK: element_id; "download": true when the click downloads a file
 - INPUT_TEXT: element_id, text; "submit": true to press Enter after typing
-- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough)
+- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough; a
+  plain string is the label)
 - CHECKBOX: element_id, is_checked (true or false)
 - UPLOAD_FILE: element_id, file_url
 - HOVER: element_id
 - SCROLL: direction (up, down, left or right)
-- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a)
-- GOTO_URL: url
+- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a); repeat
+- GOTO_URL: url (http or https)
+- NEW_TAB: url (optional)
+- SWITCH_TAB: tab_index (from 0)
+- CLOSE_PAGE
+- RELOAD_PAGE
+- EXTRACT: data_extraction_goal
 - WAIT: seconds
 - DRAG: x, y, end_x, end_y (pixels)
 - SOLVE_CAPTCHA
@@ -251,6 +258,15 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
     fallback_to_null_action: bool = True
     """``[NullAction(reason=...)]`` for an answer with no actions and a :class:`NullAction` for
     an unknown action type; ``False`` raises ``OutputParserException`` for both."""
+
+    allow_private_urls: bool = False
+    """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
+    shared and other non-public hosts (``localhost``, ``10.0.0.5``, ``169.254.169.254``...). By
+    default such an action becomes a :class:`NullAction` with the reason: a model told by a
+    page to open one would otherwise make the agent a proxy into its own network."""
+
+    allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
+    """The URL schemes actions may use (lower case); others give a :class:`NullAction`."""
 
     stats: ParseStats | None = None
     """Outcome counters keyed by detected format, updated on every final parse; shareable."""
@@ -431,8 +447,15 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         if isinstance(item, UiTarsItem):
             item = item.action
         return build_action(
-            item, elements=self.elements, drop_unknown_elements=self.drop_unknown_elements
+            item,
+            elements=self.elements,
+            drop_unknown_elements=self.drop_unknown_elements,
+            url_policy=self._url_policy(),
         )
+
+    def _url_policy(self) -> UrlPolicy:
+        schemes = frozenset(s.strip().lower() for s in self.allowed_url_schemes)
+        return UrlPolicy(schemes=schemes, allow_private=self.allow_private_urls)
 
     def _no_actions(
         self, text: str, key: ResponseFormat, read: _Read | None, reason: str | None = None
