@@ -35,10 +35,14 @@ from langchain_robust_parsers.engine.agents.actions import (
     NullAction,
     build_action,
 )
+from langchain_robust_parsers.engine.agents.gui_layouts import function_calls
 from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
+    Multiple,
+    UiTarsCall,
     UiTarsItem,
+    call_to_action,
     parse_ui_tars,
 )
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
@@ -258,6 +262,11 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
     fallback_to_null_action: bool = True
     """``[NullAction(reason=...)]`` for an answer with no actions and a :class:`NullAction` for
     an unknown action type; ``False`` raises ``OutputParserException`` for both."""
+
+    multiple: Multiple = "last"
+    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
+    UI-TARS's own reader does: the model's final word on this step), ``all`` reads every
+    section in order."""
 
     allow_private_urls: bool = False
     """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
@@ -487,6 +496,9 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         first: ParseReport | None = None
         try:
             for value, report in iter_candidates(text):
+                calls = function_calls(value)
+                if calls is not None:
+                    return self._read_function_calls(calls, report)
                 found = action_items(value)
                 if found is None:
                     first = first or report
@@ -505,10 +517,22 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
             return None
         return _Read("json", (), first, empty_ok=False, cut_dropped=False)
 
+    def _read_function_calls(
+        self, calls: list[tuple[str, dict[str, Any]]], report: ParseReport
+    ) -> _Read:
+        """GUI calls written as JSON function calls (``{"name": "click", "arguments":
+        "{...}"}``), mapped like UI-TARS calls of the same names."""
+        space = self._space()
+        items = tuple(
+            call_to_action(UiTarsCall(name, args, report.start, report.end), space)
+            for name, args in calls
+        )
+        return _Read("json", items, report, empty_ok=False, cut_dropped=False)
+
     def _read_ui_tars(self, text: str) -> _Read | None:
         """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but
         no calls (its reasoning is kept), ``None`` when it has neither."""
-        response = parse_ui_tars(text, self._space())
+        response = parse_ui_tars(text, self._space(), multiple=self.multiple)
         headers = (response.thought, response.reflection, response.action_summary)
         marked = response.has_action_marker or any(headers)
         if not response.items and not response.truncated and not marked:

@@ -518,6 +518,9 @@ class KeypressAction(BaseAction):
     """The keys of the combination, in order (``["ctrl", "c"]``)."""
     repeat: int = Field(default=1, ge=1, le=MAX_KEY_REPEAT)
     """Presses in a row (``"times"`` or ``"count"`` in the model's words)."""
+    mode: Literal["press", "down", "up"] = "press"
+    """``press`` (down, then up), ``down`` (held until an ``up``: UI-TARS ``press``) or ``up``
+    (UI-TARS ``release``)."""
 
     @model_validator(mode="before")
     @classmethod
