@@ -350,6 +350,20 @@ def test_url_fields_that_are_safe_are_normalised() -> None:
     assert build_action({"action_type": "NEW_TAB", "url": None}).action == NewTabAction()
 
 
+def test_an_empty_optional_url_means_none() -> None:
+    click = build_action({"action_type": "CLICK", "id": "b", "file_url": ""}).action
+    assert click == ClickAction(element_id="b")
+    assert build_action({"action_type": "NEW_TAB", "url": "  "}).action == NewTabAction()
+    goto = build_action({"action_type": "GOTO_URL", "url": ""}).action
+    assert isinstance(goto, NullAction)
+
+
+def test_a_policy_in_the_validation_context() -> None:
+    context = {"url_policy": UrlPolicy(allow_private=True)}
+    action = GotoUrlAction.model_validate({"url": "localhost:3000/"}, context=context)
+    assert action.url == "https://localhost:3000/"
+
+
 def test_validating_without_the_parser_uses_the_safe_default() -> None:
     with pytest.raises(ValueError, match="unsafe URL"):
         GotoUrlAction(url="http://192.168.1.1/")

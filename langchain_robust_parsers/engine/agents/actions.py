@@ -322,11 +322,14 @@ def _policy(info: ValidationInfo) -> UrlPolicy:
     return policy if isinstance(policy, UrlPolicy) else UrlPolicy()
 
 
-def _safe_url(value: Any, info: ValidationInfo) -> Any:
+def _safe_url(value: Any, info: ValidationInfo, *, optional: bool = False) -> Any:
     """A URL field's value checked under the validation context's :class:`UrlPolicy`: the
-    normalised URL, or a ``ValueError`` with the reason (the action becomes a NullAction)."""
+    normalised URL, or a ``ValueError`` with the reason (the action becomes a NullAction). In
+    an ``optional`` field an empty string means "no URL", as ``null`` does."""
     if not isinstance(value, str):
         return value  # pydantic says what is wrong with a non-string
+    if optional and not value.strip():
+        return None
     verdict = check_url(value, _policy(info))
     if verdict.url is None:
         raise ValueError(f"unsafe URL {_preview(value)} refused: {verdict.reason}")
@@ -378,7 +381,7 @@ class ClickAction(_Targeted):
     @field_validator("file_url", mode="before")
     @classmethod
     def _check_file_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info)
+        return _safe_url(value, info, optional=True)
 
 
 class InputTextAction(_Targeted):
@@ -633,7 +636,7 @@ class NewTabAction(BaseAction):
     @field_validator("url", mode="before")
     @classmethod
     def _check_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info)
+        return _safe_url(value, info, optional=True)
 
 
 class SwitchTabAction(BaseAction):
