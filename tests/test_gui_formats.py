@@ -289,6 +289,13 @@ def test_a_function_call_to_a_browser_action_is_checked_like_any_action() -> Non
     assert isinstance(refused, NullAction)
 
 
+def test_a_function_call_keeps_the_element_id_and_reasoning() -> None:
+    text = json.dumps(
+        {"name": "click", "arguments": {"element_id": "btn-7", "reasoning": "submit the form"}}
+    )
+    assert only(text) == ClickAction(element_id="btn-7", reasoning="submit the form")
+
+
 def test_function_calls_reader() -> None:
     assert function_calls({"name": "wait", "arguments": ""}) == [("wait", {})]
     assert function_calls({"name": "Submit"}) is None  # no arguments: not a call

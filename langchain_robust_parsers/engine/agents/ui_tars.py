@@ -538,6 +538,9 @@ _REPAIR_WARNINGS = {
     "missing_quote_and_paren": "the closing quote and ')' were missing at the end; repaired",
     "missing_comma": "a comma between arguments was missing; repaired",
 }
+_PASSED_ON = ("element_id", "id", "reasoning", "intention", "intent", "context", "confidence_float")
+"""Common action fields a call may carry (``click(element_id='b3')``, a function call's
+``{"element_id": ...}``), kept on the action the call maps to."""
 _KEY_MODES = {"press": "down", "release": "up"}
 """UI-TARS ``press(key=...)`` holds a key down until ``release(key=...)``."""
 
@@ -627,6 +630,9 @@ def call_to_action(call: UiTarsCall, space: CoordinateSpace) -> UiTarsItem:
         action["seconds"] = UI_TARS_WAIT_SECONDS
     else:
         action = {**args, "action_type": call.name, "warnings": []}
+    for key in _PASSED_ON:
+        if key in args and key not in action:
+            action[key] = args[key]
     action["warnings"][:0] = [_REPAIR_WARNINGS[r] for r in call.repairs if r in _REPAIR_WARNINGS]
     return UiTarsItem(call, action)
 
