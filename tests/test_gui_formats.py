@@ -8,6 +8,9 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import ActionOutputParser
 from langchain_robust_parsers.engine.agents.actions import (
@@ -405,3 +408,53 @@ def test_hostile_layouts_stay_fast(text: str) -> None:
     start = time.process_time()
     PARSER.parse(text)
     assert time.process_time() - start < HOSTILE_SECONDS
+
+
+_LAYOUT_PIECES = st.sampled_from(
+    [
+        "<think>",
+        "</think>",
+        "<Thought>",
+        "</Thought>",
+        "<computer_env>",
+        "</computer_env>",
+        "<answer>",
+        "</answer>",
+        "<seed:tool_call>",
+        "</seed:tool_call>",
+        "<function=click>",
+        "<function=type>",
+        "<parameter=point>",
+        "<parameter=content>",
+        "</parameter>",
+        "</function>",
+        "<point>10 20</point>",
+        "Action: ",
+        "Thought: ",
+        "click(",
+        "drag(",
+        "type(content=",
+        "start_point=",
+        "end_point=",
+        "'",
+        ")",
+        " ",
+        "\n",
+        '{"name": "click", "arguments": ',
+        '"{\\"point\\": \\"<point>1 2</point>\\"}"',
+        "}",
+        "hi",
+    ]
+)
+
+
+@given(st.lists(_LAYOUT_PIECES, max_size=40).map("".join))
+@settings(max_examples=300, deadline=None)
+def test_any_layout_soup_gives_actions_or_a_parser_exception(text: str) -> None:
+    try:
+        actions = PARSER.parse(text)
+    except OutputParserException:
+        return
+    assert isinstance(actions, list)
+    response = parse_ui_tars(text, WINDOW, multiple="all")
+    assert len(response.items) <= 64
