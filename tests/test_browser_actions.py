@@ -255,3 +255,11 @@ def test_new_actions_round_trip_through_json() -> None:
     adapter = action_adapter()
     dumped = adapter.dump_json(actions)  # type: ignore[arg-type]
     assert adapter.validate_json(dumped) == actions
+
+
+def test_a_bare_close_is_not_taken_for_closing_the_page() -> None:
+    # "close" may mean a cookie banner or a dialog: closing the whole tab would lose the task.
+    action = one({"action_type": "close", "id": "banner-x"})
+    assert isinstance(action, NullAction)
+    assert action.reason == "unknown action type 'close'"
+    assert action.element_id == "banner-x"

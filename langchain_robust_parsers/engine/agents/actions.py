@@ -128,7 +128,6 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "FINISH": ("COMPLETE", {}),
     "FINISHED": ("COMPLETE", {}),
     "CLOSE_TAB": ("CLOSE_PAGE", {}),
-    "CLOSE": ("CLOSE_PAGE", {}),
     "OPEN_TAB": ("NEW_TAB", {}),
     "NEW_PAGE": ("NEW_TAB", {}),
     "CHANGE_TAB": ("SWITCH_TAB", {}),
@@ -794,7 +793,7 @@ def _null(reason: str, raw: Any, base: Mapping[str, Any] | None) -> NullAction:
     common: dict[str, Any] = {"reason": reason, "raw": raw}
     if base is not None:
         clean = _normalise_input(dict(base))
-        for key in ("element_id", "reasoning", "confidence_float", "warnings"):
+        for key in ("element_id", "reasoning", "confidence_float", "intention", "warnings"):
             if clean.get(key) is not None:
                 common[key] = clean[key]
         if not isinstance(common.get("element_id", ""), str):
