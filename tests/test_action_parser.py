@@ -524,7 +524,7 @@ def test_every_type_validates() -> None:
         "INPUT_TEXT": {"text": "x"},
         "SELECT_OPTION": {"element_id": "a", "option": {"index": 2}},
         "CHECKBOX": {"element_id": "a", "is_checked": True},
-        "UPLOAD_FILE": {"element_id": "a", "file_url": "https://x/f.pdf"},
+        "UPLOAD_FILE": {"element_id": "a", "file_url": "https://files.example.com/f.pdf"},
         "HOVER": {"element_id": "a"},
         "SCROLL": {"direction": "down"},
         "KEYPRESS": {"key": "Tab"},
@@ -535,6 +535,11 @@ def test_every_type_validates() -> None:
         "TERMINATE": {},
         "COMPLETE": {},
         "OPEN_APP": {"app_name": "Maps"},
+        "CLOSE_PAGE": {},
+        "NEW_TAB": {},
+        "SWITCH_TAB": {"tab_index": 1},
+        "RELOAD_PAGE": {},
+        "EXTRACT": {},
         "NULL_ACTION": {},
     }
     assert set(minimal) == set(ACTION_TYPES)

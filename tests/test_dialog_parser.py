@@ -436,17 +436,27 @@ def test_lexicon_ambiguous_words_do_not_give_a_tone() -> None:
     assert parse("The coffee went cold while we waited.").warning == engine.WRAPPED
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\n\n"])
-def test_empty_text(text: str) -> None:
+@pytest.mark.parametrize("text", ["", "   ", "\n\n", " \t\r\n ", "\u00a0\u2003", "```\n\n```"])
+def test_an_empty_reply_is_silent_with_a_warning(text: str) -> None:
     parser = DialogOutputParser(stats=ParseStats())
-    assert parser.parse(text) == turn(
-        action="speak",
-        tone="neutral",
-        content="",
-        warning=f"{engine.EMPTY_RESPONSE}; {engine.WRAPPED}",
-    )
+    result = parser.parse(text)
+    assert result == turn(action="silent", tone=None, content="", warning=engine.EMPTY_RESPONSE)
     assert parser.stats is not None
     assert parser.stats.snapshot()["dialog"]["fallback"] == 1
+
+
+def test_an_empty_stream_ends_silent() -> None:
+    chunks = list(DialogOutputParser().transform(iter(["", "  ", "\n"])))
+    assert chunks[-1].action == "silent"
+    assert chunks[-1].warning == engine.EMPTY_RESPONSE
+    assert all(c.action == "silent" for c in chunks)
+
+
+def test_a_reply_with_only_a_speaker_prefix_is_not_silent() -> None:
+    # Something was written: it is read (and warned about), not taken for silence.
+    result = DialogOutputParser().parse("Bob:")
+    assert result.action == "speak"
+    assert result.warning is not None and "silent" not in result.warning
 
 
 def test_an_engine_failure_is_wrapped_too(monkeypatch: pytest.MonkeyPatch) -> None:

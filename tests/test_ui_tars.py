@@ -224,9 +224,17 @@ def test_several_actions() -> None:
     assert all(i.action["reasoning"] == response.thought for i in response.items)
 
 
-def test_several_action_sections() -> None:
+def test_several_action_sections_the_last_wins_by_default() -> None:
     text = "Thought: a\nAction: click(start_box='(1,1)')\nThought: b\nAction: press_back()"
     response = parse_ui_tars(text, WINDOW)
+    assert [i.call.name for i in response.items] == ["press_back"]
+    assert response.thought == "b"
+    assert response.items[0].action["reasoning"] == "b"
+
+
+def test_several_action_sections_all_kept_on_request() -> None:
+    text = "Thought: a\nAction: click(start_box='(1,1)')\nThought: b\nAction: press_back()"
+    response = parse_ui_tars(text, WINDOW, multiple="all")
     assert [i.call.name for i in response.items] == ["click", "press_back"]
     assert response.thought == "a"
 

@@ -35,12 +35,17 @@ from langchain_robust_parsers.engine.agents.actions import (
     NullAction,
     build_action,
 )
+from langchain_robust_parsers.engine.agents.gui_layouts import function_calls
 from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
+    Multiple,
+    UiTarsCall,
     UiTarsItem,
+    call_to_action,
     parse_ui_tars,
 )
+from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -134,15 +139,21 @@ def _reasoning_of(text: str) -> str | None:
 
 
 _ACTION_LINES = """\
-- CLICK: element_id
+- CLICK: element_id; "download": true when the click downloads a file
 - INPUT_TEXT: element_id, text; "submit": true to press Enter after typing
-- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough)
+- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough; a
+  plain string is the label)
 - CHECKBOX: element_id, is_checked (true or false)
 - UPLOAD_FILE: element_id, file_url
 - HOVER: element_id
 - SCROLL: direction (up, down, left or right)
-- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a)
-- GOTO_URL: url
+- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a); repeat
+- GOTO_URL: url (http or https)
+- NEW_TAB: url (optional)
+- SWITCH_TAB: tab_index (from 0)
+- CLOSE_PAGE
+- RELOAD_PAGE
+- EXTRACT: data_extraction_goal
 - WAIT: seconds
 - DRAG: x, y, end_x, end_y (pixels)
 - SOLVE_CAPTCHA
@@ -251,6 +262,20 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
     fallback_to_null_action: bool = True
     """``[NullAction(reason=...)]`` for an answer with no actions and a :class:`NullAction` for
     an unknown action type; ``False`` raises ``OutputParserException`` for both."""
+
+    multiple: Multiple = "last"
+    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
+    UI-TARS's own reader does: the model's final word on this step), ``all`` reads every
+    section in order."""
+
+    allow_private_urls: bool = False
+    """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
+    shared and other non-public hosts (``localhost``, ``10.0.0.5``, ``169.254.169.254``...). By
+    default such an action becomes a :class:`NullAction` with the reason: a model told by a
+    page to open one would otherwise make the agent a proxy into its own network."""
+
+    allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
+    """The URL schemes actions may use (lower case); others give a :class:`NullAction`."""
 
     stats: ParseStats | None = None
     """Outcome counters keyed by detected format, updated on every final parse; shareable."""
@@ -431,8 +456,15 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         if isinstance(item, UiTarsItem):
             item = item.action
         return build_action(
-            item, elements=self.elements, drop_unknown_elements=self.drop_unknown_elements
+            item,
+            elements=self.elements,
+            drop_unknown_elements=self.drop_unknown_elements,
+            url_policy=self._url_policy(),
         )
+
+    def _url_policy(self) -> UrlPolicy:
+        schemes = frozenset(s.strip().lower() for s in self.allowed_url_schemes)
+        return UrlPolicy(schemes=schemes, allow_private=self.allow_private_urls)
 
     def _no_actions(
         self, text: str, key: ResponseFormat, read: _Read | None, reason: str | None = None
@@ -464,6 +496,9 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         first: ParseReport | None = None
         try:
             for value, report in iter_candidates(text):
+                calls = function_calls(value)
+                if calls is not None:
+                    return self._read_function_calls(calls, report)
                 found = action_items(value)
                 if found is None:
                     first = first or report
@@ -482,10 +517,22 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
             return None
         return _Read("json", (), first, empty_ok=False, cut_dropped=False)
 
+    def _read_function_calls(
+        self, calls: list[tuple[str, dict[str, Any]]], report: ParseReport
+    ) -> _Read:
+        """GUI calls written as JSON function calls (``{"name": "click", "arguments":
+        "{...}"}``), mapped like UI-TARS calls of the same names."""
+        space = self._space()
+        items = tuple(
+            call_to_action(UiTarsCall(name, args, report.start, report.end), space)
+            for name, args in calls
+        )
+        return _Read("json", items, report, empty_ok=False, cut_dropped=False)
+
     def _read_ui_tars(self, text: str) -> _Read | None:
         """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but
         no calls (its reasoning is kept), ``None`` when it has neither."""
-        response = parse_ui_tars(text, self._space())
+        response = parse_ui_tars(text, self._space(), multiple=self.multiple)
         headers = (response.thought, response.reflection, response.action_summary)
         marked = response.has_action_marker or any(headers)
         if not response.items and not response.truncated and not marked:

@@ -146,7 +146,8 @@ class DialogOutputParser(BaseTransformOutputParser[DialogTurn]):
     ``nonverbal``. Reading is strict, then salvage (a header with problems or found later in the
     text; without one, quoted speech and a tone word from free text), then wrap (the whole text
     as general dialog, tone ``neutral``): every ``str`` gives a :class:`DialogTurn`, whose
-    ``warning`` says what was wrong.
+    ``warning`` says what was wrong. An empty or whitespace-only reply is a ``silent`` turn
+    with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``).
 
     Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
     :class:`DialogTurn` each time the content (or the gestures) grew, each chunk read once; the

@@ -55,6 +55,11 @@ UI_TARS_KEYWORDS: tuple[str, ...] = (
     "open_app(",
     "press_home(",
     "press_back(",
+    "open_computer(",
+    # UI-TARS-desktop's omni layout and Seed's XML calls
+    "<computer_env>",
+    "<seed:tool_call>",
+    "<function=",
 )
 """Lower-case markers of a UI-TARS answer (``Thought: ...\\nAction: click(...)``)."""
 

@@ -28,32 +28,41 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
+
+from langchain_robust_parsers.engine.agents.url_safety import UrlPolicy, check_url
 
 __all__ = [
     "ACTION_MODELS",
     "ACTION_TYPES",
     "MAX_PIXEL",
+    "URL_POLICY_CONTEXT_KEY",
     "Action",
     "ActionTypeName",
     "BaseAction",
     "BuiltAction",
     "CheckboxAction",
     "ClickAction",
+    "ClosePageAction",
     "CompleteAction",
     "DragAction",
+    "ExtractAction",
     "GotoUrlAction",
     "HoverAction",
     "InputTextAction",
     "KeypressAction",
+    "NewTabAction",
     "NullAction",
     "OpenAppAction",
+    "ReloadPageAction",
     "ScrollAction",
     "SelectOption",
     "SelectOptionAction",
     "SolveCaptchaAction",
+    "SwitchTabAction",
     "TerminateAction",
     "UploadFileAction",
     "WaitAction",
@@ -78,6 +87,11 @@ ActionTypeName = Literal[
     "TERMINATE",
     "COMPLETE",
     "OPEN_APP",
+    "CLOSE_PAGE",
+    "NEW_TAB",
+    "SWITCH_TAB",
+    "RELOAD_PAGE",
+    "EXTRACT",
     "NULL_ACTION",
 ]
 
@@ -113,6 +127,18 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "DONE": ("COMPLETE", {}),
     "FINISH": ("COMPLETE", {}),
     "FINISHED": ("COMPLETE", {}),
+    "CLOSE_TAB": ("CLOSE_PAGE", {}),
+    "OPEN_TAB": ("NEW_TAB", {}),
+    "NEW_PAGE": ("NEW_TAB", {}),
+    "CHANGE_TAB": ("SWITCH_TAB", {}),
+    "GO_TO_TAB": ("SWITCH_TAB", {}),
+    "SWITCH_PAGE": ("SWITCH_TAB", {}),
+    "RELOAD": ("RELOAD_PAGE", {}),
+    "REFRESH": ("RELOAD_PAGE", {}),
+    "REFRESH_PAGE": ("RELOAD_PAGE", {}),
+    "EXTRACT_INFORMATION": ("EXTRACT", {}),
+    "EXTRACT_DATA": ("EXTRACT", {}),
+    "EXTRACT_CONTENT": ("EXTRACT", {}),
     "NULL": ("NULL_ACTION", {}),
     "NONE": ("NULL_ACTION", {}),
     "NOOP": ("NULL_ACTION", {}),
@@ -129,6 +155,14 @@ Pixel = Annotated[int, Field(ge=-MAX_PIXEL, le=MAX_PIXEL)]
 
 MAX_REPEAT = 10
 """Clicks in a row: a double or triple click is 2 or 3; a thousand clicks is a runaway value."""
+
+MAX_KEY_REPEAT = 100
+"""Presses of one key in a row: stepping down a long list takes dozens of ``ArrowDown``; a
+thousand is a runaway value."""
+
+URL_POLICY_CONTEXT_KEY = "url_policy"
+"""The key of the :class:`UrlPolicy` in pydantic's validation context; without it every URL
+field is checked under the default policy (http/https, no private hosts)."""
 
 MAX_REASON_PREVIEW = 80
 """Characters of an offending value quoted in a :class:`NullAction`'s reason: enough to
@@ -190,6 +224,20 @@ def _as_int(value: Any) -> Any:
 
 
 _COORDINATE_FIELDS = ("x", "y", "end_x", "end_y")
+_TEXT_ALIASES: dict[str, tuple[str, ...]] = {
+    "reasoning": (),
+    "intention": ("intent", "user_intention", "purpose"),
+    "context": ("input_or_select_context", "click_context", "element_context"),
+}
+"""Free-text fields, each with the other keys models put it under; a non-string value (a
+number, a dict) is kept as its text."""
+
+
+def _drop_nulls(data: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` without the fields a model set to ``null``: ``"download": null`` means "the
+    default", not "a boolean that is missing". A required field becomes missing, which says
+    more than "None is not a string"."""
+    return {k: v for k, v in data.items() if v is not None or k not in fields}
 
 
 def _normalise_input(data: dict[str, Any]) -> dict[str, Any]:
@@ -213,9 +261,12 @@ def _normalise_input(data: dict[str, Any]) -> dict[str, Any]:
     confidence = out.get("confidence_float", out.get("confidence"))
     if confidence is not None:
         out["confidence_float"] = _confidence(confidence, warnings)
-    reasoning = out.get("reasoning")
-    if reasoning is not None and not isinstance(reasoning, str):
-        out["reasoning"] = str(reasoning)
+    for key, names in _TEXT_ALIASES.items():
+        value = out.get(key)
+        if value is None:
+            value = _first(out, names)
+        if value is not None:
+            out[key] = value if isinstance(value, str) else str(value)
     for key in _COORDINATE_FIELDS:
         if key in out:
             out[key] = _as_int(out[key])
@@ -250,6 +301,8 @@ class BaseAction(BaseModel):
     """Why the model chose the action (for UI-TARS, its ``Thought:`` text)."""
     confidence_float: float | None = None
     """The model's confidence in [0, 1], when it gave one."""
+    intention: str | None = None
+    """What the action is meant to achieve, when the model said (``intention`` or ``intent``)."""
     warnings: list[str] = Field(default_factory=list)
     """What was doubtful about the action: an element not on the page, coordinates clamped to
     the window, an unreadable confidence..."""
@@ -258,8 +311,28 @@ class BaseAction(BaseModel):
     @classmethod
     def _lenient_input(cls, data: Any) -> Any:
         if isinstance(data, Mapping):
-            return _normalise_input(dict(data))
+            return _drop_nulls(_normalise_input(dict(data)), cls.model_fields)
         return data
+
+
+def _policy(info: ValidationInfo) -> UrlPolicy:
+    context = info.context
+    policy = context.get(URL_POLICY_CONTEXT_KEY) if isinstance(context, Mapping) else None
+    return policy if isinstance(policy, UrlPolicy) else UrlPolicy()
+
+
+def _safe_url(value: Any, info: ValidationInfo, *, optional: bool = False) -> Any:
+    """A URL field's value checked under the validation context's :class:`UrlPolicy`: the
+    normalised URL, or a ``ValueError`` with the reason (the action becomes a NullAction). In
+    an ``optional`` field an empty string means "no URL", as ``null`` does."""
+    if not isinstance(value, str):
+        return value  # pydantic says what is wrong with a non-string
+    if optional and not value.strip():
+        return None
+    verdict = check_url(value, _policy(info))
+    if verdict.url is None:
+        raise ValueError(f"unsafe URL {_preview(value)} refused: {verdict.reason}")
+    return verdict.url
 
 
 class _Targeted(BaseAction):
@@ -269,6 +342,8 @@ class _Targeted(BaseAction):
     """Horizontal pixel position of the target in the window (coordinate-based agents)."""
     y: Pixel | None = None
     """Vertical pixel position of the target in the window."""
+    context: str | None = None
+    """What the model knows about the element (Skyvern's ``input_or_select_context``)."""
 
     @model_validator(mode="after")
     def _has_target(self) -> _Targeted:
@@ -301,6 +376,11 @@ class ClickAction(_Targeted):
     @classmethod
     def _lower_button(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("file_url", mode="before")
+    @classmethod
+    def _check_file_url(cls, value: Any, info: ValidationInfo) -> Any:
+        return _safe_url(value, info, optional=True)
 
 
 class InputTextAction(_Targeted):
@@ -362,7 +442,10 @@ class SelectOptionAction(_Targeted):
 
     action_type: Literal["SELECT_OPTION"] = "SELECT_OPTION"
     option: SelectOption
-    """The option to select."""
+    """The option to select; a string is its label (``"option": "CA"`` selects the option that
+    shows ``CA``, not the one whose value is ``CA``)."""
+    download: bool = False
+    """Selecting the option is expected to download a file."""
 
 
 class CheckboxAction(_Targeted):
@@ -378,7 +461,13 @@ class UploadFileAction(_Targeted):
 
     action_type: Literal["UPLOAD_FILE"] = "UPLOAD_FILE"
     file_url: str
-    """Where the file to upload is."""
+    """Where the file to upload is (checked like every URL: an upload of a local path or an
+    internal address is refused unless the policy allows it)."""
+
+    @field_validator("file_url", mode="before")
+    @classmethod
+    def _check_file_url(cls, value: Any, info: ValidationInfo) -> Any:
+        return _safe_url(value, info)
 
 
 class HoverAction(_Targeted):
@@ -429,10 +518,19 @@ class KeypressAction(BaseAction):
     """The key or combination, keys joined with ``+`` (``Enter``, ``ctrl+c``)."""
     keys: list[str] = Field(default_factory=list)
     """The keys of the combination, in order (``["ctrl", "c"]``)."""
+    repeat: int = Field(default=1, ge=1, le=MAX_KEY_REPEAT)
+    """Presses in a row (``"times"`` or ``"count"`` in the model's words)."""
+    mode: Literal["press", "down", "up"] = "press"
+    """``press`` (down, then up), ``down`` (held until an ``up``: UI-TARS ``press``) or ``up``
+    (UI-TARS ``release``)."""
 
     @model_validator(mode="before")
     @classmethod
     def _key_from_keys(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and data.get("repeat") is None:
+            times = _first(data, ("times", "count", "presses", "repeat_count"))
+            if times is not None:
+                data = {**data, "repeat": times}
         if isinstance(data, Mapping) and data.get("key") is None:
             keys = data.get("keys")
             if isinstance(keys, list) and keys and all(isinstance(k, str) for k in keys):
@@ -456,7 +554,13 @@ class GotoUrlAction(BaseAction):
 
     action_type: Literal["GOTO_URL"] = "GOTO_URL"
     url: str = Field(min_length=1)
-    """The address to open."""
+    """The address to open, normalised (``https://`` added when the scheme is missing); an
+    unsafe one makes the action a :class:`NullAction` (see :mod:`.url_safety`)."""
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _check_url(cls, value: Any, info: ValidationInfo) -> Any:
+        return _safe_url(value, info)
 
 
 class WaitAction(BaseAction):
@@ -515,6 +619,68 @@ class OpenAppAction(BaseAction):
     """The app to open, as the model named it."""
 
 
+class ClosePageAction(BaseAction):
+    """Close the current page (tab)."""
+
+    action_type: Literal["CLOSE_PAGE"] = "CLOSE_PAGE"
+
+
+class NewTabAction(BaseAction):
+    """Open a new tab, at ``url`` when given."""
+
+    action_type: Literal["NEW_TAB"] = "NEW_TAB"
+    url: str | None = None
+    """The address to open in the new tab (checked like ``GOTO_URL``'s)."""
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _check_url(cls, value: Any, info: ValidationInfo) -> Any:
+        return _safe_url(value, info, optional=True)
+
+
+class SwitchTabAction(BaseAction):
+    """Make another open tab the current one."""
+
+    action_type: Literal["SWITCH_TAB"] = "SWITCH_TAB"
+    tab_index: int = Field(ge=0)
+    """The tab's position among the open tabs, from 0 (``tab``, ``tab_id``, ``page_id`` or
+    ``index`` in the model's words)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _index_aliases(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and data.get("tab_index") is None:
+            index = _first(data, ("tab", "tab_id", "page_id", "index", "tab_number"))
+            if index is not None:
+                return {**data, "tab_index": index}
+        return data
+
+
+class ReloadPageAction(BaseAction):
+    """Reload the current page."""
+
+    action_type: Literal["RELOAD_PAGE"] = "RELOAD_PAGE"
+
+
+class ExtractAction(BaseAction):
+    """Read information from the page (Skyvern ``EXTRACT``, ``EXTRACT_INFORMATION``)."""
+
+    action_type: Literal["EXTRACT"] = "EXTRACT"
+    data_extraction_goal: str | None = None
+    """What to extract, in words (``goal`` or ``query`` in the model's words)."""
+    data_extraction_schema: Any = None
+    """The shape of the data to extract (a JSON schema, a dict or a text), when given."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _goal_aliases(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and data.get("data_extraction_goal") is None:
+            goal = _first(data, ("goal", "query", "extraction_goal", "instruction"))
+            if goal is not None:
+                return {**data, "data_extraction_goal": str(goal)}
+        return data
+
+
 class NullAction(BaseAction):
     """Nothing to execute: the model chose to do nothing, or (with ``reason`` set) what it
     wrote could not be turned into an executable action."""
@@ -543,6 +709,11 @@ ACTION_MODELS: dict[str, type[BaseAction]] = {
     "TERMINATE": TerminateAction,
     "COMPLETE": CompleteAction,
     "OPEN_APP": OpenAppAction,
+    "CLOSE_PAGE": ClosePageAction,
+    "NEW_TAB": NewTabAction,
+    "SWITCH_TAB": SwitchTabAction,
+    "RELOAD_PAGE": ReloadPageAction,
+    "EXTRACT": ExtractAction,
     "NULL_ACTION": NullAction,
 }
 """Each canonical type name and its model."""
@@ -578,6 +749,11 @@ Action = Annotated[
         Annotated[TerminateAction, Tag("TERMINATE")],
         Annotated[CompleteAction, Tag("COMPLETE")],
         Annotated[OpenAppAction, Tag("OPEN_APP")],
+        Annotated[ClosePageAction, Tag("CLOSE_PAGE")],
+        Annotated[NewTabAction, Tag("NEW_TAB")],
+        Annotated[SwitchTabAction, Tag("SWITCH_TAB")],
+        Annotated[ReloadPageAction, Tag("RELOAD_PAGE")],
+        Annotated[ExtractAction, Tag("EXTRACT")],
         Annotated[NullAction, Tag("NULL_ACTION")],
     ],
     Discriminator(_tag),
@@ -617,7 +793,7 @@ def _null(reason: str, raw: Any, base: Mapping[str, Any] | None) -> NullAction:
     common: dict[str, Any] = {"reason": reason, "raw": raw}
     if base is not None:
         clean = _normalise_input(dict(base))
-        for key in ("element_id", "reasoning", "confidence_float", "warnings"):
+        for key in ("element_id", "reasoning", "confidence_float", "intention", "warnings"):
             if clean.get(key) is not None:
                 common[key] = clean[key]
         if not isinstance(common.get("element_id", ""), str):
@@ -648,6 +824,7 @@ def build_action(
     *,
     elements: Mapping[str, Any] | None = None,
     drop_unknown_elements: bool = False,
+    url_policy: UrlPolicy | None = None,
 ) -> BuiltAction:
     """Validate one item a model wrote into an action (seed 000's pipeline).
 
@@ -657,6 +834,9 @@ def build_action(
        reason (a missing ``confidence_float`` or ``reasoning`` is fine).
     3. Element: with ``elements`` (the page's known element ids), an ``element_id`` not among
        them adds a warning, or drops the action with ``drop_unknown_elements``.
+
+    Every URL field is checked under ``url_policy`` (the default: http/https, no private
+    hosts); an unsafe URL gives a :class:`NullAction` with the reason.
     """
     if not isinstance(item, Mapping):
         return BuiltAction(_null(f"not an action object: {_preview(item)}", item, None), "null")
@@ -670,7 +850,8 @@ def build_action(
         reason = f"unknown action type {_preview(raw)}"
         return BuiltAction(_null(reason, dict(item), item), "unknown_type", reason)
     try:
-        action = model.model_validate(item)
+        context = {URL_POLICY_CONTEXT_KEY: url_policy or UrlPolicy()}
+        action = model.model_validate(item, context=context)
     except ValidationError as err:
         reason = _error_text(name, err)
         return BuiltAction(_null(reason, dict(item), item), "null", reason)

@@ -3,32 +3,47 @@ action dicts with pixel coordinates.
 
 The grammar (UI-TARS and UI-TARS-desktop prompts)::
 
-    Thought: ...            (or Reflection: ... Action_Summary: ...)
+    Thought: ...            (or Reflection: ... Action_Summary: ...; or <think>...</think>)
     Action: click(start_box='<|box_start|>(x1,y1)<|box_end|>')
 
-    click / left_double / right_single / long_press / hover (start_box | point)
-    drag / select (start_box, end_box)     hotkey(key='ctrl c')      type(content='...')
+    click / left_single / left_double / right_single / long_press / hover (start_box | point)
+    drag / select (start_box, end_box | start_point, end_point)     hotkey(key='ctrl c')
+    press(key='ctrl') / release(key='ctrl')      type(content='...', start_box optional)
     scroll(start_box, direction='down')    wait()   finished(content='...')   call_user()
-    open_app(app_name='...')  press_home()  press_back()
+    open_app(app_name='...')  open_computer()  press_home()  press_back()
 
-Coordinates come as ``<point>x y</point>``, ``<|box_start|>(x,y)<|box_end|>``, ``(x,y)``,
-``[x1,y1,x2,y2]`` (a box: its centre) or a bare tuple, in a relative space (0-1000 by default) or
-in the pixels of the image the model saw; :class:`CoordinateSpace` maps them to the window.
+The omni layout (the action inside ``<computer_env>``, the final answer in ``<answer>``) and
+Seed's ``<seed:tool_call><function=...>`` calls are read too (:mod:`.gui_layouts`), and
+:mod:`.gui_coordinates` maps every coordinate form to the window. With several ``Action:``
+sections the last counts, as in UI-TARS's own reader (``multiple="all"`` keeps them all).
 
 Each call is read with Python's own grammar first (:func:`decode_python_calls`: ``ast.parse``
 only, nothing evaluated), so ``type(content='it\\'s done\\n')`` decodes its escapes exactly.
 What Python cannot read (an unescaped quote inside ``content``, a literal line break, an unquoted
-``<|box_start|>`` token) is read by a small lenient scanner instead, and the repair recorded.
-Nothing here imports LangChain.
+``<|box_start|>`` token, a missing comma between keyword arguments, a closing ``)`` or quote
+missing where the answer ends) is read by a small lenient scanner instead, the repair recorded
+and a warning put on the action. Nothing here imports LangChain.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from langchain_robust_parsers.engine.agents.gui_coordinates import (
+    DEFAULT_COORDINATE_SCALE,
+    MAX_NUMBER_DIGITS,
+    NUMBER,
+    CoordinateSpace,
+    read_coordinates,
+)
+from langchain_robust_parsers.engine.agents.gui_layouts import (
+    answer_block,
+    env_regions,
+    reasoning_blocks,
+    seed_calls,
+)
 from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -39,16 +54,15 @@ __all__ = [
     "MAX_CALLS",
     "UI_TARS_WAIT_SECONDS",
     "CoordinateSpace",
+    "Multiple",
     "UiTarsCall",
     "UiTarsItem",
     "UiTarsResponse",
+    "call_to_action",
     "find_calls",
     "parse_ui_tars",
     "read_coordinates",
 ]
-
-DEFAULT_COORDINATE_SCALE = 1000.0
-"""UI-TARS writes coordinates relative to the screenshot, from 0 to 1000 on each axis."""
 
 UI_TARS_WAIT_SECONDS = 5.0
 """``wait()`` in the UI-TARS prompt means "sleep for 5 s and take a screenshot"."""
@@ -56,12 +70,6 @@ UI_TARS_WAIT_SECONDS = 5.0
 MAX_CALLS = 64
 """Calls read from one answer. An agent step acts a few times; hundreds of calls are a model
 repeating itself, and each costs a parse."""
-
-MAX_COORDINATE_NUMBERS = 4
-"""A point is 2 numbers and a box 4; a value with more numbers is not a coordinate."""
-
-MAX_PREVIEW = 60
-"""Characters of an unreadable value quoted in a warning."""
 
 KNOWN_CALLS = frozenset(
     {
@@ -80,8 +88,11 @@ KNOWN_CALLS = frozenset(
         "finished",
         "call_user",
         "open_app",
+        "open_computer",
         "press_home",
         "press_back",
+        "press",
+        "release",
     }
 )
 """Call names read from text that has no ``Action:`` marker (anything else there is prose)."""
@@ -96,120 +107,9 @@ _HEADER_LINE = re.compile(
 _HEADER_INLINE = re.compile(r"(?<=[ \t])(?P<name>Thought|Reflection|Action_Summary|Action):[ \t]*")
 _CALL_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 _KEYWORD = re.compile(r"([A-Za-z_]\w*)[ \t]*=(?!=)")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _QUOTES = "'\""
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"'}
-
-
-def _preview(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= MAX_PREVIEW else text[: MAX_PREVIEW - 3] + "..."
-
-
-# ----------------------------------------------------------------------------- coordinates
-
-
-@dataclass(frozen=True)
-class CoordinateSpace:
-    """How the model's coordinates map to pixels of the window.
-
-    ``window`` is the window's ``(width, height)`` in pixels; without it coordinates are kept in
-    the model's space (with a warning). The model's space is ``image_size`` (the pixels of the
-    screenshot it saw, for models that answer in absolute pixels) or, by default, ``scale`` units
-    per axis (UI-TARS: 0-1000). Decimal values all within [0, 1] are read as fractions.
-    """
-
-    window: tuple[int, int] | None = None
-    scale: float = DEFAULT_COORDINATE_SCALE
-    image_size: tuple[int, int] | None = None
-
-    def extent(self) -> tuple[float, float]:
-        """The size of the model's space on each axis."""
-        if self.image_size is not None:
-            return float(self.image_size[0]), float(self.image_size[1])
-        return self.scale, self.scale
-
-
-MAX_NUMBER_DIGITS = 12
-"""Digits in one coordinate number: screens and relative spaces need a handful, and a longer run
-of digits is not a coordinate (nor convertible: Python refuses ints of more than 4300 digits)."""
-
-
-def _number(token: str) -> float | None:
-    """One coordinate number; ``None`` for a run of digits too long to be one."""
-    if len(token) > MAX_NUMBER_DIGITS:
-        return None
-    return float(token)
-
-
-def _numbers(value: Any) -> tuple[list[float], bool] | None:
-    """The numbers of a coordinate value, and whether all were written as decimals: from a list
-    of numbers, or from the numbers written in a string (``"<point>10 20</point>"``,
-    ``"<|box_start|>(1,2)<|box_end|>"``, ``"[1, 2, 3, 4]"``). ``None`` when it holds none."""
-    found: list[float] = []
-    decimal = True
-    if isinstance(value, (list, tuple)):
-        flat: list[Any] = []
-        for item in value:
-            flat.extend(item if isinstance(item, (list, tuple)) else [item])
-        for item in flat[: MAX_COORDINATE_NUMBERS + 1]:
-            if isinstance(item, bool) or not isinstance(item, (int, float)):
-                return None
-            number = _number(str(item)) if isinstance(item, int) else item
-            if number is None or not math.isfinite(number):
-                return None
-            found.append(float(number))
-            decimal = decimal and isinstance(item, float)
-        return found, decimal
-    if not isinstance(value, str):
-        return None
-    for m in _NUMBER.finditer(value):
-        if len(found) > MAX_COORDINATE_NUMBERS:
-            return None
-        number = _number(m.group())
-        if number is None:
-            return None
-        found.append(number)
-        decimal = decimal and "." in m.group()
-    return found, decimal
-
-
-def read_coordinates(
-    value: Any, space: CoordinateSpace
-) -> tuple[tuple[int, int] | None, list[str]]:
-    """The window pixel ``(x, y)`` of a point or box written by the model, and warnings.
-
-    A box ``[x1, y1, x2, y2]`` gives its centre. Returns ``(None, [why])`` when the value holds
-    neither a point nor a box.
-    """
-    read = _numbers(value)
-    if read is None or len(read[0]) not in (2, MAX_COORDINATE_NUMBERS):
-        return None, [f"could not read coordinates from {_preview(value)}"]
-    numbers, decimal = read
-    if len(numbers) == MAX_COORDINATE_NUMBERS:
-        x = (numbers[0] + numbers[2]) / 2
-        y = (numbers[1] + numbers[3]) / 2
-    else:
-        x, y = numbers[0], numbers[1]
-    fractions = decimal and all(0.0 <= n <= 1.0 for n in numbers)
-    ext_w, ext_h = (1.0, 1.0) if fractions else space.extent()
-    warnings: list[str] = []
-    if not (0 <= x <= ext_w and 0 <= y <= ext_h):
-        warnings.append(f"coordinates {_preview(value)} lie outside the model's space")
-    if space.window is None:
-        if fractions:
-            x, y = x * space.extent()[0], y * space.extent()[1]
-        warnings.append("no window size given: coordinates are in the model's space")
-        return (round(x), round(y)), warnings
-    width, height = space.window
-    px = _clamp(round(x / ext_w * width), width)
-    py = _clamp(round(y / ext_h * height), height)
-    return (px, py), warnings
-
-
-def _clamp(value: int, size: int) -> int:
-    return max(0, min(value, max(size - 1, 0)))
 
 
 # ----------------------------------------------------------------------------- sections
@@ -277,6 +177,9 @@ class UiTarsCall:
     start: int
     end: int
     lenient: bool = False
+    repairs: tuple[str, ...] = ()
+    """What was repaired in the call's syntax (``missing_paren``, ``missing_quote``,
+    ``missing_comma``...); each becomes a warning on its action."""
 
 
 _OK = "ok"
@@ -290,6 +193,7 @@ class _Scanned:
     args: dict[str, Any]
     end: int  # after the call (its closing parenthesis, when it has one)
     status: str
+    repairs: tuple[str, ...] = ()
 
 
 def _decode_escapes(raw: str) -> str:
@@ -313,10 +217,13 @@ def _string_ends(text: str, pos: int, stop: int) -> bool:
     """Does the quote just before ``pos`` end its string? Yes when a ``)``, a line break, the
     end, or a ``,`` that starts another argument follows: an inner quote (``'say 'hi' now'``)
     is followed by text."""
+    quote_end = pos
     while pos < stop and text[pos] in " \t":
         pos += 1
     if pos >= stop or text[pos] in ")\n\r":
         return True
+    if pos > quote_end and _next_argument(text, pos, stop):
+        return True  # `start_box='(1,2)' end_box='(3,4)'`: the comma was left out
     if text[pos] != ",":
         return False
     pos = _skip_blank(text, pos + 1, stop)
@@ -326,6 +233,36 @@ def _string_ends(text: str, pos: int, stop: int) -> bool:
         or text[pos] == ")"
         or _KEYWORD.match(text, pos, stop) is not None
     )
+
+
+def _next_argument(text: str, pos: int, stop: int) -> bool:
+    """Does a keyword argument with a quoted, bracketed or numeric value start at ``pos``
+    (``end_box='...'``)? Prose inside a string (``'a b=c'``) seldom looks like that."""
+    m = _KEYWORD.match(text, pos, stop)
+    if m is None:
+        return False
+    after = _skip_blank(text, m.end(), stop)
+    return after < stop and (
+        text[after] in _QUOTES or text[after] in "([<" or text[after].isdigit()
+    )
+
+
+def _unclosed_string(text: str, pos: int, stop: int, key: str) -> tuple[str, int, str] | None:
+    """A quoted value whose closing quote is missing where the call ends: ``'hello)`` at the
+    end of the section (the last ``)`` closes the call), or a coordinate value
+    (``'<point>1 2</point>``) that is complete without it. The decoded text, the position after
+    it and the repair's name; ``None`` when the value may be cut off."""
+    quote = text[pos]
+    body_end = stop
+    while body_end > pos + 1 and text[body_end - 1].isspace():
+        body_end -= 1
+    if text.find(quote, pos + 1, body_end) >= 0:
+        return None  # a quote inside: not simply a missing closing one
+    if text[body_end - 1] == ")" and body_end - 1 > pos + 1:
+        return _decode_escapes(text[pos + 1 : body_end - 1]), body_end, "missing_quote"
+    if key in _START_KEYS + _END_KEYS and text[body_end - 1] in ">)]":
+        return _decode_escapes(text[pos + 1 : body_end]), body_end, "missing_quote_and_paren"
+    return None
 
 
 def _scan_string(text: str, pos: int, stop: int) -> tuple[str, int] | None:
@@ -373,7 +310,7 @@ def _bare_value(raw: str) -> Any:
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
-    if _NUMBER.fullmatch(raw) and len(raw) <= MAX_NUMBER_DIGITS:
+    if NUMBER.fullmatch(raw) and len(raw) <= MAX_NUMBER_DIGITS:
         return float(raw) if "." in raw else int(raw)
     return raw
 
@@ -387,19 +324,21 @@ def _skip_blank(text: str, pos: int, stop: int) -> int:
 def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
     """The arguments after a call's ``(`` at ``pos - 1``: keyword and positional, quoted or bare.
 
-    The status says how the call ended: ``ok`` at its ``)``; ``missing_paren`` at a line break
-    or the end of the section (more text follows); ``cut`` at the end of the text (the answer
-    was cut off inside the call); ``malformed`` when what follows is not arguments.
+    The status says how the call ended: ``ok`` at its ``)``; ``missing_paren`` at a line break,
+    at the end of the section, or at the end of the text after a complete argument (repaired,
+    with the repair named); ``cut`` when the text ends inside an argument (the answer was cut
+    off); ``malformed`` when what follows is not arguments.
     """
     args: dict[str, Any] = {}
+    repairs: list[str] = []
     positional = 0
     ended = _CUT if stop >= len(text) else _MISSING_PAREN
     while True:
         pos = _skip_blank(text, pos, stop)
         if pos >= stop:
-            return _Scanned(args, stop, ended)
+            return _Scanned(args, stop, ended, tuple(repairs))
         if text[pos] == ")":
-            return _Scanned(args, pos + 1, _OK)
+            return _Scanned(args, pos + 1, _OK, tuple(repairs))
         m = _KEYWORD.match(text, pos, stop)
         if m is not None:
             key = m.group(1)
@@ -408,22 +347,36 @@ def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
             key = f"arg{positional}"
             positional += 1
         if pos >= stop:
-            return _Scanned(args, stop, ended)
-        got = _scan_string(text, pos, stop) if text[pos] in _QUOTES else _scan_bare(text, pos, stop)
+            return _Scanned(args, stop, ended, tuple(repairs))
+        quoted = text[pos] in _QUOTES
+        got = _scan_string(text, pos, stop) if quoted else _scan_bare(text, pos, stop)
+        if got is None and quoted:
+            unclosed = _unclosed_string(text, pos, stop, key)
+            if unclosed is not None:
+                args[key] = unclosed[0]
+                return _Scanned(args, unclosed[1], _MISSING_PAREN, (*repairs, unclosed[2]))
+        elif got is None and ended == _CUT:
+            value = text[pos:stop].strip()
+            if value and value[-1] in ">)]" and key in _START_KEYS + _END_KEYS:
+                args[key] = _bare_value(value)  # `start_box=<point>1 2</point>` at the end
+                return _Scanned(args, stop, _MISSING_PAREN, tuple(repairs))
         if got is None:
-            return _Scanned(args, stop, ended)
+            return _Scanned(args, stop, ended, tuple(repairs))
         args[key], pos = got
         after = _skip_blank(text, pos, stop)
         if after >= stop:
-            return _Scanned(args, stop, ended)
+            return _Scanned(args, stop, _MISSING_PAREN, tuple(repairs))
         if text[after] == ",":
             pos = after + 1
         elif text[after] == ")":
-            return _Scanned(args, after + 1, _OK)
+            return _Scanned(args, after + 1, _OK, tuple(repairs))
         elif "\n" in text[pos:after]:
-            return _Scanned(args, pos, _MISSING_PAREN)  # `click(start_box='(1,2)'` + newline
+            return _Scanned(args, pos, _MISSING_PAREN, tuple(repairs))
+        elif after > pos and _next_argument(text, after, stop):
+            repairs.append("missing_comma")
+            pos = after
         else:
-            return _Scanned(args, after, _MALFORMED)
+            return _Scanned(args, after, _MALFORMED, tuple(repairs))
 
 
 def _strict(text: str, start: int, end: int, name: str) -> dict[str, Any] | None:
@@ -476,15 +429,18 @@ def find_calls(
             pos = m.end()
             continue
         args = None
+        repairs = list(scanned.repairs)
         if scanned.status == _OK:
             args = _strict(text, m.start(), scanned.end, name)
-        else:
-            log.add("missing_paren", scanned.end)
+        elif not {"missing_quote", "missing_quote_and_paren"} & set(repairs):
+            repairs.insert(0, "missing_paren")
+        for repair in repairs:
+            log.add(repair, scanned.end)
         if args is None:
             log.add("lenient_call", m.start())
         lenient = args is None
         read = scanned.args if args is None else args
-        calls.append(UiTarsCall(name, read, m.start(), scanned.end, lenient))
+        calls.append(UiTarsCall(name, read, m.start(), scanned.end, lenient, tuple(repairs)))
         pos = scanned.end
     if budget <= 0:
         log.add("scan_budget_exhausted", pos)
@@ -576,63 +532,116 @@ def _scroll_direction(args: dict[str, Any]) -> Any:
     return None
 
 
-def call_to_action(call: UiTarsCall, space: CoordinateSpace) -> UiTarsItem:
-    """The action dict of one UI-TARS call (common fields other than ``warnings`` left out).
+_REPAIR_WARNINGS = {
+    "missing_paren": "the call's closing ')' was missing; repaired",
+    "missing_quote": "a closing quote was missing before the call's ')'; repaired",
+    "missing_quote_and_paren": "the closing quote and ')' were missing at the end; repaired",
+    "missing_comma": "a comma between arguments was missing; repaired",
+}
+_PASSED_ON = ("element_id", "id", "reasoning", "intention", "intent", "context", "confidence_float")
+"""Common action fields a call may carry (``click(element_id='b3')``, a function call's
+``{"element_id": ...}``), kept on the action the call maps to."""
+_KEY_MODES = {"press": "down", "release": "up"}
+"""UI-TARS ``press(key=...)`` holds a key down until ``release(key=...)``."""
 
-    Known calls map to the action types (see the module docs); any other name is passed on as
-    ``{"action_type": name, **args}``, so ``goto_url(url=...)`` works and an unknown name
-    becomes an unknown type for the validator to report.
-    """
-    name = call.name.lower()
-    args = call.args
-    action: dict[str, Any] = {"warnings": []}
-    if name in _CLICKS or name == "hover":
-        action["action_type"] = "HOVER" if name == "hover" else "CLICK"
-        action.update(_CLICKS.get(name, {}))
-        _point(action, _arg(args, *_START_KEYS), space, ("x", "y"))
-    elif name in ("drag", "select"):
+
+def _map_pointer(
+    name: str, args: dict[str, Any], space: CoordinateSpace, action: dict[str, Any]
+) -> None:
+    if name in ("drag", "select"):
         action["action_type"] = "DRAG"
         _point(action, _arg(args, *_START_KEYS), space, ("x", "y"))
         _point(action, _arg(args, *_END_KEYS), space, ("end_x", "end_y"))
-    elif name == "type":
+        return
+    action["action_type"] = "HOVER" if name == "hover" else "CLICK"
+    action.update(_CLICKS.get(name, {}))
+    _point(action, _arg(args, *_START_KEYS), space, ("x", "y"))
+
+
+def _map_keys(name: str, args: dict[str, Any], action: dict[str, Any]) -> None:
+    action["action_type"] = "KEYPRESS"
+    if name in _KEYS:
+        action["key"] = _KEYS[name]
+        return
+    key = _arg(args, "key", "hotkey", "keys", "arg0")
+    if key is not None:
+        action["key"] = key if isinstance(key, str) else " ".join(str(k) for k in key)
+    if name in _KEY_MODES:
+        action["mode"] = _KEY_MODES[name]
+
+
+def _map_scroll(args: dict[str, Any], space: CoordinateSpace, action: dict[str, Any]) -> None:
+    action["action_type"] = "SCROLL"
+    direction = _scroll_direction(args)
+    if direction is not None:
+        action["direction"] = direction
+    start = _arg(args, *_START_KEYS[:-1])
+    if start is None and args.get("arg0") is not None and args.get("arg0") != direction:
+        start = args["arg0"]
+    _point(action, start, space, ("x", "y"))
+
+
+def _map_text(
+    name: str, args: dict[str, Any], space: CoordinateSpace, action: dict[str, Any]
+) -> None:
+    if name == "type":
         content = _text_arg(_arg(args, "content", "text", "arg0"))
         action["action_type"] = "INPUT_TEXT"
         if content is not None:
             action["text"], action["submit"] = _typed(content)
-    elif name == "hotkey":
-        action["action_type"] = "KEYPRESS"
-        key = _arg(args, "key", "hotkey", "keys", "arg0")
-        if key is not None:
-            action["key"] = key if isinstance(key, str) else " ".join(str(k) for k in key)
-    elif name == "scroll":
-        action["action_type"] = "SCROLL"
-        direction = _scroll_direction(args)
-        if direction is not None:
-            action["direction"] = direction
-        start = _arg(args, *_START_KEYS[:-1])
-        if start is None and args.get("arg0") is not None and args.get("arg0") != direction:
-            start = args["arg0"]
-        _point(action, start, space, ("x", "y"))
-    elif name == "wait":
-        action["action_type"] = "WAIT"
-        action["seconds"] = UI_TARS_WAIT_SECONDS
+        _point(action, _arg(args, *_START_KEYS[:-1]), space, ("x", "y"))
     elif name in ("finished", "call_user"):
         action["action_type"] = "COMPLETE" if name == "finished" else "TERMINATE"
         action["message"] = _text_arg(_arg(args, "content", "arg0"))
         if name == "call_user":
             action["needs_user"] = True
-    elif name == "open_app":
+    else:  # open_app, open_computer
         action["action_type"] = "OPEN_APP"
-        action["app_name"] = _text_arg(_arg(args, "app_name", "app", "arg0"))
-    elif name in _KEYS:
-        action["action_type"] = "KEYPRESS"
-        action["key"] = _KEYS[name]
+        app = "computer" if name == "open_computer" else _arg(args, "app_name", "app", "arg0")
+        action["app_name"] = _text_arg(app)
+
+
+_POINTER_CALLS = frozenset({*_CLICKS, "hover", "drag", "select"})
+_KEY_CALLS = frozenset({"hotkey", "press", "release", *_KEYS})
+_TEXT_CALLS = frozenset({"type", "finished", "call_user", "open_app", "open_computer"})
+
+
+def call_to_action(call: UiTarsCall, space: CoordinateSpace) -> UiTarsItem:
+    """The action dict of one UI-TARS call (common fields other than ``warnings`` left out).
+
+    Known calls map to the action types (see the module docs); any other name is passed on as
+    ``{"action_type": name, **args}``, so ``goto_url(url=...)`` works and an unknown name
+    becomes an unknown type for the validator to report. A call whose syntax was repaired
+    carries a warning for each repair.
+    """
+    name = call.name.lower()
+    args = call.args
+    action: dict[str, Any] = {"warnings": []}
+    if name in _POINTER_CALLS:
+        _map_pointer(name, args, space, action)
+    elif name in _KEY_CALLS:
+        _map_keys(name, args, action)
+    elif name == "scroll":
+        _map_scroll(args, space, action)
+    elif name in _TEXT_CALLS:
+        _map_text(name, args, space, action)
+    elif name == "wait":
+        action["action_type"] = "WAIT"
+        action["seconds"] = UI_TARS_WAIT_SECONDS
     else:
         action = {**args, "action_type": call.name, "warnings": []}
+    for key in _PASSED_ON:
+        if key in args and key not in action:
+            action[key] = args[key]
+    action["warnings"][:0] = [_REPAIR_WARNINGS[r] for r in call.repairs if r in _REPAIR_WARNINGS]
     return UiTarsItem(call, action)
 
 
 # ----------------------------------------------------------------------------- response
+
+Multiple = Literal["last", "all"]
+"""Which ``Action:`` sections count: the ``last`` (UI-TARS's own reader: a model that wrote
+several steps means the final one) or ``all`` of them, in order."""
 
 
 @dataclass(frozen=True)
@@ -648,41 +657,117 @@ class UiTarsResponse:
     has_action_marker: bool = False
     repairs: tuple[Repair, ...] = field(default_factory=tuple)
     truncated: bool = False
+    think: str | None = None
+    """The text of the reasoning blocks before the answer (``<think>``, ``<Thought>``...)."""
 
     @property
     def reasoning(self) -> str | None:
-        """The thought, reflection and action summary in order, joined by line breaks; the text
-        before the action when the answer has no such header."""
+        """The thought, reflection and action summary in order, joined by line breaks; else the
+        reasoning blocks; else the text before the action."""
         parts = [p for p in (self.thought, self.reflection, self.action_summary) if p]
         if parts:
             return "\n".join(parts)
-        return self.preamble or None
+        return self.think or self.preamble or None
 
 
-def parse_ui_tars(text: str, space: CoordinateSpace | None = None) -> UiTarsResponse:
+_WRAPPER_TAG = re.compile(r"</?(?:[A-Za-z]{1,20}_env|seed:tool_call)>")
+"""Tags around the calls (omni ``<computer_env>``, Seed's ``<seed:tool_call>``): not reasoning."""
+
+
+def _clip_to_envs(
+    regions: list[tuple[int, int]], envs: list[tuple[int, int, int, int]]
+) -> list[tuple[int, int]]:
+    """Action sections end where their ``<computer_env>`` block does."""
+    if not envs:
+        return regions
+    clipped = []
+    for a, b in regions:
+        close = next((body_end for _, body, body_end, _ in envs if body <= a < body_end), b)
+        clipped.append((a, min(b, close)))
+    return clipped
+
+
+def _last_calls(
+    text: str, regions: list[tuple[int, int]], log: RepairLog
+) -> tuple[list[UiTarsCall], int]:
+    """The calls of the last section that has any (or was cut off), and its index."""
+    for index in range(len(regions) - 1, -1, -1):
+        scratch = RepairLog()
+        a, b = regions[index]
+        calls = find_calls(text, a, b, known_only=False, log=scratch)
+        if calls or scratch.truncated:
+            log.extend(scratch)
+            return calls, index
+    return [], len(regions) - 1
+
+
+def _layout_calls(text: str, begin: int, log: RepairLog) -> tuple[list[UiTarsCall], int]:
+    """The calls of an answer without ``Action:`` sections: Seed's XML calls, an omni
+    ``<answer>`` (``finished``), else the known UI-TARS calls in the text; and where the
+    reasoning before them stops."""
+    seed, cut = seed_calls(text, begin)
+    if seed or cut:
+        if cut:
+            log.truncated = True
+            log.add("truncated_call_dropped", begin)
+        calls = [UiTarsCall(c.name, c.args, c.start, c.end) for c in seed]
+        return calls, calls[0].start if calls else len(text)
+    answer = answer_block(text, begin)
+    if answer is not None:
+        content, start = answer
+        return [UiTarsCall("finished", {"content": content}, start, start)], start
+    log.add("no_action_marker", begin)
+    calls = find_calls(text, begin, len(text), known_only=True, log=log)
+    return calls, calls[0].start if calls else len(text)
+
+
+def _section_headers(
+    headers: list[_Header], regions: list[tuple[int, int]], index: int
+) -> list[_Header]:
+    """The headers after the previous ``Action:`` section up to section ``index``'s own (the
+    reasoning that belongs to it), or all of them when it has no reasoning header of its own."""
+    start = regions[index - 1][0] if index > 0 else -1
+    stop = regions[index][0]
+    own = [h for h in headers if start < h.start < stop]
+    return own if any(h.name != "action" for h in own) else headers
+
+
+def parse_ui_tars(
+    text: str, space: CoordinateSpace | None = None, *, multiple: Multiple = "last"
+) -> UiTarsResponse:
     """Read a UI-TARS answer: reasoning headers, calls, action dicts in window pixels.
 
-    The calls are those after each ``Action:`` marker (any name: an unknown one is reported by
-    the validator), or, in text without a marker, every known UI-TARS call (a repair). Reasoning
-    blocks (``<think>``) before the answer are skipped. Never raises for a ``str``.
+    The calls are those after the last ``Action:`` marker (every section's with
+    ``multiple="all"``; any name: an unknown one is reported by the validator), inside an omni
+    ``<computer_env>`` block or not; else Seed's ``<function=...>`` calls, an omni
+    ``<answer>`` (a ``finished`` call), or every known UI-TARS call in the text (a repair).
+    Reasoning blocks (``<think>``, ``<Thought>``) before the answer are its reasoning when it
+    has no ``Thought:`` header. Never raises for a ``str``.
     """
     space = space or CoordinateSpace()
     log = RepairLog()
-    begin = locate.payload_start(text, log)
+    bom = 1 if text.startswith("\ufeff") else 0
+    think, after_think = reasoning_blocks(text, bom)
+    # Reasoning blocks read above are the answer's layout, not a repair.
+    begin = after_think if after_think > bom else locate.payload_start(text, log)
     headers = _headers(text, begin)
-    regions = _action_regions(text, headers)
+    regions = _clip_to_envs(_action_regions(text, headers), env_regions(text, begin))
     calls: list[UiTarsCall] = []
-    if regions:
+    reasoning_headers = headers
+    if regions and multiple == "last":
+        calls, index = _last_calls(text, regions, log)
+        reasoning_headers = _section_headers(headers, regions, index)
+        limit = len(text)
+    elif regions:
         for a, b in regions:
             calls.extend(find_calls(text, a, b, known_only=False, log=log))
             if log.truncated or len(calls) >= MAX_CALLS:
                 break
         limit = len(text)
     else:
-        log.add("no_action_marker", begin)
-        calls = find_calls(text, begin, len(text), known_only=True, log=log)
-        limit = calls[0].start if calls else len(text)
-    texts, preamble = _reasoning_texts(text, begin, headers, limit)
+        calls, limit = _layout_calls(text, begin, log)
+    texts, preamble = _reasoning_texts(text, begin, reasoning_headers, limit)
+    preamble = _WRAPPER_TAG.sub("", preamble).strip()
     items = tuple(call_to_action(call, space) for call in calls[:MAX_CALLS])
     response = UiTarsResponse(
         thought=texts.get("thought") or None,
@@ -693,6 +778,7 @@ def parse_ui_tars(text: str, space: CoordinateSpace | None = None) -> UiTarsResp
         has_action_marker=bool(regions),
         repairs=tuple(log.repairs),
         truncated=log.truncated,
+        think=think,
     )
     reasoning = response.reasoning
     for item in items:
