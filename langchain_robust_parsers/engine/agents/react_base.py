@@ -75,6 +75,14 @@ class Phase(IntEnum):
     DONE = 2  # the first step is complete: nothing more is streamed
 
 
+# the members, for the hot paths (a module global is read faster than an enum member)
+_P_ANSWER = Phase.ANSWER
+_P_DONE = Phase.DONE
+_P_THOUGHT = Phase.THOUGHT
+_S_HOLD = ScanState.HOLD
+_S_PROSE = ScanState.PROSE
+
+
 class MarkerKind:
     """The kinds of marker, as :attr:`ReActScan.markers` names them."""
 
@@ -147,6 +155,7 @@ class ScannerBase:
     _step_start: int
     _hold: HoldState
     _fence: FenceState
+    _in_plain_input: bool  # inside the action input string, nothing held: the hot path
 
     def _init_base(self) -> None:
         self.steps = []
@@ -155,9 +164,9 @@ class ScannerBase:
         self._raw = []
         self._fed = 0
         self._emitted = EmitState()
-        self._phase = Phase.THOUGHT
+        self._phase = _P_THOUGHT
         self._late_markers = set()
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self._line_start = True
         self._run_prev = ""
         self._no_hold_at = -1
@@ -165,6 +174,7 @@ class ScannerBase:
         self._step_start = 0
         self._hold = HoldState()
         self._fence = FenceState()
+        self._in_plain_input = False
 
     # ------------------------------------------------------------------ public
 
@@ -215,7 +225,7 @@ class ScannerBase:
         hold.prev = self._prev(text, i)
         hold.back = back
         hold.line_start = self._line_start
-        self._state = ScanState.HOLD
+        self._state = _S_HOLD
         return i
 
     def _skip_blank(self, text: str, i: int) -> int:
@@ -250,7 +260,7 @@ class ScannerBase:
             out.append((kind, text))
 
     def _emit_thought(self, text: str, *, plain: bool = True) -> None:
-        if not text or self._phase != Phase.THOUGHT:
+        if not text or self._phase != _P_THOUGHT:
             return
         self._emitted.thought.append(text)
         if plain:
@@ -269,19 +279,19 @@ class ScannerBase:
             self._line_start = blank
 
     def _emit_answer(self, text: str) -> None:
-        if text and self._phase == Phase.ANSWER:
+        if text and self._phase == _P_ANSWER:
             self._emit(ANSWER, text)
 
     def _start_answer(self) -> bool:
         """The first undecided step is a final answer: stream it. True when this step is it."""
-        if self._phase == Phase.THOUGHT:
-            self._phase = Phase.ANSWER
+        if self._phase == _P_THOUGHT:
+            self._phase = _P_ANSWER
             return True
         return False
 
     def _add_step(self, step: ReActStep) -> None:
         self.steps.append(step)
-        self._phase = Phase.DONE
+        self._phase = _P_DONE
 
     def _marker_seen(self, kind: str) -> None:
         self.markers.add(kind)

@@ -29,7 +29,6 @@ from langchain_robust_parsers.engine.agents.react_base import Phase, ScannerBase
 from langchain_robust_parsers.engine.agents.react_steps import (
     ANSWER,
     FINAL_ANSWER_ACTION,
-    Delta,
     ReActStep,
     is_final_answer_name,
 )
@@ -94,6 +93,28 @@ class InputKind(IntEnum):
     STRING = 1
     DONE = 2
     OTHER = 3
+
+
+# the members, for the hot paths (a module global is read faster than an enum member)
+_IN_DONE = InputKind.DONE
+_IN_NONE = InputKind.NONE
+_IN_OTHER = InputKind.OTHER
+_IN_STRING = InputKind.STRING
+_J_AFTER = JState.AFTER
+_J_COLON = JState.COLON
+_J_KEY = JState.KEY
+_J_QUOTE = JState.QUOTE
+_J_STRING = JState.STRING
+_J_VALUE = JState.VALUE
+_J_WORD = JState.WORD
+_P_ANSWER = Phase.ANSWER
+_R_INPUT = Role.INPUT
+_R_KEY = Role.KEY
+_R_NAME = Role.NAME
+_R_SKIP = Role.SKIP
+_S_JSON = ScanState.JSON
+_S_JSON_AFTER = ScanState.JSON_AFTER
+_S_PROSE = ScanState.PROSE
 
 
 # --------------------------------------------------------------------------- strings
@@ -320,23 +341,41 @@ class JsonActions(ScannerBase):
         it may end the string."""
         j = self._j
         s = j.s
-        if s.esc:
-            return False
-        if s.role == Role.SKIP:
-            if "\\" in chunk or s.quote in chunk:
+        if s.role == _R_SKIP:
+            if s.esc or "\\" in chunk or s.quote in chunk:
                 return False
             j.buf.append(chunk)
             self._emitted.out = []
+            self._in_plain_input = False
             return True
-        if s.role != Role.INPUT or s.quote != '"':
+        if s.role != _R_INPUT or s.quote != '"':
             return False
-        if '"' in chunk and not _quotes_escaped(chunk):
+        text = "".join(s.raw) + chunk if s.raw else chunk
+        if '"' in text and not _quotes_escaped(text):
             return False
         j.buf.append(chunk)
-        s.raw.append(chunk)
-        s.esc = _ends_in_escape(chunk)
         self._emitted.out = []
+        k = text.rfind("\\")
+        if k < len(text) - 1 and text[k + 1] != "u":
+            # Every escape is complete (the last one is not a `\u`, so no high surrogate waits
+            # either): decode it all at once, the common case.
+            s.raw = []
+            s.esc = False
+            try:
+                piece = _scanstring(text + '"', 0, False)[0]
+            except ValueError:
+                piece = decode_content(text)
+            j.input_parts.append(piece)
+            if j.emit and self._phase == _P_ANSWER:
+                self._emitted.out = [(ANSWER, piece)] if piece else []
+                self._in_plain_input = True
+            else:
+                self._in_plain_input = not j.emit
+            return True
+        s.raw = [text]
+        s.esc = _ends_in_escape(text)
         self._flush_input()
+        self._in_plain_input = False
         return True
 
     def _plain_input(self) -> bool:
@@ -345,20 +384,14 @@ class JsonActions(ScannerBase):
         j = self._j
         s = j.s
         return (
-            self._state == ScanState.JSON
-            and j.state == JState.STRING
-            and s.role == Role.INPUT
+            self._state == _S_JSON
+            and j.state == _J_STRING
+            and s.role == _R_INPUT
             and s.quote == '"'
             and not s.esc
             and not s.raw
-            and (not j.emit or self._phase == Phase.ANSWER)
+            and (not j.emit or self._phase == _P_ANSWER)
         )
-
-    def _plain_input_chunk(self, chunk: str) -> list[Delta]:
-        j = self._j
-        j.buf.append(chunk)
-        j.input_parts.append(chunk)
-        return [(ANSWER, chunk)] if j.emit else []
 
     def _flush_input(self, *, closed: bool = False, cut_off: bool = False) -> None:
         """Decode the input string's raw content as far as no escape is left unfinished (all
@@ -390,7 +423,7 @@ class JsonActions(ScannerBase):
         j.after_marker = after_marker
         if not after_marker and not fenced:
             self._step_start = pos
-        self._state = ScanState.JSON
+        self._state = _S_JSON
 
     def _json(self, text: str, i: int, base: int) -> int:
         n = len(text)
@@ -398,18 +431,18 @@ class JsonActions(ScannerBase):
         j = self._j
         while i < n:
             st = j.state
-            if st == JState.STRING:
+            if st == _J_STRING:
                 i = self._jstring(text, i)
-                if j.s.role == Role.KEY and j.s.length > KEY_LIMIT:
+                if j.s.role == _R_KEY and j.s.length > KEY_LIMIT:
                     return self._json_abort(text, start, i)
                 continue
             c = text[i]
-            if st == JState.QUOTE:
+            if st == _J_QUOTE:
                 i = self._jquote(c, i)
-                if j.s.role == Role.KEY and j.s.length > KEY_LIMIT:
+                if j.s.role == _R_KEY and j.s.length > KEY_LIMIT:
                     return self._json_abort(text, start, i)
                 continue
-            if st == JState.WORD:
+            if st == _J_WORD:
                 m = _WORD_RUN.match(text, i)
                 if m is None:
                     self._jword_ended()
@@ -433,10 +466,10 @@ class JsonActions(ScannerBase):
                     return i
                 continue
             i = self._jtoken(text, c, start, i)
-            if self._state != ScanState.JSON:
+            if self._state != _S_JSON:
                 return i
         j.buf.append(text[start:n])
-        if j.s.role == Role.INPUT and j.state in (JState.STRING, JState.QUOTE):
+        if j.s.role == _R_INPUT and j.state in (_J_STRING, _J_QUOTE):
             self._flush_input()
         return n
 
@@ -450,13 +483,13 @@ class JsonActions(ScannerBase):
             self._jstring_closed()
             return i
         # an unescaped quote inside the string: it is content, escaped for the decoder
-        if s.role != Role.SKIP:
+        if s.role != _R_SKIP:
             s.raw.append("\\" + s.quote + s.q_ws)
             s.length += 1 + len(s.q_ws)
-            if s.role == Role.KEY and "\n" in s.q_ws:
+            if s.role == _R_KEY and "\n" in s.q_ws:
                 s.length = KEY_LIMIT + 1  # a key never spans lines: this is prose
         s.q_ws = ""
-        self._j.state = JState.STRING
+        self._j.state = _J_STRING
         return i
 
     def _jtoken(self, text: str, c: str, start: int, i: int) -> int:
@@ -464,7 +497,7 @@ class JsonActions(ScannerBase):
         j = self._j
         st = j.state
         level = j.at_action_level() and not j.final
-        if st == JState.VALUE:
+        if st == _J_VALUE:
             if (
                 c != "{"
                 and len(j.stack) == 1
@@ -482,28 +515,28 @@ class JsonActions(ScannerBase):
             elif c != ":":
                 self._jvalue_started(other=True)
                 j.s = JString(is_key=False)
-                j.state = JState.WORD
+                j.state = _J_WORD
                 return i
             return i + 1
-        if st == JState.KEY:
+        if st == _J_KEY:
             if c == '"' or c == "'":
                 self._jopen_string(c, is_key=True)
             elif _KEY_START.match(c):
                 j.s = JString(is_key=True)
-                j.state = JState.WORD
+                j.state = _J_WORD
                 return i
             elif c != "," and level:
                 return self._json_abort(text, start, i)
             return i + 1
-        if st == JState.COLON:
+        if st == _J_COLON:
             if c == ":":
-                j.state = JState.VALUE
+                j.state = _J_VALUE
                 return i + 1
             if level:
                 return self._json_abort(text, start, i)
-            j.state = JState.VALUE  # a missing colon
+            j.state = _J_VALUE  # a missing colon
             return i
-        # JState.AFTER
+        # _J_AFTER
         if c == ",":
             self._jcomma()
             return i + 1
@@ -518,7 +551,7 @@ class JsonActions(ScannerBase):
         j = self._j
         j.key_role = ""
         top = j.stack[-1] if j.stack else "{"
-        j.state = JState.KEY if top == "{" else JState.VALUE
+        j.state = _J_KEY if top == "{" else _J_VALUE
 
     def _jpush(self, c: str) -> None:
         self._jvalue_started(other=True)
@@ -535,7 +568,7 @@ class JsonActions(ScannerBase):
             if c == "{":
                 j.action_depth = 2
         j.key_role = ""
-        j.state = JState.KEY if c == "{" else JState.VALUE
+        j.state = _J_KEY if c == "{" else _J_VALUE
 
     def _jclose(self, c: str) -> bool:
         """Close a container; True when the root closed."""
@@ -554,32 +587,32 @@ class JsonActions(ScannerBase):
                 break
         if not stack:
             return True
-        j.state = JState.AFTER
+        j.state = _J_AFTER
         return False
 
     def _jvalue_started(self, *, other: bool) -> None:
         """A value starts; at the action level it may be the action input."""
         j = self._j
         if j.key_role == "input" and j.at_action_level():
-            j.input_kind = InputKind.OTHER if other else InputKind.STRING
+            j.input_kind = _IN_OTHER if other else _IN_STRING
             j.key_role = ""
 
     # ------------------------------------------------------------------ strings
 
     def _jopen_string(self, quote: str, *, is_key: bool) -> None:
         j = self._j
-        role = Role.SKIP
+        role = _R_SKIP
         if j.at_action_level():
             if is_key:
-                role = Role.KEY
+                role = _R_KEY
             elif j.key_role == "input":
-                role = Role.INPUT
+                role = _R_INPUT
                 self._jvalue_started(other=False)
-                j.emit = j.final and self._phase == Phase.ANSWER
+                j.emit = j.final and self._phase == _P_ANSWER
             elif j.key_role == "name":
-                role = Role.NAME
+                role = _R_NAME
         j.s = JString(quote=quote, is_key=is_key, role=role)
-        j.state = JState.STRING
+        j.state = _J_STRING
 
     def _jstring(self, text: str, i: int) -> int:
         """Raw string content up to the next quote (escapes are kept as written)."""
@@ -591,14 +624,14 @@ class JsonActions(ScannerBase):
         while i < n:
             if s.esc:
                 s.esc = False
-                if role != Role.SKIP:
+                if role != _R_SKIP:
                     raw.append(text[i])
                     s.length += 1
                 i += 1
                 continue
             m = run.match(text, i)
             if m is not None:
-                if role == Role.KEY:
+                if role == _R_KEY:
                     # A key ends the capture at its first line break or past KEY_LIMIT
                     # characters: cut there, wherever the chunk ends, so that the text after
                     # it is read the same in any chunking.
@@ -613,18 +646,18 @@ class JsonActions(ScannerBase):
                     if s.length > KEY_LIMIT:
                         return i
                     continue
-                if role != Role.SKIP:
+                if role != _R_SKIP:
                     raw.append(m.group())
                 i = m.end()
                 continue
             if text[i] == "\\":
                 s.esc = True
-                if role != Role.SKIP:
+                if role != _R_SKIP:
                     raw.append("\\")
                     s.length += 1
                 i += 1
                 continue
-            self._j.state = JState.QUOTE
+            self._j.state = _J_QUOTE
             s.q_ws = ""
             return i + 1
         return i
@@ -633,33 +666,33 @@ class JsonActions(ScannerBase):
         j = self._j
         s = j.s
         s.q_ws = ""
-        j.state = JState.AFTER
+        j.state = _J_AFTER
         if s.is_key:
             self._jkey_found(decode_content("".join(s.raw), s.quote))
             return
-        if s.role == Role.NAME:
+        if s.role == _R_NAME:
             j.name = decode_content("".join(s.raw), s.quote)
             j.key_role = ""
             if is_final_answer_name(j.name):
                 j.final = True
                 if self._start_answer():
                     self._emit_answer("".join(j.input_parts))
-                    j.emit = j.input_kind == InputKind.STRING
-        elif s.role == Role.INPUT:
+                    j.emit = j.input_kind == _IN_STRING
+        elif s.role == _R_INPUT:
             self._flush_input(closed=True)
-            j.input_kind = InputKind.DONE
+            j.input_kind = _IN_DONE
             j.emit = False
 
     def _jkey_found(self, key: str) -> None:
         j = self._j
-        j.state = JState.COLON
+        j.state = _J_COLON
         j.key_role = ""
         if not j.at_action_level():
             return
         k = key.strip().lower()
         if k in _NAME_KEYS and j.name is None:
             j.key_role = "name"
-        elif _is_input_key(k) and j.input_kind == InputKind.NONE:
+        elif _is_input_key(k) and j.input_kind == _IN_NONE:
             j.key_role = "input"
 
     def _jword_ended(self) -> None:
@@ -668,7 +701,7 @@ class JsonActions(ScannerBase):
             j.s.is_key = False
             self._jkey_found("".join(j.s.raw))
         else:
-            j.state = JState.AFTER
+            j.state = _J_AFTER
 
     # ------------------------------------------------------------------ the end of the JSON
 
@@ -679,7 +712,7 @@ class JsonActions(ScannerBase):
         raw = self._fence.text + "".join(j.buf)
         self._fence.text = ""
         self._j = ActionJson()
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self._thought_text(raw)
         return i
 
@@ -689,7 +722,7 @@ class JsonActions(ScannerBase):
         raw = "".join(j.buf)
         step = self._json_step(raw, end, truncated=False)
         if step is None:
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
             text = self._fence.text + raw
             self._fence.text = ""
             self._j = ActionJson()
@@ -697,19 +730,19 @@ class JsonActions(ScannerBase):
             return
         if j.fenced:
             j.pending = step
-            self._state = ScanState.JSON_AFTER
+            self._state = _S_JSON_AFTER
             return
         self._j = ActionJson()
         self._add_step(step)
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self._line_start = False
 
     def _json_closed_by_end(self) -> None:
         """The stream ended inside the action's JSON: complete it if it is an action."""
         j = self._j
-        if j.state == JState.QUOTE:
+        if j.state == _J_QUOTE:
             self._jstring_closed()
-        elif j.state == JState.STRING and j.s.role == Role.INPUT:
+        elif j.state == _J_STRING and j.s.role == _R_INPUT:
             self._flush_input(cut_off=True)
         raw = "".join(j.buf)
         step = self._json_step(raw, self._fed, truncated=True)
@@ -743,7 +776,7 @@ class JsonActions(ScannerBase):
     def _complete_pending_json(self, end: int) -> None:
         step = self._j.pending
         self._j = ActionJson()
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self._line_start = False
         if step is None:
             return
@@ -760,7 +793,7 @@ class JsonActions(ScannerBase):
             name = j.name
         if name is None:
             return None
-        string_input = j.input_kind in (InputKind.STRING, InputKind.DONE)
+        string_input = j.input_kind in (_IN_STRING, _IN_DONE)
         if not has_input and string_input:
             has_input = True
             tool_input = "".join(j.input_parts)
@@ -783,7 +816,7 @@ class JsonActions(ScannerBase):
             return replace(step, siblings=siblings)
         if string_input and j.final:
             answer: Any = "".join(j.input_parts)
-            streamed = j.emit or self._phase == Phase.ANSWER
+            streamed = j.emit or self._phase == _P_ANSWER
         else:
             answer = tool_input if has_input else ""
             streamed = False

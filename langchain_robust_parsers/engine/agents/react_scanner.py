@@ -19,7 +19,7 @@ from langchain_robust_parsers.engine.agents.react_base import (
     ScanState,
 )
 from langchain_robust_parsers.engine.agents.react_json import ActionJson, JsonActions, JState
-from langchain_robust_parsers.engine.agents.react_steps import FINAL_ANSWER_ACTION, Delta
+from langchain_robust_parsers.engine.agents.react_steps import ANSWER, FINAL_ANSWER_ACTION, Delta
 from langchain_robust_parsers.engine.agents.react_text import (
     MARKER_HEADS,
     MARKER_HOLD_LIMIT,
@@ -29,6 +29,27 @@ from langchain_robust_parsers.engine.agents.react_text import (
     TextValue,
     classify_marker,
 )
+
+# the members, for the hot paths (a module global is read faster than an enum member)
+_H_FENCE = HoldKind.FENCE
+_H_LIST = HoldKind.LIST
+_H_MARKER = HoldKind.MARKER
+_H_TAG = HoldKind.TAG
+_M_MAYBE = Match.MAYBE
+_M_YES = Match.YES
+_S_ACTION_NAME = ScanState.ACTION_NAME
+_S_AFTER_ACTION = ScanState.AFTER_ACTION
+_S_AFTER_NAME = ScanState.AFTER_NAME
+_S_FENCE_BODY = ScanState.FENCE_BODY
+_S_FENCE_INFO = ScanState.FENCE_INFO
+_S_HOLD = ScanState.HOLD
+_S_JSON = ScanState.JSON
+_S_JSON_AFTER = ScanState.JSON_AFTER
+_S_PROSE = ScanState.PROSE
+_S_THINK = ScanState.THINK
+_S_THOUGHT_START = ScanState.THOUGHT_START
+_S_VALUE = ScanState.VALUE
+_S_VALUE_START = ScanState.VALUE_START
 
 __all__ = ["FENCE_INFO_LIMIT", "TAG_HOLD_LIMIT", "THINK_TAIL", "ReActScanner"]
 
@@ -45,6 +66,7 @@ FENCE_INFO_LIMIT = 40
 ``json``). A longer line is prose with backticks in it, not an action fence."""
 
 _HSPACE = " \t"
+_J_STRING = JState.STRING
 _WS = frozenset(" \t\r\n\f\v")
 _REASONING_NAMES = frozenset({"think", "thinking", "reasoning", "thought"})
 """Tags whose content is reasoning: thought text, never markup. ``<Thought>`` is how some
@@ -75,7 +97,6 @@ class ReActScanner(JsonActions, TextLayout):
 
     def __init__(self) -> None:
         self._init_base()
-        self._in_plain_input = False  # inside the action input string, nothing held
         self._think = ThinkState()
         self._name = NameLine()
         self._value = TextValue()
@@ -107,7 +128,10 @@ class ReActScanner(JsonActions, TextLayout):
             self._raw.append(chunk)
             self._fed += len(chunk)
             self._run_prev = chunk[-1]
-            return self._plain_input_chunk(chunk)
+            j = self._j
+            j.buf.append(chunk)
+            j.input_parts.append(chunk)
+            return [(ANSWER, chunk)] if j.emit else []
         if self.closed:
             raise ValueError("the scanner is closed")
         self._raw.append(chunk)
@@ -115,19 +139,16 @@ class ReActScanner(JsonActions, TextLayout):
         self._fed += len(chunk)
         prev = self._run_prev
         self._run_prev = chunk[-1]
-        if (
-            self._state == ScanState.JSON
-            and self._j.state == JState.STRING
-            and self._fast_string(chunk)
-        ):
-            self._in_plain_input = self._plain_input()
+        state = self._state
+        if state == _S_JSON and self._j.state == _J_STRING and self._fast_string(chunk):
             return self._emitted.out
-        self._emitted.out = []
-        if self._state == ScanState.VALUE and not self._line_start and "\n" not in chunk:
+        out: list[Delta] = []
+        self._emitted.out = out
+        if state == _S_VALUE and not self._line_start and "\n" not in chunk:
             self._value_text(chunk, base)  # a piece of a text-layout value: the common case
-        else:
-            self._run(chunk, base, prev)
-        self._in_plain_input = self._plain_input()
+            return out
+        self._run(chunk, base, prev)
+        self._in_plain_input = self._state == _S_JSON and self._plain_input()
         return self._emitted.out
 
     def close(self) -> list[Delta]:
@@ -137,10 +158,10 @@ class ReActScanner(JsonActions, TextLayout):
         self._in_plain_input = False
         self._emitted.out = []
         # Each round either finishes or replays a strictly shorter held text.
-        while self._state == ScanState.HOLD:
+        while self._state == _S_HOLD:
             hold = self._hold
             held = hold.text
-            if hold.kind == HoldKind.FENCE and len(held) >= 3:
+            if hold.kind == _H_FENCE and len(held) >= 3:
                 hold.text = ""
                 self._state = hold.back
                 self._line_start = hold.line_start
@@ -148,20 +169,20 @@ class ReActScanner(JsonActions, TextLayout):
                 continue
             self._release(held)
         state = self._state
-        if state == ScanState.THINK:
+        if state == _S_THINK:
             self._emit_thought(self._think.tail, plain=False)
             self._think.tail = ""
-        elif state in (ScanState.FENCE_INFO, ScanState.FENCE_BODY):
+        elif state in (_S_FENCE_INFO, _S_FENCE_BODY):
             self._thought_text(self._fence.text)
-        elif state in (ScanState.ACTION_NAME, ScanState.AFTER_NAME):
+        elif state in (_S_ACTION_NAME, _S_AFTER_NAME):
             self._thought_text(self._name.text() + self._name.ws)
-        elif state in (ScanState.VALUE_START, ScanState.VALUE):
+        elif state in (_S_VALUE_START, _S_VALUE):
             self._complete_value(self._value.end)
-        elif state == ScanState.JSON:
+        elif state == _S_JSON:
             self._json_closed_by_end()
-        elif state == ScanState.JSON_AFTER:
+        elif state == _S_JSON_AFTER:
             self._complete_pending_json(self._j.end)
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self.closed = True
         return self._emitted.out
 
@@ -192,7 +213,7 @@ class ReActScanner(JsonActions, TextLayout):
                     self._thought_text(text[start:])
                     return n
                 self._thought_text(text[start:k])
-                return self._start_hold(HoldKind.MARKER, text, k, base, ScanState.PROSE)
+                return self._start_hold(_H_MARKER, text, k, base, _S_PROSE)
             k = m.start()
             c = text[k]
             if c == "\n":
@@ -203,7 +224,7 @@ class ReActScanner(JsonActions, TextLayout):
                     i = k + 1
                     continue
                 self._thought_text(text[start:k])
-                return self._start_hold(HoldKind.MARKER, text, k, base, ScanState.PROSE)
+                return self._start_hold(_H_MARKER, text, k, base, _S_PROSE)
             if base + k == self._no_hold_at:
                 i = k + 1
                 continue
@@ -212,11 +233,11 @@ class ReActScanner(JsonActions, TextLayout):
                 continue
             self._thought_text(text[start:k])
             if c in "`~":
-                return self._start_hold(HoldKind.FENCE, text, k, base, ScanState.PROSE)
+                return self._start_hold(_H_FENCE, text, k, base, _S_PROSE)
             if c == "<":
-                return self._start_hold(HoldKind.TAG, text, k, base, ScanState.PROSE)
+                return self._start_hold(_H_TAG, text, k, base, _S_PROSE)
             if c == "[":
-                return self._start_hold(HoldKind.LIST, text, k, base, ScanState.PROSE)
+                return self._start_hold(_H_LIST, text, k, base, _S_PROSE)
             # `{`, at the start of a line or inside one: an action object, or prose that the
             # JSON reader hands back as soon as it cannot be one
             self._begin_json(base + k, after_marker=False, fenced=False)
@@ -236,18 +257,18 @@ class ReActScanner(JsonActions, TextLayout):
     def _thought_start(self, text: str, i: int, base: int) -> int:
         i = self._skip_blank(text, i)
         if i < len(text):
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
         return i
 
     # ------------------------------------------------------------------ look-ahead
 
     def _hold_char(self, text: str, i: int, base: int) -> int:
         kind = self._hold.kind
-        if kind == HoldKind.MARKER:
+        if kind == _H_MARKER:
             return self._hold_marker(text, i, base)
-        if kind == HoldKind.FENCE:
+        if kind == _H_FENCE:
             return self._hold_fence(text, i, base)
-        if kind == HoldKind.TAG:
+        if kind == _H_TAG:
             return self._hold_tag(text, i, base)
         return self._hold_list(text, i, base)
 
@@ -256,11 +277,11 @@ class ReActScanner(JsonActions, TextLayout):
         look-ahead at its first character."""
         hold = self._hold
         hold.text = ""
-        if hold.back == ScanState.AFTER_NAME:
+        if hold.back == _S_AFTER_NAME:
             # No `Action Input:` after the tool name's line: that line was prose.
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
             self._thought_text(self._name.text() + self._name.ws)
-            hold.back = ScanState.PROSE
+            hold.back = _S_PROSE
             hold.line_start = self._line_start
         self._state = hold.back
         self._line_start = hold.line_start
@@ -273,11 +294,11 @@ class ReActScanner(JsonActions, TextLayout):
         while i < n:
             held = hold.text + text[i]
             status, kind, stars = classify_marker(held)
-            if status == Match.MAYBE and len(held) < MARKER_HOLD_LIMIT:
+            if status == _M_MAYBE and len(held) < MARKER_HOLD_LIMIT:
                 hold.text = held
                 i += 1
                 continue
-            if status == Match.YES:
+            if status == _M_YES:
                 hold.text = ""
                 self._marker(kind, stars, hold.start, held)
                 return i + 1
@@ -301,8 +322,8 @@ class ReActScanner(JsonActions, TextLayout):
             hold.text = ""
             self._fence.text = held
             self._fence.start = hold.start
-            self._fence.after_marker = hold.back == ScanState.ACTION_NAME
-            self._state = ScanState.FENCE_INFO
+            self._fence.after_marker = hold.back == _S_ACTION_NAME
+            self._state = _S_FENCE_INFO
             return i
         return i
 
@@ -319,14 +340,14 @@ class ReActScanner(JsonActions, TextLayout):
                 name = inner.lstrip("/").strip()
                 if name in _REASONING_NAMES:
                     if not closing:
-                        self._state = ScanState.THINK
+                        self._state = _S_THINK
                         self._think.tail = ""
                     elif name != "thought":
                         # A lone closing tag: what came before it was reasoning.
                         self._emitted.plain.clear()
-                        self._state = ScanState.PROSE
+                        self._state = _S_PROSE
                     else:
-                        self._state = ScanState.PROSE  # a stray </Thought>: dropped
+                        self._state = _S_PROSE  # a stray </Thought>: dropped
                     return i + 1
                 self._release(held)
                 return i + 1
@@ -352,7 +373,7 @@ class ReActScanner(JsonActions, TextLayout):
                 self._release(held)
                 return i
             hold.text = ""
-            after_marker = hold.back == ScanState.ACTION_NAME
+            after_marker = hold.back == _S_ACTION_NAME
             self._begin_json(hold.start, after_marker=after_marker, fenced=False)
             self._run(held, hold.start, hold.prev)
             return i
@@ -365,9 +386,9 @@ class ReActScanner(JsonActions, TextLayout):
         back = self._hold.back
         self._state = back
         self._line_start = self._hold.line_start
-        if back == ScanState.VALUE:
+        if back == _S_VALUE:
             self._complete_value(self._value.end)
-        elif back in (ScanState.ACTION_NAME, ScanState.AFTER_NAME):
+        elif back in (_S_ACTION_NAME, _S_AFTER_NAME):
             if kind == MarkerKind.INPUT:
                 self._marker_seen(kind)
                 self._begin_value(final=False, name=self._name.text())
@@ -381,16 +402,16 @@ class ReActScanner(JsonActions, TextLayout):
         self._skip_stars = stars
         if kind == MarkerKind.ACTION:
             self._step_start = start
-            self._state = ScanState.AFTER_ACTION
+            self._state = _S_AFTER_ACTION
         elif kind == MarkerKind.FINAL:
             self._step_start = start
             self._begin_value(final=True, name=FINAL_ANSWER_ACTION)
         elif kind == MarkerKind.INPUT:
             # `Action Input:` with no `Action:` before it is text.
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
             self._thought_text(held)
         else:
-            self._state = ScanState.THOUGHT_START
+            self._state = _S_THOUGHT_START
             self._line_start = False
 
     # ------------------------------------------------------------------ reasoning blocks
@@ -402,7 +423,7 @@ class ReActScanner(JsonActions, TextLayout):
         if m is not None:
             self._think.tail = ""
             self._emit_thought(window[: m.start()], plain=False)
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
             self._line_start = False
             return i + m.end() - len(tail)
         k = window.rfind("<")
@@ -423,7 +444,7 @@ class ReActScanner(JsonActions, TextLayout):
             c = text[i]
             if c == "\n":
                 fence.text += c
-                self._state = ScanState.FENCE_BODY
+                self._state = _S_FENCE_BODY
                 return i + 1
             if c in "{[":
                 self._begin_fenced_json(base + i)
@@ -452,7 +473,7 @@ class ReActScanner(JsonActions, TextLayout):
 
     def _fence_failed(self) -> None:
         """Not an action fence: its marker and info string are thought text."""
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
         self._thought_text(self._fence.text)
         self._fence.text = ""
 

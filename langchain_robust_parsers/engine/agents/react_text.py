@@ -62,6 +62,20 @@ class Match(IntEnum):
     YES = 2
 
 
+# the members, for the hot paths (a module global is read faster than an enum member)
+_H_FENCE = HoldKind.FENCE
+_H_LIST = HoldKind.LIST
+_H_MARKER = HoldKind.MARKER
+_M_MAYBE = Match.MAYBE
+_M_NO = Match.NO
+_M_YES = Match.YES
+_S_ACTION_NAME = ScanState.ACTION_NAME
+_S_AFTER_NAME = ScanState.AFTER_NAME
+_S_PROSE = ScanState.PROSE
+_S_VALUE = ScanState.VALUE
+_S_VALUE_START = ScanState.VALUE_START
+
+
 _FIRST_WORDS = {
     "thought": MarkerKind.THOUGHT,
     "action": MarkerKind.ACTION,
@@ -93,18 +107,18 @@ def _second_word(s: str, i: int, word: str) -> tuple[Match | None, str, int]:
     while k < n and k - i < _SEPARATOR_LIMIT and s[k] in _WORD_SEPARATORS:
         k += 1
     if k == n:
-        return Match.MAYBE, "", i
+        return _M_MAYBE, "", i
     if "a" <= s[k] <= "z":
         j = _letters_end(s, k)
         second = s[k:j]
         target = "input" if word == "action" else "answer"
         if j == n:
-            return (Match.MAYBE if target.startswith(second) else Match.NO), "", i
+            return (_M_MAYBE if target.startswith(second) else _M_NO), "", i
         if second != target:
-            return Match.NO, "", i
+            return _M_NO, "", i
         return None, (MarkerKind.INPUT if word == "action" else MarkerKind.FINAL), j
     if word == "final":
-        return Match.NO, "", i
+        return _M_NO, "", i
     return None, _FIRST_WORDS[word], i
 
 
@@ -123,33 +137,33 @@ def classify_marker(text: str) -> tuple[Match, str, int]:
         i += 1
     stars = i
     if stars > MAX_MARKER_STARS:
-        return Match.NO, "", 0
+        return _M_NO, "", 0
     if i == n:
-        return Match.MAYBE, "", stars
+        return _M_MAYBE, "", stars
     j = _letters_end(s, i)
     word = s[i:j]
     if not word:
-        return Match.NO, "", 0
+        return _M_NO, "", 0
     if j == n:
-        return (Match.MAYBE if word in _MARKER_WORD_PREFIXES else Match.NO), "", stars
+        return (_M_MAYBE if word in _MARKER_WORD_PREFIXES else _M_NO), "", stars
     kind = _MARKER_WORDS.get(word)
     if kind is None:
-        return Match.NO, "", 0
+        return _M_NO, "", 0
     i = j
     if word in ("action", "final"):
         match, kind, i = _second_word(s, i, word)
         if match is not None:
-            return match, "", (stars if match == Match.MAYBE else 0)
+            return match, "", (stars if match == _M_MAYBE else 0)
     for chars, limit in _MARKER_TAIL:
         count = 0
         while i < n and count < limit and s[i] in chars:
             i += 1
             count += 1
     if i == n:
-        return Match.MAYBE, "", stars
+        return _M_MAYBE, "", stars
     if s[i] == ":" and i == n - 1:
-        return Match.YES, kind, stars
-    return Match.NO, "", 0
+        return _M_YES, kind, stars
+    return _M_NO, "", 0
 
 
 def tool_name(raw: str) -> str:
@@ -213,10 +227,10 @@ class TextLayout(ScannerBase):
             self._begin_json(base + i, after_marker=True, fenced=False)
             return i
         if c == "[":
-            return self._start_hold(HoldKind.LIST, text, i, base, ScanState.ACTION_NAME)
+            return self._start_hold(_H_LIST, text, i, base, _S_ACTION_NAME)
         if c in "`~":
-            return self._start_hold(HoldKind.FENCE, text, i, base, ScanState.ACTION_NAME)
-        self._state = ScanState.ACTION_NAME
+            return self._start_hold(_H_FENCE, text, i, base, _S_ACTION_NAME)
+        self._state = _S_ACTION_NAME
         self._line_start = False
         return i
 
@@ -235,7 +249,7 @@ class TextLayout(ScannerBase):
             name.length += len(piece)
             if name.length > ACTION_NAME_LIMIT:
                 # prose after all: stream it as thought text
-                self._state = ScanState.PROSE
+                self._state = _S_PROSE
                 self._line_start = False
                 self._thought_text(name.text())
                 return k
@@ -243,9 +257,9 @@ class TextLayout(ScannerBase):
                 return n
             if text[k] == "\n":
                 name.ws = "\n"
-                self._state = ScanState.AFTER_NAME
+                self._state = _S_AFTER_NAME
                 return k + 1
-            return self._start_hold(HoldKind.MARKER, text, k, base, ScanState.ACTION_NAME)
+            return self._start_hold(_H_MARKER, text, k, base, _S_ACTION_NAME)
 
     def _after_name(self, text: str, i: int, base: int) -> int:
         n = len(text)
@@ -257,9 +271,9 @@ class TextLayout(ScannerBase):
                 continue
             if c in MARKER_START and base + i != self._no_hold_at:
                 self._line_start = True
-                return self._start_hold(HoldKind.MARKER, text, i, base, ScanState.AFTER_NAME)
+                return self._start_hold(_H_MARKER, text, i, base, _S_AFTER_NAME)
             # the Action: line named no tool after all
-            self._state = ScanState.PROSE
+            self._state = _S_PROSE
             self._line_start = True
             self._thought_text(self._name.text())
             self._thought_text(self._name.ws)
@@ -273,7 +287,7 @@ class TextLayout(ScannerBase):
         value.parts = []
         value.ws = ""
         value.emit = value.final and self._start_answer()
-        self._state = ScanState.VALUE_START
+        self._state = _S_VALUE_START
         self._line_start = False
 
     def _value_start(self, text: str, i: int, base: int) -> int:
@@ -289,7 +303,7 @@ class TextLayout(ScannerBase):
                 self._skip_stars -= 1
                 i += 1
                 continue
-            self._state = ScanState.VALUE
+            self._state = _S_VALUE
             self._value.end = base + i
             return i
         return i
@@ -304,7 +318,7 @@ class TextLayout(ScannerBase):
                     i += 1
                     continue
                 if self._can_hold(text, i, base):
-                    return self._start_hold(HoldKind.MARKER, text, i, base, ScanState.VALUE)
+                    return self._start_hold(_H_MARKER, text, i, base, _S_VALUE)
                 self._line_start = False
             nl = text.find("\n", i)
             end = n if nl < 0 else nl
@@ -357,4 +371,4 @@ class TextLayout(ScannerBase):
             )
         value.emit = False
         self._add_step(step)
-        self._state = ScanState.PROSE
+        self._state = _S_PROSE
