@@ -63,6 +63,8 @@ _WS = frozenset(" \t\r\n\f\v")
 _KEY_START = re.compile(r"[\w$\-]")
 _STRING_CLOSERS = frozenset(",:}]")
 _HEX_DIGITS = re.compile(r"[0-9a-fA-F]*")
+_UNFINISHED_ESCAPE_LIMIT = 5
+"""Characters an unfinished escape may have: ``\\u`` and three hex digits."""
 
 
 class JState(IntEnum):
@@ -152,7 +154,7 @@ def split_decodable(text: str) -> tuple[int, int]:
     finished: it is malformed whatever follows."""
     n = len(text)
     end = n
-    k = text.rfind("\\")
+    k = text.rfind("\\", max(0, n - _UNFINISHED_ESCAPE_LIMIT))
     if k >= 0 and _backslashes_before(text, k) % 2 == 0:
         tail = text[k:]
         if len(tail) == 1 or (
@@ -372,10 +374,20 @@ class JsonActions(ScannerBase):
             else:
                 self._in_plain_input = not j.emit
             return True
-        s.raw = [text]
+        # An escape is unfinished at the end (`\`, `\u00`, or a high surrogate that waits
+        # for its low half): decode up to it, carry the rest.
+        cut = split_decodable(text)[0]
+        s.raw = [text[cut:]] if cut < len(text) else []
         s.esc = _ends_in_escape(text)
-        self._flush_input()
-        self._in_plain_input = False
+        if cut:
+            try:
+                piece = _scanstring(text[:cut] + '"', 0, False)[0]
+            except ValueError:
+                piece = decode_content(text[:cut])
+            j.input_parts.append(piece)
+            if j.emit and self._phase == _P_ANSWER:
+                self._emitted.out = [(ANSWER, piece)] if piece else []
+        self._in_plain_input = not s.raw and (not j.emit or self._phase == _P_ANSWER)
         return True
 
     def _plain_input(self) -> bool:
