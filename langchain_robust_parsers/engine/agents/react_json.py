@@ -793,7 +793,8 @@ class JsonActions(ScannerBase):
         if step is None:
             return
         if end != step.end:
-            step = replace(step, end=end)
+            siblings = tuple(replace(s, end=end) for s in step.siblings)
+            step = replace(step, end=end, siblings=siblings)
         self._add_step(step)
 
     def _json_step(self, raw: str, end: int, *, truncated: bool) -> ReActStep | None:
