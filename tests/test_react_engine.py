@@ -581,7 +581,7 @@ def test_every_prefix_ends_cleanly_and_reads_the_same_in_any_chunks(text: str) -
         assert _observe(_split(prefix, [3, 1, 2])) == whole, prefix
 
 
-# --------------------------------------------------------------------------- issue 16: shared decoder
+# ------------------------------------------------------------------ issue 16: shared decoder
 
 
 def _decoded_by_the_package(raw_string_content: str) -> str:
@@ -634,7 +634,7 @@ def test_unescaped_inner_quotes_stream_as_content() -> None:
         assert steps[0].tool_input == answer
 
 
-# --------------------------------------------------------------------------- issue 16: layouts
+# ------------------------------------------------------------------------- issue 16: layouts
 
 
 @pytest.mark.parametrize(

@@ -693,7 +693,7 @@ def test_streaming_many_times_in_parallel_threads() -> None:
         assert items == streamed(text)
 
 
-# --------------------------------------------------------------------------- issue 16: several actions
+# ------------------------------------------------------------------ issue 16: several actions
 
 TWO_FENCES = (
     "Thought: I need the weather in both cities.\n"
@@ -742,7 +742,10 @@ def test_multiple_keeps_the_finish_and_the_errors() -> None:
     parser = ReActOutputParser(multiple=True)
     finish = parser.parse("Thought: done\nFinal Answer: 42")
     assert isinstance(finish, AgentFinish) and finish.return_values == {"output": "42"}
-    mixed = '[{"action": "search", "action_input": "x"}, {"action": "Final Answer", "action_input": "y"}]'
+    mixed = (
+        '[{"action": "search", "action_input": "x"}, '
+        '{"action": "Final Answer", "action_input": "y"}]'
+    )
     with pytest.raises(OutputParserException) as info:
         parser.parse(mixed)
     assert info.value.observation == BOTH_ANSWER_AND_ACTION
