@@ -747,3 +747,25 @@ def test_no_scanner_object_has_more_than_25_fields() -> None:
         if dataclasses.is_dataclass(value):
             assert len(dataclasses.fields(value)) <= 25
     assert len(dataclasses.fields(scanner._j)) <= 25
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\\uZZ\\nx\\n\n",  # a malformed escape, then a line break written as is
+        "\\u12aa\\u12\\u12\"\\'\né\\u00e9",
+        "\n\\ud83d\"'\\u\\qx\\u00e9\n",
+    ],
+)
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_odd_answers_read_the_same_in_every_chunking(body: str, quote: str) -> None:
+    body = body.replace(quote, "\\" + quote)
+    text = (
+        f"Action: {{{quote}action{quote}: {quote}Final Answer{quote}, "
+        f"{quote}action_input{quote}: {quote}{body}{quote}}}"
+    )
+    (whole,) = scan_react(text).steps
+    for sizes in (1, 2, 3, [5, 1], 7):
+        _, answer, steps, _ = stream(text, sizes)
+        assert [s.tool_input for s in steps] == [whole.tool_input]
+        assert answer == whole.tool_input

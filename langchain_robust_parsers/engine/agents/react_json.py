@@ -63,6 +63,7 @@ _WS = frozenset(" \t\r\n\f\v")
 _KEY_START = re.compile(r"[\w$\-]")
 _STRING_CLOSERS = frozenset(",:}]")
 _HEX_DIGITS = re.compile(r"[0-9a-fA-F]*")
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _UNFINISHED_ESCAPE_LIMIT = 5
 """Characters an unfinished escape may have: ``\\u`` and three hex digits."""
 
@@ -175,6 +176,23 @@ def split_decodable(text: str) -> tuple[int, int]:
     return end, end
 
 
+def _keep_malformed_unicode_escapes(raw: str) -> str:
+    """``raw`` with each malformed ``\\u`` escape (not four hex digits) escaped itself, so that
+    it reads as written: the JSON engine's rule for it, applied before decoding so that any
+    piece of a string decodes alone as it does inside the whole."""
+    out: list[str] = []
+    i = 0
+    k = raw.find("\\")
+    while k >= 0:
+        if raw.startswith("u", k + 1) and _HEX4.fullmatch(raw, k + 2, k + 6) is None:
+            out.append(raw[i:k])
+            out.append("\\\\u")
+            i = k + 2
+        k = raw.find("\\", k + 2)
+    out.append(raw[i:])
+    return "".join(out)
+
+
 def decode_content(raw: str, quote: str = '"') -> str:
     """The value of complete raw string content ``raw`` (between quotes ``quote``)."""
     if "\\" not in raw:
@@ -184,7 +202,7 @@ def decode_content(raw: str, quote: str = '"') -> str:
             return _scanstring(raw + '"', 0, False)[0]
         except ValueError:
             pass  # not strict JSON: the shared decoders below read it
-    source = "[" + quote + raw + quote + "]"
+    source = "[" + quote + _keep_malformed_unicode_escapes(raw) + quote + "]"
     decoder = JsonStreamDecoder()
     decoder.feed(source)
     if decoder.done and not decoder.failed:

@@ -228,10 +228,11 @@ class ReActScanner(JsonActions, TextLayout):
             if base + k == self._no_hold_at:
                 i = k + 1
                 continue
+            self._thought_text(text[start:k])
+            start = k
             if c == "[" and not self._line_start:
                 i = k + 1  # a list of actions starts a line; mid-line `[` is prose
                 continue
-            self._thought_text(text[start:k])
             if c in "`~":
                 return self._start_hold(_H_FENCE, text, k, base, _S_PROSE)
             if c == "<":
