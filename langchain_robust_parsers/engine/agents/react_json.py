@@ -9,10 +9,11 @@ String content is never decoded here: the raw text of a string is cut where no e
 unfinished (a high surrogate waits for its low half), and the complete part is decoded by the
 package's decoders (:func:`decode_content`): the standard library's C string decoder for strict
 JSON, on which every JSON reader agrees by definition, else the shared
-:class:`~langchain_robust_parsers.engine.json.stream_decoder.JsonStreamDecoder`, and, for what
-that one leaves to look-ahead (a malformed ``\\u`` escape), the complete-text engine, as every
-caller of the stream decoder does. So no delta ever holds half an escape, and an answer reads
-the same streamed or parsed whole. The whole JSON is decoded once when it closes.
+:class:`~langchain_robust_parsers.engine.json.stream_decoder.JsonStreamDecoder`. A malformed
+``\\u`` escape, which that decoder leaves to the complete-text engine, is kept as written, the
+engine's rule, by escaping it before decoding; so every piece of a string decodes alone as it
+does inside the whole, no delta ever holds half an escape, and an answer reads the same
+streamed, parsed whole or passed to ``loads``. The whole JSON is decoded once when it closes.
 """
 
 from __future__ import annotations
@@ -209,8 +210,8 @@ def decode_content(raw: str, quote: str = '"') -> str:
         value = decoder.snapshot()
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
             return value[0]
-    # The stream decoder leaves what needs look-ahead (a malformed `\u`) to the complete-text
-    # engine, as all its callers do.
+    # Whatever the stream decoder leaves to look-ahead goes to the complete-text engine, as all
+    # its callers do (malformed `\u` escapes, its one case today, no longer reach it).
     try:
         value, _ = decode(source)
     except JsonEngineError:
