@@ -580,3 +580,193 @@ def test_every_prefix_ends_cleanly_and_reads_the_same_in_any_chunks(text: str) -
         whole = _observe([prefix])
         assert _observe(list(prefix)) == whole, prefix
         assert _observe(_split(prefix, [3, 1, 2])) == whole, prefix
+
+
+# ------------------------------------------------------------------ issue 16: shared decoder
+
+
+def _decoded_by_the_package(raw_string_content: str) -> str:
+    """The package's complete-text reading of a JSON string with this raw content."""
+    from langchain_robust_parsers import loads
+
+    value = loads('{"a": "' + raw_string_content + '"}')
+    assert isinstance(value, dict)
+    return str(value["a"])
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        r"caf\u00e9 and \ud83d\ude00 done",  # a surrogate pair
+        r"lone \ud83d then text",  # a high surrogate with no low half
+        r"bad \uZZ99 escape",  # not hex: kept as written, as the JSON engine keeps it
+        r"short \u12x escape",
+        r"it\'s \q odd",  # escapes JSON does not have
+        r"tab\tquote\"slash\/back\\",
+        r"two highs \ud83d\ud83d\ude00",
+    ],
+    ids=["pair", "lone-high", "bad-hex", "short-u", "odd-escapes", "simple", "two-highs"],
+)
+def test_streamed_answer_reads_escapes_as_the_json_engine_does(raw: str) -> None:
+    """One decoder for the package: in any chunking the deltas, the step and ``loads`` agree,
+    and no delta ends inside an escape."""
+    expected = _decoded_by_the_package(raw)
+    text = "Action: " + final_json('"' + raw + '"')
+    for sizes in (1, 2, 3, 5, [4, 1, 6], len(text)):
+        _, answer, steps, _ = stream(text, sizes)
+        assert answer == expected, sizes
+        assert steps[0].tool_input == expected
+
+
+def test_no_delta_holds_half_a_surrogate_pair() -> None:
+    text = "Action: " + final_json(r'"x\ud83d\ude00y"')
+    scanner = ReActScanner()
+    deltas = [d for ch in text for d in scanner.feed(ch)] + scanner.close()
+    pieces = [piece for kind, piece in deltas if kind == "answer"]
+    assert "".join(pieces) == "x\U0001f600y"
+    assert all(not ("\ud800" <= c <= "\udfff") for piece in pieces for c in piece)
+
+
+def test_unescaped_inner_quotes_stream_as_content() -> None:
+    text = 'Action: {"action": "Final Answer", "action_input": "She said "no" twice"}'
+    for sizes in (1, 4, len(text)):
+        _, answer, steps, _ = stream(text, sizes)
+        assert answer == 'She said "no" twice'
+        assert steps[0].tool_input == answer
+
+
+# ------------------------------------------------------------------------- issue 16: layouts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Thought: the weather tool fits. I will call {"action": "weather", "action_input": "Oslo"}',
+        'I\'ll look it up: {"tool": "weather", "tool_input": "Oslo"} and wait.',
+        'Okay -> {"name": "weather", "arguments": "Oslo"}',
+    ],
+    ids=["after-thought", "mid-sentence", "name-arguments"],
+)
+def test_json_action_inside_a_line_of_prose_is_found(text: str) -> None:
+    for sizes in (1, 3, len(text)):
+        thought, _, steps, _ = stream(text, sizes)
+        assert [(s.kind, s.tool, s.tool_input) for s in steps] == [("action", "weather", "Oslo")]
+        assert "{" not in thought
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thought: the set {a, b} has two members\nFinal Answer: 2",
+        "Thought: fill in {name} and {city}\nFinal Answer: done",
+        'Thought: the config was {"debug": true}\nFinal Answer: on',
+    ],
+)
+def test_braces_in_prose_that_are_no_action_stay_thought_text(text: str) -> None:
+    for sizes in (1, 2, len(text)):
+        thought, answer, steps, _ = stream(text, sizes)
+        assert thought == text[len("Thought: ") : text.index("\nFinal")] + "\n"
+        assert [s.kind for s in steps] == ["finish"]
+        assert answer == text.rsplit(": ", 1)[1]
+
+
+def test_json_list_of_actions_keeps_every_action_as_siblings() -> None:
+    text = (
+        "Action:\n```json\n"
+        '[{"action": "search", "action_input": "Oslo weather"},\n'
+        ' {"action": "calculator", "action_input": {"expr": "2+2"}},\n'
+        ' {"tool": "clock"}]\n```'
+    )
+    (step,) = scan_react(text).steps
+    assert (step.tool, step.tool_input) == ("search", "Oslo weather")
+    assert [(s.kind, s.tool, s.tool_input) for s in step.siblings] == [
+        ("action", "calculator", {"expr": "2+2"}),
+        ("action", "clock", {}),
+    ]
+    assert all((s.start, s.end) == (step.start, step.end) for s in step.siblings)
+
+
+def test_two_fenced_actions_are_two_steps() -> None:
+    text = (
+        "Thought: both at once\n"
+        '```json\n{"action": "a", "action_input": "1"}\n```\n'
+        '```json\n{"action": "b", "action_input": "2"}\n```\n'
+    )
+    scan = scan_react(text)
+    assert [(s.tool, s.tool_input) for s in scan.steps] == [("a", "1"), ("b", "2")]
+    assert not scan.conflict
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ('say "hi"', 'say "hi"'),  # a closing quote alone stays
+        ('"Paris"', "Paris"),  # the pair that wraps the whole input goes
+        ('"hi', '"hi'),  # an opening quote alone stays
+        ('"a" and "b"', 'a" and "b'),  # outermost pair only
+        ('""', ""),
+        ('"', '"'),
+    ],
+)
+def test_action_input_quotes_are_stripped_only_in_pairs(value: str, expected: str) -> None:
+    (step,) = scan_react(f"Action: speak\nAction Input: {value}").steps
+    assert step.tool_input == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<Thought>I need the forecast</Thought>\nAction: weather\nAction Input: Oslo",
+        "<thought>\nI need the forecast\n</thought>\nAction: weather\nAction Input: Oslo",
+        "<think>I need the forecast</think>\nAction: weather\nAction Input: Oslo",
+    ],
+    ids=["Thought", "thought-lines", "think"],
+)
+def test_reasoning_tags_are_thought_text_without_their_tags(text: str) -> None:
+    for sizes in (1, 4, len(text)):
+        thought, _, steps, _ = stream(text, sizes)
+        assert "<" not in thought and "forecast" in thought
+        assert [(s.tool, s.tool_input) for s in steps] == [("weather", "Oslo")]
+
+
+def test_markers_inside_a_thought_tag_are_not_steps() -> None:
+    text = "<Thought>maybe Final Answer: 3</Thought>\nAction: calc\nAction Input: 1+2"
+    steps = scan_react(text).steps
+    assert [(s.kind, s.tool) for s in steps] == [("action", "calc")]
+
+
+# --------------------------------------------------------------------------- issue 16: shape
+
+
+def test_no_scanner_object_has_more_than_25_fields() -> None:
+    import dataclasses
+
+    scanner = ReActScanner()
+    scanner.feed('Thought: x\nAction: {"action": "Final Answer", "action_input": "ab')
+    assert len(vars(scanner)) <= 25
+    for value in vars(scanner).values():
+        if dataclasses.is_dataclass(value):
+            assert len(dataclasses.fields(value)) <= 25
+    assert len(dataclasses.fields(scanner._j)) <= 25
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\\uZZ\\nx\\n\n",  # a malformed escape, then a line break written as is
+        "\\u12aa\\u12\\u12\"\\'\né\\u00e9",
+        "\n\\ud83d\"'\\u\\qx\\u00e9\n",
+    ],
+)
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_odd_answers_read_the_same_in_every_chunking(body: str, quote: str) -> None:
+    body = body.replace(quote, "\\" + quote)
+    text = (
+        f"Action: {{{quote}action{quote}: {quote}Final Answer{quote}, "
+        f"{quote}action_input{quote}: {quote}{body}{quote}}}"
+    )
+    (whole,) = scan_react(text).steps
+    for sizes in (1, 2, 3, [5, 1], 7):
+        _, answer, steps, _ = stream(text, sizes)
+        assert [s.tool_input for s in steps] == [whole.tool_input]
+        assert answer == whole.tool_input

@@ -692,3 +692,96 @@ def test_streaming_many_times_in_parallel_threads() -> None:
 
     for items in asyncio.run(many()):
         assert items == streamed(text)
+
+
+# ------------------------------------------------------------------ issue 16: several actions
+
+TWO_FENCES = (
+    "Thought: I need the weather in both cities.\n"
+    "Action:\n```json\n"
+    '{"action": "weather", "action_input": "Oslo"}\n'
+    "```\n"
+    "Action:\n```json\n"
+    '{"action": "weather", "action_input": "Lima"}\n'
+    "```\n"
+)
+JSON_LIST = (
+    "Thought: two lookups at once.\n"
+    '[{"action": "weather", "action_input": "Oslo"}, '
+    '{"tool": "currency", "tool_input": {"from": "NOK", "to": "PEN"}}]'
+)
+TEXT_TWICE = (
+    "Thought: first the search.\nAction: search\nAction Input: tallest tower\n"
+    "Action: calculator\nAction Input: 828 * 2\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (TWO_FENCES, [("weather", "Oslo"), ("weather", "Lima")]),
+        (JSON_LIST, [("weather", "Oslo"), ("currency", {"from": "NOK", "to": "PEN"})]),
+        (TEXT_TWICE, [("search", "tallest tower"), ("calculator", "828 * 2")]),
+        ('Action: {"action": "search", "action_input": "x"}', [("search", "x")]),
+    ],
+    ids=["two-fences", "json-list", "text-twice", "one"],
+)
+def test_multiple_gives_every_action_of_the_turn(text: str, expected: list[Any]) -> None:
+    actions = ReActOutputParser(multiple=True).parse(text)
+    assert isinstance(actions, list)
+    assert [(a.tool, a.tool_input) for a in actions] == expected
+    # the turn's log once, on the first action (a scratchpad joins logs and observations)
+    assert actions[0].log.startswith(text.split("\n", 1)[0])
+    assert all(a.log == "" for a in actions[1:])
+    # the default is unchanged: the first action alone
+    first = ReActOutputParser().parse(text)
+    assert isinstance(first, AgentAction)
+    assert (first.tool, first.tool_input) == expected[0]
+
+
+def test_multiple_keeps_the_finish_and_the_errors() -> None:
+    parser = ReActOutputParser(multiple=True)
+    finish = parser.parse("Thought: done\nFinal Answer: 42")
+    assert isinstance(finish, AgentFinish) and finish.return_values == {"output": "42"}
+    mixed = (
+        '[{"action": "search", "action_input": "x"}, '
+        '{"action": "Final Answer", "action_input": "y"}]'
+    )
+    with pytest.raises(OutputParserException) as info:
+        parser.parse(mixed)
+    assert info.value.observation == BOTH_ANSWER_AND_ACTION
+    assert isinstance(ReActOutputParser().parse(mixed), AgentAction)  # default: as before
+    with pytest.raises(OutputParserException):
+        parser.parse("Thought: no step here")
+
+
+@pytest.mark.parametrize("stream_text", [False, True])
+def test_multiple_streams_the_list_once_at_the_end(stream_text: bool) -> None:
+    parser = ReActOutputParser(multiple=True, stream_text=stream_text)
+    for size in (1, 5, len(TWO_FENCES)):
+        chunks = [TWO_FENCES[i : i + size] for i in range(0, len(TWO_FENCES), size)]
+        items = [item for item in parser.transform(iter(chunks)) if not isinstance(item, str)]
+        assert len(items) == 1
+        assert [(a.tool, a.tool_input) for a in items[0]] == [
+            ("weather", "Oslo"),
+            ("weather", "Lima"),
+        ]
+
+
+def test_multiple_output_type() -> None:
+    assert ReActOutputParser(multiple=True).OutputType == list[AgentAction] | AgentFinish
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("42", "42"), ("[1, 2]", "[1, 2]"), ("true", "true"), ("null", {}), ('{"q": 1}', {"q": 1})],
+)
+def test_action_input_of_any_json_type_becomes_an_agent_action(raw: str, expected: Any) -> None:
+    step = ReActOutputParser().parse('Action: {"action": "calc", "action_input": ' + raw + "}")
+    assert isinstance(step, AgentAction)
+    assert step.tool_input == expected
+
+
+def test_say_hi_keeps_its_quotes_through_the_parser() -> None:
+    step = ReActOutputParser().parse('Thought: greet\nAction: speak\nAction Input: say "hi"')
+    assert isinstance(step, AgentAction) and step.tool_input == 'say "hi"'

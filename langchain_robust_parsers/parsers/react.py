@@ -28,6 +28,7 @@ quadratic in the length of the answer.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal
@@ -83,6 +84,9 @@ BOTH_ANSWER_AND_ACTION = (
 )
 _BOTH_MESSAGE = "Parsing LLM output produced both a final answer and a parse-able action: "
 
+Step = AgentAction | AgentFinish | list[AgentAction]
+"""What a parse gives: one action or the finish; with ``multiple=True`` a list of actions."""
+
 
 REACT_TEXT_FORMAT_INSTRUCTIONS = """\
 Use the following format:
@@ -127,7 +131,7 @@ def _generation_text(generation: Generation) -> str:
     return generation.text
 
 
-class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
+class ReActOutputParser(BaseTransformOutputParser[Step]):
     """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
 
     >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
@@ -158,6 +162,10 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
     was followed by ignored text, as ``recovered``; a bare answer taken with
     ``lenient_finish`` as ``fallback``; an error as ``failed``.
+
+    ``multiple=True`` is for multi-action agents (LangChain's ``BaseMultiActionAgent``): every
+    action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of actions)
+    comes as one ``list[AgentAction]``, a final answer still as ``AgentFinish``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -178,6 +186,11 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
     stats: ParseStats | None = None
     """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
 
+    multiple: bool = False
+    """Give every action of the turn as a ``list[AgentAction]`` (one item or more), for
+    multi-action agents; ``False`` gives the first action alone, as single-action agents
+    expect. With ``stream_text`` the list comes at the end of the stream."""
+
     # ---------------------------------------------------------------- LangChain interface
 
     @property
@@ -186,10 +199,12 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
 
     @property
     def OutputType(self) -> Any:
-        """``AgentAction | AgentFinish``; with ``stream_text`` the stream also holds ``str``."""
+        """``AgentAction | AgentFinish`` (``list[AgentAction] | AgentFinish`` with
+        ``multiple``); with ``stream_text`` the stream also holds ``str``."""
+        step: Any = list[AgentAction] if self.multiple else AgentAction
         if self.stream_text:
-            return AgentAction | AgentFinish | str
-        return AgentAction | AgentFinish
+            return step | AgentFinish | str
+        return step | AgentFinish
 
     def get_format_instructions(self) -> str:
         """The ReAct layout to put in a prompt (``instructions`` chooses which)."""
@@ -199,7 +214,7 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
 
     # ---------------------------------------------------------------- parsing
 
-    def parse(self, text: str) -> AgentAction | AgentFinish:
+    def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
         scan = scan_react(text)
@@ -210,7 +225,7 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
         assert value is not None
         return value
 
-    async def aparse(self, text: str) -> AgentAction | AgentFinish:
+    async def aparse(self, text: str) -> Step:
         """Async :meth:`parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text)
         value, event, error = self._decide(scan, text)
@@ -222,7 +237,7 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
-    ) -> AgentAction | AgentFinish | None:
+    ) -> Step | None:
         """The step in ``result[0]``. With ``partial=True`` the text is a stream prefix: its
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
@@ -232,14 +247,14 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
-    ) -> AgentAction | AgentFinish | None:
+    ) -> Step | None:
         """Async :meth:`parse_result`."""
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
         return await self.aparse(text)
 
-    def _partial(self, text: str) -> AgentAction | AgentFinish | None:
+    def _partial(self, text: str) -> Step | None:
         scanner = ReActScanner()
         scanner.feed(text)
         if not scanner.steps:
@@ -247,15 +262,17 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
         step = scanner.steps[0]
         if step.kind == "finish":
             return AgentFinish(return_values={"output": step.tool_input}, log=text)
-        return AgentAction(step.tool, step.tool_input, text[: step.end])
+        if self.multiple:
+            return _actions(scanner.steps, text[: scanner.steps[-1].end])
+        return _action(step, text[: step.end])
 
     # ---------------------------------------------------------------- decisions
 
     def _decide(
         self, scan: ReActScan, text: str
-    ) -> tuple[AgentAction | AgentFinish | None, ParseEvent, OutputParserException | None]:
+    ) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
         """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
-        if scan.conflict:
+        if scan.conflict or (self.multiple and _mixed(scan.steps)):
             error = OutputParserException(
                 _BOTH_MESSAGE + text,
                 observation=BOTH_ANSWER_AND_ACTION,
@@ -265,6 +282,13 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
             return None, self._event("failed", None, BOTH_ANSWER_AND_ACTION), error
         if scan.steps:
             step = scan.steps[0]
+            if self.multiple and step.kind == "action":
+                last = scan.steps[-1]
+                outcome, report = _step_outcome(last, text)
+                if any(s.truncated or (s.report and s.report.repairs) for s in scan.steps):
+                    outcome = "recovered"
+                actions = _actions(scan.steps, _action_log(last, text))
+                return actions, self._event(outcome, report, None), None
             outcome, report = _step_outcome(step, text)
             return _to_agent(step, text), self._event(outcome, report, None), None
         plain = scan.plain_text.strip()
@@ -318,7 +342,7 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
                 feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
             scanner.close()
         else:
-            pending = True  # a tool action may still have to be yielded
+            pending = not self.multiple  # a tool action may still have to be yielded
             thoughts = self.stream_thoughts
             for chunk in input:
                 deltas = feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
@@ -341,7 +365,7 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
         scanner = ReActScanner()
-        pending = self.stream_text
+        pending = self.stream_text and not self.multiple
         thoughts = self.stream_thoughts
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
@@ -385,6 +409,8 @@ class ReActOutputParser(BaseTransformOutputParser[AgentAction | AgentFinish]):
             if scan.conflict:
                 outcome = "recovered"
             event = self._event(outcome, report, None)
+            if step.kind == "action" and self.multiple:
+                return [_actions(steps, text[: steps[-1].end])], event, None
             if step.kind == "action":
                 return [], event, None  # already yielded as soon as it was complete
             output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
@@ -413,16 +439,53 @@ def _first_action(scanner: ReActScanner) -> list[AgentAction]:
     step = scanner.steps[0] if scanner.steps else None
     if step is None or step.kind != "action":
         return []
-    return [AgentAction(step.tool, step.tool_input, scanner.text()[: step.end])]
+    return [_action(step, scanner.text()[: step.end])]
+
+
+def _tool_input(value: Any) -> str | dict[str, Any]:
+    """An action input as ``AgentAction`` takes it: a string or an object; any other JSON
+    value (a number, a list, ``true``) as its JSON text, ``null`` as no input."""
+    if isinstance(value, str | dict):
+        return value
+    if value is None:
+        return {}
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _action(step: ReActStep, log: str) -> AgentAction:
+    return AgentAction(step.tool, _tool_input(step.tool_input), log)
+
+
+def _mixed(steps: tuple[ReActStep, ...] | list[ReActStep]) -> bool:
+    """A final answer among the actions of a JSON list (``multiple`` reads them all)."""
+    kinds = {s.kind for step in steps for s in (step, *step.siblings)}
+    return len(kinds) > 1
+
+
+def _actions(steps: tuple[ReActStep, ...] | list[ReActStep], log: str) -> list[AgentAction]:
+    """Every action of the turn, in order, those of a JSON list one by one. The first carries
+    the turn's log, the others an empty one: a scratchpad that joins each action's log with its
+    observation (``format_log_to_str``) then shows the turn once."""
+    found = [
+        s
+        for step in steps
+        if step.kind == "action"
+        for s in (step, *step.siblings)
+        if s.kind == "action"
+    ]
+    return [_action(s, log if k == 0 else "") for k, s in enumerate(found)]
+
+
+def _action_log(step: ReActStep, text: str) -> str:
+    # The log goes back to the model in the scratchpad: text after the action (a hallucinated
+    # observation) is left out, trailing whitespace is kept as LangChain's parsers keep it.
+    return text if not text[step.end :].strip() else text[: step.end]
 
 
 def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
     if step.kind == "finish":
         return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    # The log goes back to the model in the scratchpad: text after the action (a hallucinated
-    # observation) is left out, trailing whitespace is kept as LangChain's parsers keep it.
-    log = text if not text[step.end :].strip() else text[: step.end]
-    return AgentAction(step.tool, step.tool_input, log)
+    return _action(step, _action_log(step, text))
 
 
 def _step_outcome(step: ReActStep, text: str) -> tuple[Outcome, ParseReport]:
