@@ -719,6 +719,7 @@ HOSTILE: list[tuple[bytes, str]] = [
     (b"\xff\xfe\x00{", "bad_input"),
     (b'{"text": "{\\"crlf\\": true}"}\r', "success"),
     (b"   \t", "bad_input"),
+    (b'{"text": "{\\"s\\": \\"a\\u2028b\\u0085c\\u2029\\"}"}', "success"),  # splitlines ends
 ]
 
 
@@ -746,6 +747,7 @@ def test_every_hostile_line_gets_its_row(tmp_path: Path, workers: int) -> None:
     assert rows[1]["value"] == {"e": "\ud83d"}  # the lone surrogate survives the round trip
     assert rows[2]["value"] == {"s": "\ud83d"}
     assert rows[4]["value"] == {"nul": "a\x00b"}
+    assert rows[10]["value"] == {"s": "a\u2028b\x85c\u2029"}  # a row is one line for splitlines
     assert "blank line" in rows[3]["error"] and "not valid UTF-8" in rows[6]["error"]
 
 

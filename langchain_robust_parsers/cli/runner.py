@@ -235,6 +235,13 @@ def encode_result(line: int, result: LineResult) -> tuple[str, ResultOutcome]:
         return _dumps(record), "failed"
 
 
+LINE_BREAKS_IN_STRINGS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+"""Characters that ``str.splitlines`` (and some JSON-lines readers) take for line ends but
+``json.dumps(ensure_ascii=False)`` leaves as they are: written as their JSON escapes, so that a
+row is one line for every reader. Every other line end is a control character, which JSON
+escapes anyway."""
+
+
 def encode_rows(rows: Iterable[str]) -> bytes:
     """``rows`` (JSON lines from :func:`encode_result`) as UTF-8, each ended by a newline.
 
@@ -243,7 +250,14 @@ def encode_rows(rows: Iterable[str]) -> bytes:
     only inside strings, where the ``\\udXXX`` escape that ``backslashreplace`` writes for a
     lone surrogate is the JSON escape of that same character: a reader gets the string back
     (a high and a low surrogate side by side come back as the one character they stand for),
-    and every other character stays readable UTF-8. The error handler only runs on
-    a surrogate, so the common case costs one plain encode.
+    and every other character stays readable UTF-8. The error handler only runs on a
+    surrogate, so the common case costs one plain encode. The characters of
+    :data:`LINE_BREAKS_IN_STRINGS` are escaped the same way, for the same reason (they too only
+    occur inside strings).
     """
-    return "".join(row + "\n" for row in rows).encode("utf-8", "backslashreplace")
+    text = "".join(row + "\n" for row in rows)
+    if not text.isascii():
+        for char, escape in LINE_BREAKS_IN_STRINGS.items():
+            if char in text:
+                text = text.replace(char, escape)
+    return text.encode("utf-8", "backslashreplace")
