@@ -720,6 +720,8 @@ HOSTILE: list[tuple[bytes, str]] = [
     (b'{"text": "{\\"crlf\\": true}"}\r', "success"),
     (b"   \t", "bad_input"),
     (b'{"text": "{\\"s\\": \\"a\\u2028b\\u0085c\\u2029\\"}"}', "success"),  # splitlines ends
+    (b'{"x": ' + b"[" * 100_000 + b"]" * 100_000 + b', "text": "{}"}', "bad_input"),  # too deep
+    (b"[" * 100_000, "bad_input"),
 ]
 
 
@@ -749,6 +751,7 @@ def test_every_hostile_line_gets_its_row(tmp_path: Path, workers: int) -> None:
     assert rows[4]["value"] == {"nul": "a\x00b"}
     assert rows[10]["value"] == {"s": "a\u2028b\x85c\u2029"}  # a row is one line for splitlines
     assert "blank line" in rows[3]["error"] and "not valid UTF-8" in rows[6]["error"]
+    assert "nested too deeply" in rows[11]["error"]
 
 
 def test_surrogates_are_escaped_and_other_text_stays_utf8(tmp_path: Path) -> None:

@@ -133,6 +133,8 @@ def model_output(raw: bytes, options: InputOptions) -> str:
         record = json.loads(text)
     except ValueError as exc:
         raise BadInputError(f"not a JSON object ({exc})") from exc
+    except RecursionError as exc:  # the C decoder recurses once per level of nesting
+        raise BadInputError("not a JSON object we can read (nested too deeply)") from exc
     if not isinstance(record, dict):
         raise BadInputError(f"not a JSON object (a JSON {type(record).__name__})")
     value = _field_value(record, options.field)
@@ -194,14 +196,11 @@ def _one_line(
 ) -> None:
     """Append the result row of input line ``number``: always exactly one."""
     try:
-        text = model_output(raw, options)
+        result = runner.parse(model_output(raw, options))
+        encoded, outcome = encode_result(number, result)
     except BadInputError as exc:
         out.bad_input.append((number, str(exc)))
         result = LineResult(False, "bad_input", error=f"malformed input line {number}: {exc}")
-        lines.append(encode_result(number, result)[0])
-        return
-    try:
-        result = runner.parse(text)
         encoded, outcome = encode_result(number, result)
     except Exception as exc:  # the line boundary: no line may stop the run or lose its row
         result = LineResult(False, "failed", error=error_text(exc), format=runner.name)
