@@ -1,7 +1,7 @@
 """Score ``loads`` on the json_repair conformance cases (value equality, per-case time limit).
 
     python benchmarks/conformance.py                 # print the score, differences and misses
-    python benchmarks/conformance.py --write-readme  # also fill the CONFORMANCE block of README.md
+    python benchmarks/conformance.py --write-readme  # also fill docs/conformance.md
     python benchmarks/conformance.py --cases other.jsonl --timeout 5
 
 Equality: dict order ignored, bool != int, 1 == 1.0, NaN == NaN. A case whose expected value is
@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from conformance_differences import DELIBERATE, MAX_ENTRIES, RAISES, UNPINNED
-from json_bench import README, replace_readme_block, same_value
+from json_bench import REPO, replace_readme_block, same_value
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import loads
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, default=CASES, help=f"default: {CASES}")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds per case")
     parser.add_argument(
-        "--write-readme", action="store_true", help=f"fill the {OPEN} block of README.md"
+        "--write-readme", action="store_true", help=f"fill the {OPEN} block of docs/conformance.md"
     )
     args = parser.parse_args(argv)
     with args.cases.open(encoding="utf-8") as fh:
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     text = report(outcomes, args.cases, command, args.timeout)
     print(text)
     if args.write_readme:
-        replace_readme_block(README, OPEN, CLOSE, text)
+        replace_readme_block(REPO / "docs" / "conformance.md", OPEN, CLOSE, text)
     return 0
 
 

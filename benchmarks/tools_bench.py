@@ -21,7 +21,7 @@
 
 Run: ``python benchmarks/tools_bench.py [--quick] [--write-readme]``. ``--quick`` skips the 1 MB
 document and langchain-core's streaming row. ``--write-readme`` replaces the block between
-``<!-- TOOLS-TABLE -->`` and ``<!-- /TOOLS-TABLE -->`` in README.md.
+``<!-- TOOLS-TABLE -->`` and ``<!-- /TOOLS-TABLE -->`` in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -435,8 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows, corpora, command)
     print(table)
     if args.write_readme:
-        ok = replace_readme_block(ROOT / "README.md", README_OPEN, README_CLOSE, table)
-        print("README updated" if ok else f"README has no {README_OPEN} marker", file=sys.stderr)
+        ok = replace_readme_block(ROOT / "docs" / "benchmarks.md", README_OPEN, README_CLOSE, table)
+        print("docs/benchmarks.md updated" if ok else f"no {README_OPEN} marker", file=sys.stderr)
     return 0
 
 

@@ -21,6 +21,8 @@ from typing import Any
 import pydantic
 import pytest
 from cli_models import Ticket
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import (
@@ -69,7 +71,7 @@ MIXED: list[tuple[str, dict[str, Any]]] = [
         json.dumps({"text": "I cannot help with that."}),
         {"ok": False, "outcome": "failed", "value": None},
     ),
-    ("", None),  # blank: skipped
+    ("", {"ok": False, "outcome": "bad_input", "error": "malformed input line 6: blank line"}),
     (
         json.dumps({"text": '{"a": NaN, "b": Infinity}'}),
         {"ok": True, "value": {"a": None, "b": None}},
@@ -186,9 +188,8 @@ def test_parse_mixed_file(mixed_file: Path, capsys: pytest.CaptureFixture[str]) 
     code, out, err = _run(["parse", str(mixed_file), "--format", "json"], capsys)
     assert code == 0
     rows = _rows(out)
-    expected = [(n, e) for n, (_, e) in enumerate(MIXED, start=1) if e is not None]
-    assert [r["line"] for r in rows] == [n for n, _ in expected]
-    for row, (_, want) in zip(rows, expected, strict=True):
+    assert [r["line"] for r in rows] == list(range(1, len(MIXED) + 1))  # row N is line N
+    for row, (_, want) in zip(rows, MIXED, strict=True):
         assert set(row) == {"line", "ok", "outcome", "value", "repairs", "error"}
         for key, value in want.items():
             assert row[key] == value, (row, key)
@@ -199,7 +200,7 @@ def test_parse_mixed_file(mixed_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert "line 9: malformed input: no field 'text'" in err
     assert TABLE_HEADER in err
     assert "json   |   33.3% |     50.0% |     0.0% |  16.7% |     6" in err
-    assert "4 malformed input line(s), the first at line 4" in err
+    assert "5 malformed input line(s), the first at line 4" in err
     assert "lines/s (1 worker)" in err
 
 
@@ -566,7 +567,9 @@ def test_model_output_reads_fields_and_raw_lines() -> None:
     assert model_output(b'{"text": "x"}\r\n', InputOptions()) == "x"
     assert model_output(b'{"a.b": "exact", "a": {"b": "path"}}\n', InputOptions("a.b")) == "exact"
     assert model_output(b'{"a": {"b": "path"}}\n', InputOptions("a.b")) == "path"
-    assert model_output(b"  \n", InputOptions()) is None
+    with pytest.raises(ValueError, match="blank line"):
+        model_output(b"  \n", InputOptions())
+    assert model_output(b'\xef\xbb\xbf{"text": "bom"}\n', InputOptions()) == "bom"
     assert model_output(b"any text\r\n", InputOptions(raw=True)) == "any text"
 
 
@@ -700,3 +703,188 @@ def test_format_runner_pickles_with_its_probe() -> None:
     result = clone.parse('{"title": "x", "Severity": "3"}')
     assert result.ok and result.outcome == "recovered" and result.format == "pydantic"
     assert isinstance(result.value, pydantic.BaseModel)
+
+
+# --------------------------------------------------------------------------- hostile input
+
+# Input lines that once stopped a run or lost their row: (line bytes, outcome of its row).
+HOSTILE: list[tuple[bytes, str]] = [
+    (b'\xef\xbb\xbf{"text": "{\\"bom\\": 1}"}', "success"),  # a BOM before the first line
+    (b'{"text": "{\\"e\\": \\"\\\\ud83d\\\\ude"}', "recovered"),  # emoji escape cut by max_tokens
+    (b'{"text": "{\\"s\\": \\"\\ud83d\\"}"}', "success"),  # the JSON line itself holds a surrogate
+    (b"", "bad_input"),  # blank
+    (b'{"text": "{\\"nul\\": \\"a\\u0000b\\"}"}', "recovered"),  # a literal NUL in a string
+    (b'{"text": "a\x00b"}', "bad_input"),  # a raw NUL: not JSON
+    (b'{"text": "caf\xe9"}', "bad_input"),  # Latin-1, not UTF-8
+    (b"\xff\xfe\x00{", "bad_input"),
+    (b'{"text": "{\\"crlf\\": true}"}\r', "success"),
+    (b"   \t", "bad_input"),
+    (b'{"text": "{\\"s\\": \\"a\\u2028b\\u0085c\\u2029\\"}"}', "success"),  # splitlines ends
+    (b'{"x": ' + b"[" * 100_000 + b"]" * 100_000 + b', "text": "{}"}', "bad_input"),  # too deep
+    (b"[" * 100_000, "bad_input"),
+]
+
+
+def _line_count(data: bytes) -> int:
+    """Lines as a binary file iterates them: split at b"\\n", a last line without one counts."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _parse_file(path: Path, out: Path, args: list[str]) -> tuple[int, list[dict[str, Any]]]:
+    """``robust-parsers parse`` in this process; its exit status and rows (read as strict
+    UTF-8, so an undecodable output fails here)."""
+    code = main(["parse", str(path), "-o", str(out), "-q", *args])
+    return code, _rows(out.read_bytes().decode("utf-8"))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_hostile_line_gets_its_row(tmp_path: Path, workers: int) -> None:
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(b"\n".join(line for line, _ in HOSTILE) + b"\n")
+    code, rows = _parse_file(path, tmp_path / "out.jsonl", ["-f", "json", "-w", str(workers)])
+    assert code == 0
+    assert [r["line"] for r in rows] == list(range(1, len(HOSTILE) + 1))
+    assert [r["outcome"] for r in rows] == [outcome for _, outcome in HOSTILE]
+    assert rows[0]["value"] == {"bom": 1}
+    assert rows[1]["value"] == {"e": "\ud83d"}  # the lone surrogate survives the round trip
+    assert rows[2]["value"] == {"s": "\ud83d"}
+    assert rows[4]["value"] == {"nul": "a\x00b"}
+    assert rows[10]["value"] == {"s": "a\u2028b\x85c\u2029"}  # a row is one line for splitlines
+    assert "blank line" in rows[3]["error"] and "not valid UTF-8" in rows[6]["error"]
+    assert "nested too deeply" in rows[11]["error"]
+
+
+def test_surrogates_are_escaped_and_other_text_stays_utf8(tmp_path: Path) -> None:
+    path = _write_lines(tmp_path / "s.jsonl", [json.dumps({"text": '{"a": "café \ud83d"}'})])
+    out = tmp_path / "out.jsonl"
+    assert main(["parse", str(path), "-f", "json", "-o", str(out), "-q"]) == 0
+    assert '"café \\ud83d"' in out.read_bytes().decode("utf-8")
+
+
+@pytest.mark.slow  # 25 MB of input: a few seconds
+def test_ten_megabyte_lines(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"text": '{"a": "' + "x" * 10_000_000 + '"}'}),
+        json.dumps({"text": "word " * 2_000_000}),
+        json.dumps({"text": "[" * 100_000 + "\ud83d" * 1_000_000}),
+        json.dumps({"text": "{}"}),
+    ]
+    path = _write_lines(tmp_path / "big.jsonl", lines)
+    code, rows = _parse_file(path, tmp_path / "out.jsonl", ["-f", "json"])
+    assert code == 0
+    assert [(r["line"], r["outcome"]) for r in rows][::3] == [(1, "success"), (4, "success")]
+    assert len(rows[0]["value"]["a"]) == 10_000_000 and rows[1]["outcome"] == "failed"
+
+
+def test_repair_lone_surrogate(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["repair"], capsys, b'Here: {"e": "\\ud83d\\ude')
+    assert code == 0
+    assert out == '{"e": "\\ud83d"}\n' and json.loads(out) == {"e": "\ud83d"}
+
+
+def test_actions_window_maps_coordinates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if "actions" not in available_formats():
+        pytest.skip("ActionOutputParser is not in this version")
+    text = "Thought: Log in.\nAction: click(start_box='(500,250)')"
+    path = _write_lines(tmp_path / "a.jsonl", [json.dumps({"text": text})])
+    _, out, _ = _run(["parse", str(path), "-f", "actions", "-q", "--window", "1280x800"], capsys)
+    (click,) = _rows(out)[0]["value"]
+    assert (click["x"], click["y"], click["warnings"]) == (640, 200, [])
+    _, out, _ = _run(["parse", str(path), "-f", "actions", "-q"], capsys)
+    (click,) = _rows(out)[0]["value"]
+    assert (click["x"], click["y"]) == (500, 250) and click["warnings"]
+
+
+def test_window_usage_errors(mixed_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["parse", str(mixed_file), "-q", "-f", "json", "--window", "1280x800"])
+    assert code == 2
+    assert "--window does not apply to format 'json'" in capsys.readouterr().err
+    for bad in ("1280", "0x800", "wide"):
+        with pytest.raises(SystemExit) as caught:
+            main(["parse", str(mixed_file), "-q", "-f", "actions", "--window", bad])
+        assert caught.value.code == 2
+        assert "expected WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- fuzzing the CLI
+
+_SEEDS = [line for line, _ in HOSTILE] + [
+    b"Thought: look\nAction: search\nAction Input: weather ",
+    b"[get_weather(city='Paris')]",
+    b'<tool_call>{"name": "f", "arguments": {"x": -' + b"5" * 5000 + b"}}",
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\\udc00{",
+]
+_TEXT = st.text(st.characters(codec=None), max_size=40)  # lone surrogates included
+
+
+def _as_line(text: str, raw: bool) -> bytes:
+    """Model text as one input line: a JSON record (``\\uXXXX`` escapes for surrogates), or
+    the text itself, where a surrogate makes bytes that are not UTF-8."""
+    if not raw:
+        return json.dumps({"text": text}).encode()
+    return text.encode("utf-8", "surrogatepass").replace(b"\n", b" ")
+
+
+_LINE = st.one_of(
+    st.sampled_from(_SEEDS),
+    st.builds(_as_line, _TEXT, st.booleans()),
+    st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")),
+)
+_FILE = st.tuples(
+    st.lists(_LINE, max_size=12), st.sampled_from([b"\n", b"\r\n"]), st.booleans()
+).map(lambda t: t[1].join(t[0]) + (t[1] if t[2] and t[0] else b""))
+_FORMATS = ["json", "calls", "dialog", "actions", "react", "pydantic:cli_models:Ticket"]
+
+
+def _fuzz_one(directory: Path, data: bytes, fmt: str, raw: bool, workers: int) -> None:
+    path, out = directory / "in.jsonl", directory / "out.jsonl"
+    path.write_bytes(data)
+    args = ["-f", fmt, "-w", str(workers)] + (["--raw"] if raw else [])
+    code, rows = _parse_file(path, out, args)
+    assert code == 0
+    assert [r["line"] for r in rows] == list(range(1, _line_count(data) + 1))
+    for row in rows:
+        assert row["outcome"] in {"success", "recovered", "fallback", "failed", "bad_input"}
+        assert (row["error"] is None) == row["ok"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_FILE, fmt=st.sampled_from(_FORMATS), raw=st.booleans())
+def test_fuzz_one_row_per_line_one_worker(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, fmt: str, raw: bool
+) -> None:
+    _fuzz_one(tmp_path_factory.mktemp("fuzz"), data, fmt, raw, workers=1)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_FILE, fmt=st.sampled_from(_FORMATS), raw=st.booleans())
+def test_fuzz_one_row_per_line_two_workers(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, fmt: str, raw: bool
+) -> None:
+    _fuzz_one(tmp_path_factory.mktemp("fuzz"), data, fmt, raw, workers=2)
+
+
+@pytest.mark.slow
+def test_hostile_file_through_the_console_script(tmp_path: Path) -> None:
+    """The installed command, two workers, an ASCII-only locale: every line has its row and
+    the output is UTF-8 whatever the locale says."""
+    lines = [line for line, _ in HOSTILE] + [json.dumps({"text": "日本語 {'a': 1}"}).encode()]
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    command = [sys.executable, "-m", "langchain_robust_parsers.cli", "parse", str(path)]
+    proc = subprocess.run(
+        [*command, "-f", "json", "-w", "2", "-q"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(proc.stdout.decode("utf-8"))
+    assert [r["line"] for r in rows] == list(range(1, len(lines) + 1))
+    assert rows[-1]["value"] == {"a": 1} and rows[1]["value"] == {"e": "\ud83d"}

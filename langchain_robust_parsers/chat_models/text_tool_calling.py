@@ -24,7 +24,7 @@ from langchain_core.callbacks import (
     CallbackManager,
     CallbackManagerForLLMRun,
 )
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.language_models import BaseChatModel, LangSmithParams, LanguageModelInput
 from langchain_core.messages import (
     AIMessage,
     AIMessageChunk,
@@ -439,6 +439,21 @@ class TextToolCallingChatModel(BaseChatModel):
     def _identifying_params(self) -> dict[str, Any]:
         inner = getattr(self.llm, "_llm_type", None) or type(self.llm).__name__
         return {"dialect": self.dialect, "parse_dialect": self.parse_dialect, "llm": inner}
+
+    def _get_ls_params(self, stop: list[str] | None = None, **kwargs: Any) -> LangSmithParams:
+        """Tracing parameters of the wrapped chat model (its provider, model name and
+        temperature: the model that really answers), else this wrapper's with the wrapped
+        Runnable's type as the model name. A per-call ``model`` wins, as in LangChain's own."""
+        if isinstance(self.llm, BaseChatModel):
+            params = self.llm._get_ls_params(stop=stop, **kwargs)
+        else:
+            params = super()._get_ls_params(stop=stop, **kwargs)
+        if not isinstance(params.get("ls_model_name"), str):
+            model = kwargs.get("model")
+            inner = getattr(self.llm, "_llm_type", None)
+            named = model if isinstance(model, str) else inner
+            params["ls_model_name"] = named if isinstance(named, str) else type(self.llm).__name__
+        return params
 
     def bind_tools(
         self,

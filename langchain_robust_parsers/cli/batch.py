@@ -1,9 +1,11 @@
 """Batches of input lines through a :class:`FormatRunner`, in this process or in a pool.
 
 Input lines are read as bytes and grouped into batches of :data:`BATCH_LINES`; a batch comes
-back as its output text (one JSON line per result, in input order), its statistics and the
-input lines it could not read. Batches are handed out in order and their results taken back in
-order, so the output order never depends on the number of workers.
+back as its output (one JSON line per input line, in input order, as UTF-8 bytes), its
+statistics and the input lines that hold no model output. Every input line gets exactly one
+output line, whatever it holds (blank, not UTF-8, a NUL, a lone surrogate, megabytes long), so
+output line N is always the result of input line N. Batches are handed out in order and their
+results taken back in order, so the output order never depends on the number of workers.
 
 Stopping: :class:`StopFlag` is set by SIGINT or SIGTERM (see :func:`stop_on_signals`). The
 serial path checks it between lines; in a pool, the main process passes it on to the workers
@@ -30,6 +32,8 @@ from langchain_robust_parsers.cli.runner import (
     FormatRunner,
     LineResult,
     encode_result,
+    encode_rows,
+    error_text,
     parse_outcome,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -72,6 +76,9 @@ workers: a stop is felt within a tenth of a second, and the wait costs nothing m
 COUNT_CHUNK_BYTES = 1 << 20
 """Read size when counting lines for the progress total: 1 MiB keeps the count at disk speed."""
 
+UTF8_BOM = b"\xef\xbb\xbf"
+"""The byte-order mark some editors and Windows tools put at the start of a UTF-8 file."""
+
 
 class EventLike(Protocol):
     """What the workers need of ``multiprocessing.Event``."""
@@ -105,9 +112,11 @@ def _field_value(record: dict[str, Any], path: str) -> Any:
     return node
 
 
-def model_output(raw: bytes, options: InputOptions) -> str | None:
-    """The model output in one input line (without its line ending); ``None`` for a blank line
-    in JSON mode, which is skipped. Raises :class:`BadInputError`."""
+def model_output(raw: bytes, options: InputOptions) -> str:
+    """The model output in one input line (without its line ending). Raises
+    :class:`BadInputError` for a line that holds none (in JSON mode: blank, not a JSON object,
+    no such field); in ``raw`` mode every line that is UTF-8 is a model output, blank ones too.
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -115,12 +124,17 @@ def model_output(raw: bytes, options: InputOptions) -> str | None:
     text = text.removesuffix("\n").removesuffix("\r")
     if options.raw:
         return text
+    # A BOM cannot start a JSON line, so dropping one is never a guess (files joined by `cat`
+    # carry theirs into the middle).
+    text = text.removeprefix("\ufeff")
     if not text.strip():
-        return None
+        raise BadInputError("blank line")
     try:
         record = json.loads(text)
     except ValueError as exc:
         raise BadInputError(f"not a JSON object ({exc})") from exc
+    except RecursionError as exc:  # the C decoder recurses once per level of nesting
+        raise BadInputError("not a JSON object we can read (nested too deeply)") from exc
     if not isinstance(record, dict):
         raise BadInputError(f"not a JSON object (a JSON {type(record).__name__})")
     value = _field_value(record, options.field)
@@ -131,10 +145,11 @@ def model_output(raw: bytes, options: InputOptions) -> str | None:
 
 @dataclass
 class BatchResult:
-    """What one batch produced: ``text`` holds one JSON line per result; ``done`` counts the
-    input lines consumed (blank ones too); ``interrupted`` says the batch stopped early."""
+    """What one batch produced: ``data`` holds one JSON line per input line done, as UTF-8
+    (see :func:`~langchain_robust_parsers.cli.runner.encode_rows`); ``done`` counts them;
+    ``interrupted`` says the batch stopped early."""
 
-    text: str = ""
+    data: bytes = b""
     stats: ParseStats = field(default_factory=ParseStats)
     bad_input: list[tuple[int, str]] = field(default_factory=list)
     done: int = 0
@@ -167,7 +182,7 @@ def run_batch(
             out.done += 1
     except KeyboardInterrupt:
         out.interrupted = True
-    out.text = "".join(line + "\n" for line in lines)
+    out.data = encode_rows(lines)
     return out
 
 
@@ -179,17 +194,17 @@ def _one_line(
     lines: list[str],
     out: BatchResult,
 ) -> None:
+    """Append the result row of input line ``number``: always exactly one."""
     try:
-        text = model_output(raw, options)
+        result = runner.parse(model_output(raw, options))
+        encoded, outcome = encode_result(number, result)
     except BadInputError as exc:
         out.bad_input.append((number, str(exc)))
         result = LineResult(False, "bad_input", error=f"malformed input line {number}: {exc}")
-        lines.append(encode_result(number, result)[0])
-        return
-    if text is None:
-        return
-    result = runner.parse(text)
-    encoded, outcome = encode_result(number, result)
+        encoded, outcome = encode_result(number, result)
+    except Exception as exc:  # the line boundary: no line may stop the run or lose its row
+        result = LineResult(False, "failed", error=error_text(exc), format=runner.name)
+        encoded, outcome = encode_result(number, result)
     lines.append(encoded)
     counted = parse_outcome(outcome)
     if counted is not None:
@@ -197,10 +212,12 @@ def _one_line(
 
 
 def iter_batches(stream: BinaryIO, size: int = BATCH_LINES) -> Iterator[list[tuple[int, bytes]]]:
-    """Lines of ``stream`` numbered from 1, in batches of ``size``."""
+    """Lines of ``stream`` numbered from 1, in batches of ``size``; a UTF-8 byte-order mark
+    at the start of the stream is dropped (it marks the file's encoding, not a model's text).
+    """
     batch: list[tuple[int, bytes]] = []
     for number, raw in enumerate(stream, start=1):
-        batch.append((number, raw))
+        batch.append((number, raw.removeprefix(UTF8_BOM) if number == 1 else raw))
         if len(batch) >= size:
             yield batch
             batch = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,14 +207,23 @@ def resolve_format(
 
 
 def build_parser(
-    spec: str, *, stats: Any = None, entries: Iterable[FormatEntry] | None = None
+    spec: str,
+    *,
+    stats: Any = None,
+    entries: Iterable[FormatEntry] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Any:
-    """A parser for the format ``spec``, counting into ``stats`` when it has a ``stats`` field."""
+    """A parser for the format ``spec``, counting into ``stats`` when it has a ``stats`` field;
+    ``options`` (from command-line flags such as ``--window``) must be fields of its class."""
     entry, argument = resolve_format(spec, entries)
     cls = entry.load_class()
     assert cls is not None  # resolve_format checked it
     kwargs = entry.options(entry.name, argument)
     fields = getattr(cls, "model_fields", {})
+    for key, value in (options or {}).items():
+        if key not in fields:
+            raise FormatError(f"--{key} does not apply to format {entry.name!r}")
+        kwargs[key] = value
     if stats is not None and "stats" in fields:
         kwargs["stats"] = stats
     return cls(**kwargs)

@@ -20,7 +20,7 @@ from collections.abc import Generator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, Protocol
 
 from langchain_core.exceptions import OutputParserException
 
@@ -38,7 +38,12 @@ from langchain_robust_parsers.cli.batch import (
 from langchain_robust_parsers.cli.demo import run_demo
 from langchain_robust_parsers.cli.formats import FormatError, available_formats
 from langchain_robust_parsers.cli.progress import Progress, make_progress
-from langchain_robust_parsers.cli.runner import FormatRunner, error_text, to_jsonable
+from langchain_robust_parsers.cli.runner import (
+    FormatRunner,
+    encode_rows,
+    error_text,
+    to_jsonable,
+)
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 
@@ -57,6 +62,10 @@ EXIT_USAGE = 2
 EXIT_SIGNAL_BASE = 128
 """An interrupted ``parse`` exits with 128 + the signal number, as shells report a process
 killed by it: 130 for SIGINT (Ctrl-C), 143 for SIGTERM."""
+
+WINDOW_SEPARATORS = ("x", "X", "*", ",")
+"""What may stand between width and height in ``--window``: ``1280x800`` as screens are
+written, and the forms people type by habit."""
 
 MAX_REPORTED_BAD_LINES = 20
 """Malformed input lines named on stderr as they are found; the rest are counted. Every one of
@@ -83,16 +92,29 @@ def _workers(text: str) -> int:
     return value
 
 
+def _window(text: str) -> tuple[int, int]:
+    for separator in WINDOW_SEPARATORS:
+        width, sep, height = text.partition(separator)
+        if sep and width.strip().isdigit() and height.strip().isdigit():
+            size = (int(width), int(height))
+            if min(size) > 0:
+                return size
+    raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels, such as 1280x800: {text!r}")
+
+
 _PARSE_EPILOG = """\
 Input: one model output per line, as the field --field of a JSON object (a dotted path such as
-response.text is followed when no key has that exact name), or the whole line with --raw. Blank
-lines are skipped in JSON mode. FILE may be - for stdin.
+response.text is followed when no key has that exact name), or the whole line with --raw.
+FILE may be - for stdin. A UTF-8 byte-order mark on the first line is dropped.
 
-Output (-o, else stdout): one JSON object per parsed line, in input order:
+Output (-o, else stdout): one JSON object per input line, in input order (output line N is the
+result of input line N), as UTF-8:
   {"line": 3, "ok": true, "outcome": "recovered", "value": ..., "repairs": ["trailing_comma@41"],
    "error": null}
 outcome is success, recovered, fallback or failed (as the parser counts it), or bad_input for a
-line that holds no model output (reported on stderr with its line number; the run goes on).
+line that holds no model output: blank (in JSON mode), not UTF-8, not a JSON object, no such
+field (reported on stderr with its line number; the run goes on). A lone surrogate in a value
+(an emoji escape cut off by the token limit) is written as its \\uXXXX escape.
 Results are written and flushed batch by batch: a run stopped by Ctrl-C or SIGTERM leaves a valid
 file of the lines done so far. Progress, the statistics table and the throughput go to stderr.
 
@@ -173,6 +195,43 @@ def _add_parse_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="worker processes (default 1: parse in this process; 0: one per CPU)",
     )
     parse.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    parse.add_argument(
+        "--window",
+        type=_window,
+        default=None,
+        metavar="WxH",
+        help="format actions: the browser window in pixels (such as 1280x800), to map "
+        "UI-TARS coordinates onto; without it they stay in the model's coordinate space",
+    )
+
+
+class _Output(Protocol):
+    """Where results go: a binary file, or stdout's byte stream."""
+
+    def write(self, data: bytes, /) -> Any: ...
+
+    def flush(self) -> Any: ...
+
+
+class _TextSink:
+    """Bytes written to a text stream that has no byte stream under it (a ``StringIO``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, data: bytes, /) -> int:
+        return int(self._stream.write(data.decode("utf-8")))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
+def _stdout_bytes() -> _Output:
+    """stdout as bytes: results are UTF-8 whatever the terminal's locale says, and text
+    written to ``sys.stdout`` before them is flushed first so the order holds."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    return buffer if buffer is not None else _TextSink(sys.stdout)
 
 
 # --------------------------------------------------------------------------- parse
@@ -199,12 +258,12 @@ def _open_input(path: str, stack: ExitStack) -> tuple[BinaryIO, int | None]:
     return stream, count_lines(stream)
 
 
-def _open_output(path: str | None, input_path: str, stack: ExitStack) -> TextIO:
+def _open_output(path: str | None, input_path: str, stack: ExitStack) -> _Output:
     if path is None or path == _STDIO:
-        return sys.stdout
+        return _stdout_bytes()
     if input_path != _STDIO and os.path.exists(path) and os.path.samefile(path, input_path):
         raise OSError(f"the output {path!r} is the input file")
-    return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+    return stack.enter_context(open(path, "wb"))
 
 
 def _results(
@@ -216,9 +275,9 @@ def _results(
     return run_pool(runner, options, batches, stop, workers)
 
 
-def _take(result: BatchResult, run: _Run, out: TextIO, progress: Progress) -> None:
+def _take(result: BatchResult, run: _Run, out: _Output, progress: Progress) -> None:
     """Write one batch's results (whole lines, then flush) and count them."""
-    out.write(result.text)
+    out.write(result.data)
     out.flush()
     run.stats.merge(result.stats)
     run.lines += result.done
@@ -261,7 +320,7 @@ def _exit_status(stop: StopFlag, run: _Run) -> int:
 
 
 def _drive(
-    results: Generator[BatchResult, None, None], run: _Run, out: TextIO, progress: Progress
+    results: Generator[BatchResult, None, None], run: _Run, out: _Output, progress: Progress
 ) -> int:
     """Write every batch result as it comes; the exit status if the run broke off, else OK.
     The results are closed before returning (for a pool: its workers are shut down)."""
@@ -284,8 +343,9 @@ def _drive(
 
 
 def _parse_command(args: argparse.Namespace) -> int:
+    overrides = {} if args.window is None else {"window": args.window}
     try:
-        runner = FormatRunner(args.format)
+        runner = FormatRunner(args.format, options=overrides)
     except FormatError as exc:
         print(f"{PROG} parse: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -348,7 +408,9 @@ def _repair_command(args: argparse.Namespace) -> int:
     except (ValueError, RecursionError) as exc:
         print(f"{PROG} repair: the value cannot be written as JSON: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(document)
+    out = _stdout_bytes()
+    out.write(encode_rows([document]))  # lone surrogates as \uXXXX escapes, like `parse`
+    out.flush()
     if args.report:
         print(json.dumps(report.to_dict()), file=sys.stderr)
     return EXIT_OK

@@ -3,7 +3,8 @@
 A :class:`FormatRunner` holds a parser and learns how each parse ended the way the parser itself
 classifies it (success, recovered, fallback, failed), through the ``stats`` field every parser of
 this package has. It pickles, so worker processes receive it whole. :func:`encode_result` turns a
-result into one JSON line; values become JSON data (pydantic models dumped, NaN as ``null``).
+result into one JSON line; values become JSON data (pydantic models dumped, NaN as ``null``);
+:func:`encode_rows` turns lines into the UTF-8 bytes written, whatever characters they hold.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -29,6 +30,7 @@ __all__ = [
     "LineResult",
     "OutcomeProbe",
     "encode_result",
+    "encode_rows",
     "error_text",
     "parse_outcome",
     "to_jsonable",
@@ -110,18 +112,25 @@ def error_text(exc: BaseException) -> str:
 
 
 class FormatRunner:
-    """Parse model outputs in one format (``json``, ``pydantic:module:Model``, ...).
+    """Parse model outputs in one format (``json``, ``pydantic:module:Model``, ...); ``options``
+    are more keyword arguments for the parser class (``{"window": (1280, 800)}`` for actions).
 
     Picklable: the parser and its probe travel together to worker processes.
     """
 
-    def __init__(self, spec: str, entries: Iterable[FormatEntry] | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        entries: Iterable[FormatEntry] | None = None,
+        *,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         entry, _ = resolve_format(spec, entries)
         self.spec = spec
         self.name = entry.name
         self.entry = entry
         self.probe = OutcomeProbe()
-        self.parser: Any = build_parser(spec, stats=self.probe, entries=[entry])
+        self.parser: Any = build_parser(spec, stats=self.probe, entries=[entry], options=options)
         self._with_report = callable(getattr(self.parser, "parse_with_report", None))
 
     def _outcome(self, default: Outcome) -> tuple[str, Outcome]:
@@ -224,3 +233,31 @@ def encode_result(line: int, result: LineResult) -> tuple[str, ResultOutcome]:
         record.update(ok=False, outcome="failed", value=None, repairs=[])
         record["error"] = f"the value cannot be written as JSON: {error_text(exc)}"
         return _dumps(record), "failed"
+
+
+LINE_BREAKS_IN_STRINGS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+"""Characters that ``str.splitlines`` (and some JSON-lines readers) take for line ends but
+``json.dumps(ensure_ascii=False)`` leaves as they are: written as their JSON escapes, so that a
+row is one line for every reader. Every other line end is a control character, which JSON
+escapes anyway."""
+
+
+def encode_rows(rows: Iterable[str]) -> bytes:
+    """``rows`` (JSON lines from :func:`encode_result`) as UTF-8, each ended by a newline.
+
+    Model text may hold lone surrogates (an emoji escape such as ``"\\ud83d\\ude`` cut off by
+    the token limit decodes to one), which UTF-8 cannot hold. JSON text has non-ASCII characters
+    only inside strings, where the ``\\udXXX`` escape that ``backslashreplace`` writes for a
+    lone surrogate is the JSON escape of that same character: a reader gets the string back
+    (a high and a low surrogate side by side come back as the one character they stand for),
+    and every other character stays readable UTF-8. The error handler only runs on a
+    surrogate, so the common case costs one plain encode. The characters of
+    :data:`LINE_BREAKS_IN_STRINGS` are escaped the same way, for the same reason (they too only
+    occur inside strings).
+    """
+    text = "".join(row + "\n" for row in rows)
+    if not text.isascii():
+        for char, escape in LINE_BREAKS_IN_STRINGS.items():
+            if char in text:
+                text = text.replace(char, escape)
+    return text.encode("utf-8", "backslashreplace")
