@@ -51,6 +51,7 @@ from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 from langchain_robust_parsers.parsers.json_text import loads, repair_json
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.react import ANSWER_STREAMED_KEY, ReActOutputParser
+from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
@@ -101,6 +102,7 @@ __all__ = [
     "TextToolCallingChatModel",
     "ToolCallReport",
     "ToolsParseReport",
+    "TruncatedOutputError",
     "UploadFileAction",
     "WaitAction",
     "__version__",

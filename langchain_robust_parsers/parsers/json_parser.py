@@ -17,6 +17,7 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
@@ -26,6 +27,13 @@ from langchain_robust_parsers.parsers.report_events import (
     apublish,
     check_refusal,
     publish,
+)
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+    truncation_mode,
+    with_stop_reason,
 )
 
 __all__ = ["RobustJsonOutputParser"]
@@ -49,7 +57,13 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
+    of ``on_truncation="raise"``."""
+
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (unfinished text, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
+    seen), or ``"raise"`` ``TruncatedOutputError``."""
 
     fallback: Literal["raise", "plain_text"] = "raise"
     """On a final parse with no JSON: raise, or return the text wrapped as a plain-text dict."""
@@ -74,7 +88,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         check_refusal(generation)
         if partial:
             return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text)
+        final = self._parse_final(generation.text, stop_reason=stop_reason_cut(generation))
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -84,7 +98,10 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         check_refusal(generation)
         if partial:
             return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(None, self._parse_final, generation.text)
+        final = await run_in_executor(
+            None,
+            lambda: self._parse_final(generation.text, stop_reason=stop_reason_cut(generation)),
+        )
         await apublish(final.event, self.stats)
         return final.unwrap()
 
@@ -165,10 +182,11 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
             found = decode_with_commentjson(text)
             if found is not None and self._conforms(found[0]):
                 return found
+        complete = self._completes()
         if self.pydantic_object is None:
-            return decode(text, allow_truncated=self.allow_truncated)
+            return decode(text, allow_truncated=complete)
         first: tuple[Any, ParseReport] | None = None
-        for value, report in self._candidates(text, allow_truncated=self.allow_truncated):
+        for value, report in self._candidates(text, allow_truncated=complete):
             if self._conforms(value):
                 return value, report
             if first is None:
@@ -185,19 +203,51 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         except EngineError:
             return None
 
-    def _parse_final(self, text: str, *, use_fallback: bool = True) -> FinalParse[Any]:
-        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+    def _plain(self) -> bool:
+        return self.fallback == "plain_text"
+
+    def _completes(self) -> bool:
+        """True when cut-off answers are completed (neither option asks to raise)."""
+        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+
+    def _text_cut(self, text: str) -> bool:
+        """True when ``text`` holds only cut-off JSON (asked after a failure in raise mode)."""
+        try:
+            with engine_call(self.get_name(), "reading cut-off JSON"):
+                return bool(decode(text, allow_truncated=True)[1].truncated)
+        except EngineError:
+            return False
+
+    def _parse_final(
+        self, text: str, use_fallback: bool = True, stop_reason: str | None = None
+    ) -> FinalParse[Any]:
+        """Parse ``text`` completely, without side effects; the caller publishes the event.
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
         name = self.get_name()
         try:
             with engine_call(name, "reading JSON"):
                 value, report = self._best(text)
         except EngineError as exc:
+            cut = not self._completes() and self._text_cut(text)
+            if cut or (stop_reason is not None and not (use_fallback and self._plain())):
+                truncated = merge_truncation(cut, stop_reason is not None)
+                assert truncated is not None
+                cut_error = truncation_error(name, text, truncated, stop_reason)
+                cut_error.__cause__ = exc
+                event = ParseEvent(name, "json", "failed", None, str(cut_error))
+                return FinalParse(None, None, event, cut_error)
             reason = f"Invalid json output: {exc}"
-            if use_fallback and self.fallback == "plain_text":
+            if use_fallback and self._plain():
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
                 return FinalParse(
                     fallback, None, ParseEvent(name, "json", "fallback", None, reason)
                 )
             error = output_parser_error(f"Invalid json output: {text}", text, exc)
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+        report = with_stop_reason(report, stop_reason)
+        if report.truncation is not None and not self._completes():
+            cut_error = truncation_error(name, text, report.truncation, stop_reason)
+            return FinalParse(
+                None, None, ParseEvent(name, "json", "failed", None, str(cut_error)), cut_error
+            )
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

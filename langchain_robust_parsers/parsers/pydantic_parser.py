@@ -25,6 +25,7 @@ from langchain_robust_parsers.engine import (
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
@@ -34,6 +35,13 @@ from langchain_robust_parsers.parsers.report_events import (
     apublish,
     check_refusal,
     publish,
+)
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+    truncation_mode,
+    with_stop_reason,
 )
 
 __all__ = ["RobustPydanticOutputParser"]
@@ -69,7 +77,14 @@ class RobustPydanticOutputParser(
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
+    of ``on_truncation="raise"``."""
+
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (unfinished text, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
+    seen), or ``"raise"`` ``TruncatedOutputError``. A cut answer that does not validate raises
+    ``TruncatedOutputError`` whatever this says, when the provider reported the cut."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
@@ -97,7 +112,7 @@ class RobustPydanticOutputParser(
         check_refusal(generation)
         if partial:
             return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text)
+        final = self._parse_final(generation.text, stop_reason_cut(generation))
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -109,7 +124,9 @@ class RobustPydanticOutputParser(
         check_refusal(generation)
         if partial:
             return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(None, self._parse_final, generation.text)
+        final = await run_in_executor(
+            None, self._parse_final, generation.text, stop_reason_cut(generation)
+        )
         await apublish(final.event, self.stats)
         return final.unwrap()
 
@@ -201,7 +218,7 @@ class RobustPydanticOutputParser(
         """Engine candidates, with engine errors (and bugs) ending the iteration."""
         try:
             with engine_call(self.get_name(), "reading JSON candidates"):
-                yield from iter_candidates(text, allow_truncated=self.allow_truncated)
+                yield from iter_candidates(text, allow_truncated=self._completes())
         except EngineError:
             return
 
@@ -230,8 +247,31 @@ class RobustPydanticOutputParser(
         cause = error if isinstance(error, BaseException) else None
         return FinalParse(None, None, event, output_parser_error(msg, text, cause))
 
-    def _parse_final(self, text: str) -> FinalParse[TBaseModel]:
-        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+    def _completes(self) -> bool:
+        """True when cut-off answers are completed (neither option asks to raise)."""
+        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+
+    def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
+        """The failure for a cut answer that gave no model: ``None`` when the text is not cut
+        (in raise mode) and the provider did not say so."""
+        cut = False
+        if not self._completes() or stop_reason is not None:
+            try:
+                with engine_call(self.get_name(), "reading cut-off JSON"):
+                    cut = bool(decode(text, allow_truncated=True)[1].truncated)
+            except EngineError:
+                cut = False
+        if not cut and stop_reason is None:
+            return None
+        how = merge_truncation(cut, stop_reason is not None)
+        assert how is not None  # one of the two holds
+        error = truncation_error(self.get_name(), text, how, stop_reason)
+        event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(error))
+        return FinalParse(None, None, event, error)
+
+    def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
+        """Parse ``text`` completely, without side effects; the caller publishes the event.
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
         first: tuple[Any, Exception] | None = None
         for value, report in self._candidates(text):
             try:
@@ -246,8 +286,16 @@ class RobustPydanticOutputParser(
             if notes:
                 coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
                 report = dataclasses.replace(report, repairs=report.repairs + coercions)
+            report = with_stop_reason(report, stop_reason)
+            if report.truncation is not None and not self._completes():
+                cut = truncation_error(self.get_name(), text, report.truncation, stop_reason)
+                event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(cut))
+                return FinalParse(None, None, event, cut)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
+        cut_failure = self._cut(text, stop_reason)
+        if cut_failure is not None:
+            return cut_failure
         if first is None:
             return self._failure(text, text, "Invalid json output: no JSON value found")
         value, error = first

@@ -1662,7 +1662,7 @@ class ReActScanner:
             tool_input = "".join(self._jinput_parts)
         if not has_input and not self._jafter_marker:
             return None
-        cut = truncated or (report is not None and report.truncated)
+        cut = truncated or (report is not None and bool(report.truncated))
         if is_final_answer_name(name):
             if string_input and self._jfinal:
                 answer: Any = "".join(self._jinput_parts)
