@@ -23,10 +23,12 @@ from langchain_robust_parsers.engine.clarification_text import (
     CLARIFICATION_TEMPLATES,
     NO_JSON_PROBLEM,
     SUMMARY_TEXT,
+    TRUNCATED_PROBLEM,
     clarification_message,
     in_language,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
 
 __all__ = [
     "CLARIFICATION_TEMPLATES",
@@ -126,6 +128,19 @@ def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str
     return first
 
 
+def _cut_json(text: str, parser: Any) -> bool:
+    """True when ``parser`` reads JSON and the JSON of ``text`` is cut off: the value the parser
+    completed is missing what the model had not written yet, not what it left out."""
+    if parser_schema(parser) is None and not isinstance(parser, JsonOutputParser):
+        return False
+    try:
+        return bool(decode(text)[1].truncated)
+    except JsonEngineError:
+        return False
+    except Exception:  # the engine must not take the retry loop down with it
+        return False
+
+
 def describe_failure(
     exc: BaseException, output: str, parser: Any, language: str = "en"
 ) -> list[str]:
@@ -134,6 +149,8 @@ def describe_failure(
     A validation error gives one line per error; an answer with no JSON for a JSON parser says
     so; anything else is the exception's message, cleaned and bounded.
     """
+    if isinstance(exc, TruncatedOutputError) or _cut_json(output, parser):
+        return [in_language(TRUNCATED_PROBLEM, language)]
     validation = _validation_error(exc)
     if validation is None:
         model = parser_schema(parser)

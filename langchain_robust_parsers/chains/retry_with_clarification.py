@@ -42,6 +42,13 @@ from langchain_robust_parsers.chains.locked_format import (
     lock_prompt_value,
     parser_requirement,
 )
+from langchain_robust_parsers.engine.clarification_text import CONTINUE_REQUEST, in_language
+from langchain_robust_parsers.engine.stitching import stitch
+from langchain_robust_parsers.parsers.stop_reason import (
+    TruncatedOutputError,
+    stop_reason_cut,
+    truncation_error,
+)
 
 __all__ = ["RetryWithClarification"]
 
@@ -52,6 +59,9 @@ ATTEMPT_TAG = "attempt:{n}"
 
 ATTEMPT_METADATA_KEY = "attempt"
 """Metadata key holding the attempt number on the model and parser runs."""
+
+CONTINUATION_METADATA_KEY = "continuation"
+"""Metadata key holding the continuation number (1 is the first) on a continuation's model run."""
 
 LOGGED_OUTPUT_CHARS = 2000
 """How much of a failed answer the debug log shows."""
@@ -166,6 +176,25 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     clarification_template: str | None = None
     """Replaces the built-in clarification text; ``{error}`` and ``{requirement}`` are filled."""
 
+    on_truncation: Literal["reask", "continue", "raise"] = "reask"
+    """An answer cut off at the model's output token limit (the provider's stop reason says
+    so, or the parser raised ``TruncatedOutputError``) is never accepted nor explained as a
+    missing field. ``"reask"``: the next attempt tells the model it was cut off and asks for a
+    shorter answer. ``"continue"``: the partial answer is sent back as the assistant's turn and
+    the model asked to continue from the exact character where it stopped; the pieces are
+    stitched (an overlap or a restarted fence is tolerated), at most ``max_continuations``
+    extra calls an attempt; an answer still cut after them is re-asked. ``"raise"``: raise
+    ``TruncatedOutputError`` at once."""
+
+    max_continuations: int = Field(default=4, ge=0)
+    """Continuation calls per attempt under ``on_truncation="continue"``."""
+
+    include_raw: bool = False
+    """Return ``{"raw": message, "parsed": value, "parsing_error": None}`` as
+    ``with_structured_output(include_raw=True)`` does; when no attempt succeeded (or a cut
+    answer under ``on_truncation="raise"``), ``{"raw": last answer, "parsed": None,
+    "parsing_error": error}`` instead of raising. Model errors still propagate."""
+
     @model_validator(mode="after")
     def _check(self) -> Self:
         self.get_parser()  # raises when there is none
@@ -237,6 +266,8 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         """The parser's output type (or a dict, with the plain-text fallback)."""
         parser = self.get_parser()
         out = parser.OutputType
+        if self.include_raw:
+            return dict[str, Any]
         if self._fallback_mode(parser) == "plain_text":
             return Union[out, dict[str, Any]]  # noqa: UP007 - a runtime type object
         return out
@@ -307,7 +338,20 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         ]
         return ChatPromptValue(messages=messages)
 
-    def _give_up(self, failures: list[AttemptFailure], parser: BaseOutputParser[Any]) -> Any:
+    def _result(self, output: Any, value: Any) -> Any:
+        if self.include_raw:
+            return {"raw": output, "parsed": value, "parsing_error": None}
+        return value
+
+    def _raise_or_raw(self, output: Any, exc: BaseException) -> Any:
+        """Re-raise ``exc`` (being handled), or with ``include_raw`` return it as the error."""
+        if self.include_raw and not _is_refusal(exc):
+            return {"raw": output, "parsed": None, "parsing_error": exc}
+        raise exc
+
+    def _give_up(
+        self, failures: list[AttemptFailure], parser: BaseOutputParser[Any], output: Any
+    ) -> Any:
         summary = summarize_failures(failures, self.get_language())
         last = failures[-1].output
         if self._fallback_mode(parser) == "plain_text":
@@ -316,8 +360,75 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
                 self.get_name(),
                 len(failures),
             )
-            return {"text": last, "parseError": summary, "rawResponse": last}
-        raise RetryExhaustedError(summary, failures)
+            return self._result(output, {"text": last, "parseError": summary, "rawResponse": last})
+        return self._raise_or_raw(output, RetryExhaustedError(summary, failures))
+
+    # ------------------------------------------------------------------ model calls
+
+    def _call(self, model_input: PromptValue, config: RunnableConfig, stream: bool) -> Any:
+        """One model call; streamed (tokens reach callbacks) and added up when ``stream``."""
+        if not stream:
+            return self.llm.invoke(model_input, config)
+        output: Any = None
+        for chunk in self.llm.stream(model_input, config):
+            output = chunk if output is None else output + chunk
+        return self._finish_stream(output)
+
+    async def _acall(self, model_input: PromptValue, config: RunnableConfig, stream: bool) -> Any:
+        """Async :meth:`_call`."""
+        if not stream:
+            return await self.llm.ainvoke(model_input, config)
+        output: Any = None
+        async for chunk in self.llm.astream(model_input, config):
+            output = chunk if output is None else output + chunk
+        return self._finish_stream(output)
+
+    # ------------------------------------------------------------------ cut-off answers
+
+    def _wants_more(self, output: Any, done: int) -> bool:
+        """True when ``output`` was cut off and another continuation call may be made."""
+        return (
+            self.on_truncation == "continue"
+            and done < self.max_continuations
+            and stop_reason_cut(output) is not None
+        )
+
+    def _continue_input(self, model_input: PromptValue, output: Any) -> PromptValue:
+        """The attempt's messages, the partial answer as the assistant's turn, and the request
+        to continue it from where it stopped."""
+        messages = [
+            *model_input.to_messages(),
+            AIMessage(content=_output_text(output)),
+            HumanMessage(content=in_language(CONTINUE_REQUEST, self.get_language())),
+        ]
+        return ChatPromptValue(messages=messages)
+
+    @staticmethod
+    def _continuation_config(config: RunnableConfig, n: int) -> RunnableConfig:
+        child = patch_config(config)
+        child["metadata"] = {**(child.get("metadata") or {}), CONTINUATION_METADATA_KEY: n}
+        return child
+
+    @staticmethod
+    def _joined(output: Any, piece: Any) -> Any:
+        """The answer so far continued by ``piece``; a message keeps ``piece``'s metadata, so
+        its stop reason says whether the whole is still cut off."""
+        text = stitch(_output_text(output), _output_text(piece))
+        if isinstance(piece, BaseMessage):
+            return AIMessage(content=text, response_metadata=dict(piece.response_metadata))
+        return text
+
+    def _check_cut(self, output: Any) -> None:
+        """Raise ``TruncatedOutputError`` when the provider says ``output`` was cut off."""
+        reason = stop_reason_cut(output)
+        if reason is not None:
+            raise truncation_error(self.get_name(), _output_text(output), "stop_reason", reason)
+
+    def _fatal(self, exc: BaseException) -> bool:
+        """A refusal, or a cut-off answer under ``on_truncation="raise"``: not retried."""
+        return _is_refusal(exc) or (
+            isinstance(exc, TruncatedOutputError) and self.on_truncation == "raise"
+        )
 
     # ------------------------------------------------------------------ the loop
 
@@ -340,22 +451,24 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         failures: list[AttemptFailure] = []
         for attempt in range(1, self.max_retries + 2):
             attempt_config = self._attempt_config(config, run_manager, attempt)
-            if stream:
-                output: Any = None
-                for chunk in self.llm.stream(model_input, attempt_config):
-                    output = chunk if output is None else output + chunk
-                output = self._finish_stream(output)
-            else:
-                output = self.llm.invoke(model_input, attempt_config)
+            output = self._call(model_input, attempt_config, stream)
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                piece = self._call(more, self._continuation_config(attempt_config, done), stream)
+                output = self._joined(output, piece)
             try:
-                return self._check_value(strict.invoke(output, attempt_config), strict)
+                self._check_cut(output)
+                value = self._check_value(strict.invoke(output, attempt_config), strict)
+                return self._result(output, value)
             except _RETRYABLE as exc:
-                if _is_refusal(exc):
-                    raise
+                if self._fatal(exc):
+                    return self._raise_or_raw(output, exc)
                 failures.append(self._failure(attempt, output, exc, strict))
             if attempt <= self.max_retries:
                 model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser)
+        return self._give_up(failures, parser, output)
 
     async def _arun(
         self,
@@ -376,22 +489,26 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         failures: list[AttemptFailure] = []
         for attempt in range(1, self.max_retries + 2):
             attempt_config = self._attempt_config(config, run_manager, attempt)
-            if stream:
-                output: Any = None
-                async for chunk in self.llm.astream(model_input, attempt_config):
-                    output = chunk if output is None else output + chunk
-                output = self._finish_stream(output)
-            else:
-                output = await self.llm.ainvoke(model_input, attempt_config)
+            output = await self._acall(model_input, attempt_config, stream)
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                piece = await self._acall(
+                    more, self._continuation_config(attempt_config, done), stream
+                )
+                output = self._joined(output, piece)
             try:
-                return self._check_value(await strict.ainvoke(output, attempt_config), strict)
+                self._check_cut(output)
+                value = self._check_value(await strict.ainvoke(output, attempt_config), strict)
+                return self._result(output, value)
             except _RETRYABLE as exc:
-                if _is_refusal(exc):
-                    raise
+                if self._fatal(exc):
+                    return self._raise_or_raw(output, exc)
                 failures.append(self._failure(attempt, output, exc, strict))
             if attempt <= self.max_retries:
                 model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser)
+        return self._give_up(failures, parser, output)
 
     # ------------------------------------------------------------------ Runnable interface
 
