@@ -179,17 +179,23 @@ _QUALIFIERS = frozenset({"Required", "NotRequired", "ReadOnly"})
 present, which the model's field defaults say instead."""
 
 
-def _unqualified(annotation: Any) -> Any:
-    while getattr(get_origin(annotation), "_name", None) in _QUALIFIERS:
+def _unqualified(annotation: Any, required: bool) -> tuple[Any, bool]:
+    """``annotation`` without its qualifiers, and whether the key is required. The qualifier
+    decides when there is one: with postponed annotations the class cannot see it."""
+    while True:
+        name = getattr(get_origin(annotation), "_name", None)
+        if name not in _QUALIFIERS:
+            return annotation, required
+        if name != "ReadOnly":
+            required = name == "Required"
         annotation = get_args(annotation)[0]
-    return annotation
 
 
 def model_from_typed_dict(typed_dict: type[Any]) -> type[pydantic.BaseModel]:
     """A pydantic model with the keys of ``typed_dict`` (its required keys required)."""
     hints = get_type_hints(typed_dict, include_extras=True)
     required = getattr(typed_dict, "__required_keys__", frozenset(hints))
-    fields = [(key, _unqualified(ann), key in required) for key, ann in hints.items()]
+    fields = [(key, *_unqualified(ann, key in required)) for key, ann in hints.items()]
     return _model(typed_dict.__name__, fields, extra="ignore", doc=typed_dict.__doc__)
 
 
