@@ -4,32 +4,14 @@ with clarification."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
-import pydantic
 from langchain_core.runnables import Runnable
 
 from langchain_robust_parsers.chains.retry_with_clarification import RetryWithClarification
-from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
-from langchain_robust_parsers.parsers.schema_parser import RobustDictOutputParser, is_typed_dict
+from langchain_robust_parsers.parsers.schema_parser import structured_parser
 
-__all__ = ["robust_structured_output", "structured_parser"]
-
-
-def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:
-    """The parser for ``schema``: a pydantic model class (v2 or ``pydantic.v1``) gives its
-    instances; a ``TypedDict`` class or a JSON-schema dict gives dicts validated against it.
-    Raises ``TypeError`` for anything else."""
-    if isinstance(schema, type) and issubclass(schema, (pydantic.BaseModel, pydantic.v1.BaseModel)):
-        return RobustPydanticOutputParser(pydantic_object=schema)
-    if is_typed_dict(schema) or isinstance(schema, Mapping):
-        return RobustDictOutputParser.for_schema(schema)
-    msg = (
-        "schema must be a pydantic model class, a TypedDict class or a JSON-schema dict, "
-        f"got {schema!r}"
-    )
-    raise TypeError(msg)
+__all__ = ["robust_structured_output"]
 
 
 def robust_structured_output(

@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, overload
 
+import pydantic
 from langchain_core.outputs import Generation
 from pydantic import ConfigDict, PrivateAttr
 
@@ -20,7 +21,7 @@ from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.report_events import ParseEvent
 
-__all__ = ["RobustDictOutputParser", "is_typed_dict"]
+__all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
 
 _JSON_INSTRUCTIONS = (
     "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
@@ -110,3 +111,18 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def _stream_final(self, stream: JsonValueStream, clean: Any) -> tuple[Any, ParseEvent]:
         value, event = super()._stream_final(stream, clean)
         return dump_value(value), event
+
+
+def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:
+    """The parser for ``schema``: a pydantic model class (v2 or ``pydantic.v1``) gives its
+    instances; a ``TypedDict`` class or a JSON-schema dict gives dicts validated against it.
+    Raises ``TypeError`` for anything else."""
+    if isinstance(schema, type) and issubclass(schema, (pydantic.BaseModel, pydantic.v1.BaseModel)):
+        return RobustPydanticOutputParser(pydantic_object=schema)
+    if is_typed_dict(schema) or isinstance(schema, Mapping):
+        return RobustDictOutputParser.for_schema(schema)
+    msg = (
+        "schema must be a pydantic model class, a TypedDict class or a JSON-schema dict, "
+        f"got {schema!r}"
+    )
+    raise TypeError(msg)
