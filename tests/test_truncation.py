@@ -81,10 +81,8 @@ def test_a_closed_looking_answer_cut_by_the_provider_is_reported_as_cut(
     provider: str, cut: dict[str, Any], done: dict[str, Any]
 ) -> None:
     parser = RobustJsonOutputParser()
-    final = parser._parse_final(
-        CLOSED_JSON, stop_reason=stop_reason_cut(AIMessage("", response_metadata=cut))
-    )
-    assert final.report.truncated == "stop_reason"
+    _, report = parser.parse_with_report(AIMessage(CLOSED_JSON, response_metadata=cut))
+    assert report.truncated == "stop_reason"
     # The default completes: the value comes back, as before.
     assert parser.invoke(AIMessage(CLOSED_JSON, response_metadata=cut)) == {
         "title": "Dune",
@@ -106,7 +104,9 @@ def test_report_says_text_stop_reason_or_both() -> None:
     parser = RobustJsonOutputParser()
     assert parser.parse_with_report(CUT_JSON)[1].truncated == "text"
     assert parser.parse_with_report(CLOSED_JSON)[1].truncated is None
-    both = parser._parse_final(CUT_JSON, stop_reason="length").report
+    _, both = parser.parse_with_report(
+        AIMessage(CUT_JSON, response_metadata={"finish_reason": "length"})
+    )
     assert both.truncated == "both"
     assert both.to_dict()["truncated"] == "both"
 

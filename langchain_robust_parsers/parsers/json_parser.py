@@ -6,12 +6,14 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pydantic
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
@@ -115,13 +117,17 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         """Async :meth:`parse`."""
         return await self.aparse_result([Generation(text=text)])
 
-    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The JSON value of ``text`` with what was located and repaired to obtain it.
 
         Counted and dispatched like :meth:`parse`. The ``fallback`` option does not apply here
-        (there is no report for text with no JSON): it raises ``OutputParserException``.
+        (there is no report for text with no JSON): it raises ``OutputParserException``. Given
+        a message, its stop reason is read too (the report's ``truncated``).
         """
-        final = self._parse_final(text, use_fallback=False)
+        stop_reason = None
+        if isinstance(text, BaseMessage):
+            stop_reason, text = stop_reason_cut(text), content_text(text.content)
+        final = self._parse_final(text, use_fallback=False, stop_reason=stop_reason)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any, Generic, Literal, SupportsIndex, overload
 
 import pydantic
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
@@ -24,6 +25,7 @@ from langchain_robust_parsers.engine import (
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -140,9 +142,13 @@ class RobustPydanticOutputParser(
         assert value is not None  # a final parse returns a model or raises
         return value
 
-    def parse_with_report(self, text: str) -> tuple[TBaseModel, ParseReport]:
-        """The model parsed from ``text`` with what was located, repaired and coerced."""
-        final = self._parse_final(text)
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[TBaseModel, ParseReport]:
+        """The model parsed from ``text`` with what was located, repaired and coerced (given a
+        message, its stop reason is read too: the report's ``truncated``)."""
+        stop_reason = None
+        if isinstance(text, BaseMessage):
+            stop_reason, text = stop_reason_cut(text), content_text(text.content)
+        final = self._parse_final(text, stop_reason)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report
