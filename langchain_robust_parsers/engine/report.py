@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Source = Literal["whole", "fenced", "tagged", "span"]
+Source = Literal["whole", "fenced", "tagged", "span", "labels"]
 """Where the payload was found: the whole text, a fenced block, an XML-style tag, or a bracketed
-span inside prose. Candidates are ranked in this order."""
+span inside prose (candidates are ranked in this order); ``labels``: no JSON at all, the value
+was read from ``label: value`` lines against the schema (outcome ``fallback``)."""
 
-SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3}
+SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3, "labels": 4}
 
 Truncation = Literal["text", "stop_reason", "both"]
 """How a cut-off answer was recognised: from the text (an unclosed payload the engine completed),
@@ -57,6 +58,9 @@ class ParseReport:
     end: int = 0
     repairs: tuple[Repair, ...] = field(default_factory=tuple)
     truncated: Truncation | bool | None = None
+    dropped: tuple[str, ...] = ()
+    """JSON paths (``$.items[3]``) of the values left out to obtain a valid value
+    (``drop_invalid_items``)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.truncated, bool):
@@ -84,9 +88,13 @@ class ParseReport:
         return len(self.repairs) + (1 if self.truncated else 0)
 
     @property
-    def outcome(self) -> Literal["success", "recovered"]:
-        """``success`` for a clean payload taken as a whole, else ``recovered``."""
-        return "success" if self.source == "whole" and not self.repaired else "recovered"
+    def outcome(self) -> Literal["success", "recovered", "fallback"]:
+        """``success`` for a clean payload taken as a whole, ``fallback`` for a value read from
+        labelled lines (no JSON), else ``recovered``."""
+        if self.source == "labels":
+            return "fallback"
+        clean = self.source == "whole" and not self.repaired and not self.dropped
+        return "success" if clean else "recovered"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary, as emitted in the ``parse_report`` callback event."""
@@ -96,5 +104,6 @@ class ParseReport:
             "end": self.end,
             "repairs": [{"name": r.name, "pos": r.pos} for r in self.repairs],
             "truncated": self.truncated,
+            "dropped": list(self.dropped),
             "outcome": self.outcome,
         }

@@ -27,6 +27,8 @@ from langchain_robust_parsers.engine import (
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
+from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
@@ -53,6 +55,10 @@ logger = logging.getLogger("langchain_robust_parsers")
 COERCION_REPAIR_PREFIX = "coerce:"
 """Coercion rules that fired are added to the report as repairs named ``coerce:<rule>``, placed
 at the payload's start (they act on the decoded value, not on a text position)."""
+
+DROPPED_NOTE_PREFIX = "dropped:"
+"""A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
+entry of the report's ``dropped``, not a repair."""
 
 _VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
 """What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
@@ -87,6 +93,17 @@ class RobustPydanticOutputParser(
     ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
     seen), or ``"raise"`` ``TruncatedOutputError``. A cut answer that does not validate raises
     ``TruncatedOutputError`` whatever this says, when the provider reported the cut."""
+
+    drop_invalid_items: bool = False
+    """When a value fails validation only because of some list items, keep the valid ones: the
+    report's ``dropped`` lists the JSON paths of those left out (repair
+    ``coerce:drop_invalid_items``)."""
+
+    read_labels: bool = False
+    """When the text holds no JSON, read ``label: value`` lines against the model's top-level
+    fields (``Score: 8/10`` -> ``score=8``); the report's ``source`` is ``"labels"`` and the
+    outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
+    YAML-like answer should be clarified, not accepted."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
@@ -218,7 +235,27 @@ class RobustPydanticOutputParser(
             pass
         except RecursionError:  # coercion bounds its depth; a model's own validators may not
             logger.debug("recursion limit while coercing", exc_info=True)
+        if self.drop_invalid_items:
+            kept = self._without_invalid_items(coerced if notes else value, notes)
+            if kept is not None:
+                return kept
         return first_error
+
+    def _without_invalid_items(
+        self, value: Any, notes: tuple[str, ...]
+    ) -> tuple[TBaseModel, tuple[str, ...]] | None:
+        """The model of ``value`` without its invalid list items, with the rules used and one
+        ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
+        with engine_call(self.get_name(), "dropping invalid items"):
+            kept, dropped = drop_invalid_items(value, self._validate)
+        if not dropped:
+            return None
+        try:
+            model = self._validate(kept)
+        except _VALIDATION_ERRORS:
+            return None
+        paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
+        return model, (*notes, "drop_invalid_items", *paths)
 
     def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
         """Engine candidates, with engine errors (and bugs) ending the iteration."""
@@ -275,6 +312,29 @@ class RobustPydanticOutputParser(
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(error))
         return FinalParse(None, None, event, error)
 
+    def _from_labels(self, text: str) -> FinalParse[TBaseModel] | None:
+        """The model read from ``label: value`` lines, for text with no JSON; ``None`` when
+        there are none, or they do not validate."""
+        model_class: Any = self.pydantic_object
+        try:
+            with engine_call(self.get_name(), "reading labelled lines"):
+                found = read_labels(text, model_class)
+        except EngineError:
+            return None
+        if found is None:
+            return None
+        try:
+            fitted = self._fit(found)
+        except Exception:  # a validator raising something unexpected
+            return None
+        if isinstance(fitted, Exception):
+            return None
+        model, notes = fitted
+        report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
+        return FinalParse(
+            model, report, ParseEvent(self.get_name(), "pydantic", "fallback", report)
+        )
+
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
         ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
@@ -289,9 +349,7 @@ class RobustPydanticOutputParser(
                     first = (value, fitted)
                 continue
             model, notes = fitted
-            if notes:
-                coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
-                report = dataclasses.replace(report, repairs=report.repairs + coercions)
+            report = _with_notes(report, notes)
             report = with_stop_reason(report, stop_reason)
             if report.truncation is not None and not self._completes():
                 cut = truncation_error(self.get_name(), text, report.truncation, stop_reason)
@@ -303,6 +361,9 @@ class RobustPydanticOutputParser(
         if cut_failure is not None:
             return cut_failure
         if first is None:
+            labelled = self._from_labels(text) if self.read_labels else None
+            if labelled is not None:
+                return labelled
             return self._failure(text, text, "Invalid json output: no JSON value found")
         value, error = first
         try:
@@ -310,6 +371,20 @@ class RobustPydanticOutputParser(
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
         return self._failure(text, completion, error)
+
+
+def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
+    """``report`` with the coercion rules of ``notes`` as repairs and its dropped paths."""
+    if not notes:
+        return report
+    rules = tuple(n for n in notes if not n.startswith(DROPPED_NOTE_PREFIX))
+    dropped = tuple(
+        n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
+    )
+    coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in rules)
+    return dataclasses.replace(
+        report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
+    )
 
 
 _REQUIRED_FIELDS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
