@@ -72,8 +72,10 @@ def _model(
         )
     config = pydantic.ConfigDict(extra=extra, populate_by_name=True, protected_namespaces=())
     model: type[pydantic.BaseModel] = pydantic.create_model(
-        name or "Output", __config__=config, __doc__=doc, **definitions
+        name or "Output", __config__=config, **definitions
     )
+    if doc:  # after creation: create_model's own __doc__ argument is newer than pydantic 2.9
+        model.__doc__ = doc
     return model
 
 
