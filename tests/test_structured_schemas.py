@@ -13,9 +13,11 @@ from chain_fakes import RecordingHandler, text_of
 from cutoff_fakes import CuttingChatModel
 from langchain_core.language_models import FakeListChatModel
 from langchain_core.messages import AIMessage
+from tool_calling_fakes import ScriptedChatModel
 from typing_extensions import NotRequired, TypedDict
 
 from langchain_robust_parsers import RetryExhaustedError, robust_structured_output
+from langchain_robust_parsers.chains import StreamedValue
 from langchain_robust_parsers.parsers.schema_parser import RobustDictOutputParser
 
 
@@ -248,3 +250,57 @@ def test_json_schema_rules_pydantic_applies() -> None:
     ):
         with pytest.raises(Exception, match="Failed to parse"):
             parser.parse(json.dumps(bad))
+
+
+# ------------------------------------------------------------------ streaming partial values
+
+
+def _streamed(kind: str, model: Any, **kwargs: Any) -> list[StreamedValue]:
+    chain = robust_structured_output(model, SCHEMAS[kind], stream_partials=True, **kwargs)
+    return list(chain.stream("Tell me about Ada Lovelace."))
+
+
+def test_stream_partials_of_each_attempt_tagged_with_the_attempt(kind: str) -> None:
+    # Valid while it streams, invalid once "known_for" arrives: attempt 1 shows values too.
+    bad = '{"name": "Ada Lovelace", "born": 1815, "known_for": {"x": 7}}'
+    model = ScriptedChatModel(responses=[bad, ADA_TEXT], chunk_size=6)
+    items = _streamed(kind, model)
+    assert all(isinstance(i, StreamedValue) for i in items)
+    final = items[-1]
+    assert final.final and final.attempt == 2
+    assert _plain(final.value) == _plain(_expected(kind, ADA))
+    partials = items[:-1]
+    assert not any(i.final for i in partials)
+    assert {i.attempt for i in partials} == {1, 2}
+    attempts = [i.attempt for i in partials]
+    assert attempts == sorted(attempts)  # attempt 1's values, then attempt 2's
+    # The stream shows the answer growing before it is complete.
+    assert len([i for i in partials if i.attempt == 2]) >= 2
+
+
+def test_stream_partials_across_continuations(kind: str) -> None:
+    model = CuttingChatModel(answers=[ADA_TEXT], max_chars=20, chunk_size=5)
+    items = _streamed(kind, model, on_truncation="continue")
+    assert items[-1].final and _plain(items[-1].value) == _plain(_expected(kind, ADA))
+    assert {i.attempt for i in items} == {1}
+    names = [_plain(i.value).get("name") for i in items[:-1] if isinstance(_plain(i.value), dict)]
+    assert "Ada Lovelace" in names  # the value grows across the stitched pieces
+
+
+def test_astream_partials(kind: str) -> None:
+    model = ScriptedChatModel(responses=[ADA_TEXT], chunk_size=6)
+    chain = robust_structured_output(model, SCHEMAS[kind], stream_partials=True)
+
+    async def collect() -> list[StreamedValue]:
+        return [i async for i in chain.astream("Tell me about Ada Lovelace.")]
+
+    items = asyncio.run(collect())
+    assert items[-1].final and _plain(items[-1].value) == _plain(_expected(kind, ADA))
+    assert len(items) >= 3
+
+
+def test_without_stream_partials_stream_yields_the_result_only(kind: str) -> None:
+    model = ScriptedChatModel(responses=[ADA_TEXT], chunk_size=6)
+    assert list(robust_structured_output(model, SCHEMAS[kind]).stream("q")) == [
+        _expected(kind, ADA)
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 import pydantic
@@ -21,6 +22,7 @@ from langchain_core.messages import (
     message_chunk_to_message,
 )
 from langchain_core.output_parsers import BaseOutputParser, JsonOutputParser, PydanticOutputParser
+from langchain_core.outputs import Generation
 from langchain_core.prompt_values import ChatPromptValue, PromptValue, StringPromptValue
 from langchain_core.prompts import BasePromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
@@ -50,7 +52,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_error,
 )
 
-__all__ = ["RetryWithClarification"]
+__all__ = ["RetryWithClarification", "StreamedValue"]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
@@ -72,6 +74,52 @@ _RETRYABLE: tuple[type[BaseException], ...] = (
     pydantic.v1.ValidationError,
 )
 """What makes an attempt fail and be retried; anything else (a model error) propagates."""
+
+
+@dataclass(frozen=True)
+class StreamedValue:
+    """One value streamed by ``RetryWithClarification(stream_partials=True)``: the value parsed
+    so far in ``attempt`` (1 is the first call; a new number means the previous attempt's
+    values are void, so a UI should reset), or, with ``final``, the validated result."""
+
+    attempt: int
+    value: Any
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class _Output:
+    """The end of a model call (its answer) or of the attempts (the result)."""
+
+    value: Any
+    attempt: int = 0
+
+
+class _Watch:
+    """Parses the answer of one attempt as it streams, for :class:`StreamedValue` partials.
+
+    Each chunk re-parses the answer so far (after ``head``, the part written before a
+    continuation), so its cost grows with the square of the answer; answers to a schema are
+    short. Only changed values are reported."""
+
+    def __init__(self, parser: BaseOutputParser[Any], attempt: int) -> None:
+        self.parser = parser
+        self.attempt = attempt
+        self.head = ""
+        self.last: Any = None
+
+    def see(self, output: Any) -> StreamedValue | None:
+        text = _output_text(output)
+        if self.head:
+            text = stitch(self.head, text)
+        try:
+            value = self.parser.parse_result([Generation(text=text)], partial=True)
+        except Exception:  # a parser without partial support, or a prefix it rejects
+            return None
+        if value is None or value == self.last:
+            return None
+        self.last = value
+        return StreamedValue(self.attempt, value)
 
 
 def _is_refusal(exc: BaseException) -> bool:
@@ -188,6 +236,11 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
 
     max_continuations: int = Field(default=4, ge=0)
     """Continuation calls per attempt under ``on_truncation="continue"``."""
+
+    stream_partials: bool = False
+    """``stream``/``astream`` yield :class:`StreamedValue` items: the partial values of each
+    attempt as its answer streams (tagged with the attempt number), then the result with
+    ``final=True``. Off: they yield only the result."""
 
     include_raw: bool = False
     """Return ``{"raw": message, "parsed": value, "parsing_error": None}`` as
@@ -365,23 +418,34 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
 
     # ------------------------------------------------------------------ model calls
 
-    def _call(self, model_input: PromptValue, config: RunnableConfig, stream: bool) -> Any:
-        """One model call; streamed (tokens reach callbacks) and added up when ``stream``."""
+    def _call(
+        self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
+    ) -> Iterator[Any]:
+        """One model call, streamed (tokens reach callbacks) and added up when ``stream``:
+        yields the partial values ``watch`` sees, then the answer as :class:`_Output`."""
         if not stream:
-            return self.llm.invoke(model_input, config)
+            yield _Output(self.llm.invoke(model_input, config))
+            return
         output: Any = None
         for chunk in self.llm.stream(model_input, config):
             output = chunk if output is None else output + chunk
-        return self._finish_stream(output)
+            if watch is not None and (seen := watch.see(output)) is not None:
+                yield seen
+        yield _Output(self._finish_stream(output))
 
-    async def _acall(self, model_input: PromptValue, config: RunnableConfig, stream: bool) -> Any:
+    async def _acall(
+        self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
+    ) -> AsyncIterator[Any]:
         """Async :meth:`_call`."""
         if not stream:
-            return await self.llm.ainvoke(model_input, config)
+            yield _Output(await self.llm.ainvoke(model_input, config))
+            return
         output: Any = None
         async for chunk in self.llm.astream(model_input, config):
             output = chunk if output is None else output + chunk
-        return self._finish_stream(output)
+            if watch is not None and (seen := watch.see(output)) is not None:
+                yield seen
+        yield _Output(self._finish_stream(output))
 
     # ------------------------------------------------------------------ cut-off answers
 
@@ -432,6 +496,105 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
 
     # ------------------------------------------------------------------ the loop
 
+    def _begin(self, input: Any, config: RunnableConfig, run_manager: Any) -> PromptValue:
+        if self.prompt is not None:
+            prompt_config = patch_config(config, callbacks=run_manager.get_child())
+            return self._first_input(self.prompt.invoke(input, prompt_config))
+        return self._first_input(_as_prompt_value(input))
+
+    async def _abegin(self, input: Any, config: RunnableConfig, run_manager: Any) -> PromptValue:
+        if self.prompt is not None:
+            prompt_config = patch_config(config, callbacks=run_manager.get_child())
+            return self._first_input(await self.prompt.ainvoke(input, prompt_config))
+        return self._first_input(_as_prompt_value(input))
+
+    def _steps(
+        self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
+    ) -> Iterator[Any]:
+        """The attempts: yields :class:`StreamedValue` partials (``stream_partials``), then
+        the result as :class:`_Output`."""
+        parser = self.get_parser()
+        strict = self._strict(parser)
+        model_input = first
+        failures: list[AttemptFailure] = []
+        for attempt in range(1, self.max_retries + 2):
+            attempt_config = self._attempt_config(config, run_manager, attempt)
+            watch = _Watch(strict, attempt) if stream and self.stream_partials else None
+            for item in self._call(model_input, attempt_config, stream, watch):
+                if isinstance(item, _Output):
+                    output = item.value
+                else:
+                    yield item
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                more_config = self._continuation_config(attempt_config, done)
+                if watch is not None:
+                    watch.head = _output_text(output)
+                for item in self._call(more, more_config, stream, watch):
+                    if isinstance(item, _Output):
+                        piece = item.value
+                    else:
+                        yield item
+                output = self._joined(output, piece)
+            try:
+                self._check_cut(output)
+                value = self._check_value(strict.invoke(output, attempt_config), strict)
+                yield _Output(self._result(output, value), attempt)
+                return
+            except _RETRYABLE as exc:
+                if self._fatal(exc):
+                    yield _Output(self._raise_or_raw(output, exc), attempt)
+                    return
+                failures.append(self._failure(attempt, output, exc, strict))
+            if attempt <= self.max_retries:
+                model_input = self._retry_input(first, failures[-1])
+        yield _Output(self._give_up(failures, parser, output), len(failures))
+
+    async def _asteps(
+        self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`_steps`."""
+        parser = self.get_parser()
+        strict = self._strict(parser)
+        model_input = first
+        failures: list[AttemptFailure] = []
+        for attempt in range(1, self.max_retries + 2):
+            attempt_config = self._attempt_config(config, run_manager, attempt)
+            watch = _Watch(strict, attempt) if stream and self.stream_partials else None
+            async for item in self._acall(model_input, attempt_config, stream, watch):
+                if isinstance(item, _Output):
+                    output = item.value
+                else:
+                    yield item
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                more_config = self._continuation_config(attempt_config, done)
+                if watch is not None:
+                    watch.head = _output_text(output)
+                async for item in self._acall(more, more_config, stream, watch):
+                    if isinstance(item, _Output):
+                        piece = item.value
+                    else:
+                        yield item
+                output = self._joined(output, piece)
+            try:
+                self._check_cut(output)
+                value = self._check_value(await strict.ainvoke(output, attempt_config), strict)
+                yield _Output(self._result(output, value), attempt)
+                return
+            except _RETRYABLE as exc:
+                if self._fatal(exc):
+                    yield _Output(self._raise_or_raw(output, exc), attempt)
+                    return
+                failures.append(self._failure(attempt, output, exc, strict))
+            if attempt <= self.max_retries:
+                model_input = self._retry_input(first, failures[-1])
+        yield _Output(self._give_up(failures, parser, output), len(failures))
+
     def _run(
         self,
         input: Any,
@@ -440,35 +603,11 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         *,
         stream: bool,
     ) -> Any:
-        parser = self.get_parser()
-        strict = self._strict(parser)
-        if self.prompt is not None:
-            prompt_config = patch_config(config, callbacks=run_manager.get_child())
-            first = self._first_input(self.prompt.invoke(input, prompt_config))
-        else:
-            first = self._first_input(_as_prompt_value(input))
-        model_input = first
-        failures: list[AttemptFailure] = []
-        for attempt in range(1, self.max_retries + 2):
-            attempt_config = self._attempt_config(config, run_manager, attempt)
-            output = self._call(model_input, attempt_config, stream)
-            done = 0
-            while self._wants_more(output, done):
-                done += 1
-                more = self._continue_input(model_input, output)
-                piece = self._call(more, self._continuation_config(attempt_config, done), stream)
-                output = self._joined(output, piece)
-            try:
-                self._check_cut(output)
-                value = self._check_value(strict.invoke(output, attempt_config), strict)
-                return self._result(output, value)
-            except _RETRYABLE as exc:
-                if self._fatal(exc):
-                    return self._raise_or_raw(output, exc)
-                failures.append(self._failure(attempt, output, exc, strict))
-            if attempt <= self.max_retries:
-                model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser, output)
+        first = self._begin(input, config, run_manager)
+        for item in self._steps(first, config, run_manager, stream=stream):
+            if isinstance(item, _Output):
+                return item.value
+        raise AssertionError("the attempts ended without a result")  # pragma: no cover
 
     async def _arun(
         self,
@@ -478,37 +617,11 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         *,
         stream: bool,
     ) -> Any:
-        parser = self.get_parser()
-        strict = self._strict(parser)
-        if self.prompt is not None:
-            prompt_config = patch_config(config, callbacks=run_manager.get_child())
-            first = self._first_input(await self.prompt.ainvoke(input, prompt_config))
-        else:
-            first = self._first_input(_as_prompt_value(input))
-        model_input = first
-        failures: list[AttemptFailure] = []
-        for attempt in range(1, self.max_retries + 2):
-            attempt_config = self._attempt_config(config, run_manager, attempt)
-            output = await self._acall(model_input, attempt_config, stream)
-            done = 0
-            while self._wants_more(output, done):
-                done += 1
-                more = self._continue_input(model_input, output)
-                piece = await self._acall(
-                    more, self._continuation_config(attempt_config, done), stream
-                )
-                output = self._joined(output, piece)
-            try:
-                self._check_cut(output)
-                value = self._check_value(await strict.ainvoke(output, attempt_config), strict)
-                return self._result(output, value)
-            except _RETRYABLE as exc:
-                if self._fatal(exc):
-                    return self._raise_or_raw(output, exc)
-                failures.append(self._failure(attempt, output, exc, strict))
-            if attempt <= self.max_retries:
-                model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser, output)
+        first = await self._abegin(input, config, run_manager)
+        async for item in self._asteps(first, config, run_manager, stream=stream):
+            if isinstance(item, _Output):
+                return item.value
+        raise AssertionError("the attempts ended without a result")  # pragma: no cover
 
     # ------------------------------------------------------------------ Runnable interface
 
@@ -536,7 +649,14 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         run_manager: CallbackManagerForChainRun,
         config: RunnableConfig,
     ) -> Iterator[Any]:
-        yield self._run(_combine(inputs), config, run_manager, stream=True)
+        if not self.stream_partials:
+            yield self._run(_combine(inputs), config, run_manager, stream=True)
+            return
+        first = self._begin(_combine(inputs), config, run_manager)
+        for item in self._steps(first, config, run_manager, stream=True):
+            yield (
+                StreamedValue(item.attempt, item.value, True) if isinstance(item, _Output) else item
+            )
 
     async def _astream(
         self,
@@ -545,7 +665,14 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         config: RunnableConfig,
     ) -> AsyncIterator[Any]:
         chunks = [chunk async for chunk in inputs]
-        yield await self._arun(_combine(iter(chunks)), config, run_manager, stream=True)
+        if not self.stream_partials:
+            yield await self._arun(_combine(iter(chunks)), config, run_manager, stream=True)
+            return
+        first = await self._abegin(_combine(iter(chunks)), config, run_manager)
+        async for item in self._asteps(first, config, run_manager, stream=True):
+            yield (
+                StreamedValue(item.attempt, item.value, True) if isinstance(item, _Output) else item
+            )
 
     def stream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any | None

@@ -23,6 +23,7 @@ def robust_structured_output(
     include_raw: bool = False,
     on_truncation: Literal["reask", "continue", "raise"] = "reask",
     max_continuations: int = 4,
+    stream_partials: bool = False,
 ) -> RetryWithClarification:
     """A Runnable that returns ``schema`` values from ``llm``'s answers.
 
@@ -38,7 +39,9 @@ def robust_structured_output(
     validated against it are returned). ``include_raw=True`` returns ``{"raw", "parsed",
     "parsing_error"}`` and never raises a parsing error. An answer cut off at the model's token
     limit is re-asked, continued or raised (``on_truncation``, ``max_continuations``: see
-    :class:`RetryWithClarification`).
+    :class:`RetryWithClarification`). With ``stream_partials=True``, ``stream`` yields the
+    partial values of each attempt as ``StreamedValue(attempt, value, final)``, the validated
+    result last (``final=True``).
     """
     return RetryWithClarification(
         llm=llm,
@@ -49,5 +52,6 @@ def robust_structured_output(
         include_raw=include_raw,
         on_truncation=on_truncation,
         max_continuations=max_continuations,
+        stream_partials=stream_partials,
         name="robust_structured_output",
     )
