@@ -69,8 +69,9 @@ MAX_FUZZY_CHARS = 64
 """Longest string (and choice) compared by edit distance: enum values are short words, and the
 bound keeps each comparison under 64 x 64 steps."""
 
-MAX_FUZZY_CHOICES = 256
-"""Most choices compared by edit distance; a larger enum is matched exactly only."""
+MAX_FUZZY_CHOICES = 64
+"""Most spellings compared by edit distance (an enum's names and string values count
+separately): 64 x 64 x 64 steps at worst; a larger set is matched exactly only."""
 
 
 def fuzzy_limit(length: int) -> int:
