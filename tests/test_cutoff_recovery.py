@@ -234,3 +234,17 @@ def test_stitch(head: str, piece: str, expected: str | None) -> None:
         json.loads(joined)
     else:
         assert joined == expected
+
+
+def test_text_only_cut_with_another_error_is_described_by_that_error() -> None:
+    # Unclosed, but the problem is the value: it is explained, not called a cut.
+    from langchain_core.language_models import FakeListChatModel
+
+    class Rated(pydantic.BaseModel):
+        score: int = pydantic.Field(le=10)
+
+    model = FakeListChatModel(responses=['{"score": 42', '{"score": 7}'])
+    result, handler = _run(robust_structured_output(model, Rated))
+    assert result == Rated(score=7)
+    problem = _problem(text_of(handler.seen.model_calls[1].messages[-1]))
+    assert "cut off" not in problem and "score" in problem
