@@ -280,3 +280,11 @@ def test_action_parser() -> None:
 def test_one_option_with_one_name_everywhere(parser: Any) -> None:
     assert type(parser).model_fields["on_truncation"].default == "complete"
     assert parser.model_copy(update={"on_truncation": "raise"}).on_truncation == "raise"
+
+
+def test_every_field_is_read_not_only_the_first() -> None:
+    # Wrappers sometimes carry a generic field next to the provider's own.
+    assert stop_reason_cut({"finish_reason": None, "stop_reason": "max_tokens"}) == "max_tokens"
+    assert stop_reason_cut({"finish_reason": "stop", "done_reason": "length"}) == "length"
+    assert stop_reason_cut({"finish_reason": 3}) is None  # not a stop reason we can read
+    assert stop_reason_cut(None) is None

@@ -71,20 +71,28 @@ def _normal(value: object) -> str | None:
     return folded.removeprefix(_ENUM_PREFIX)
 
 
-def stop_reason_of(metadata: Mapping[str, Any] | None) -> str | None:
-    """The stop reason in a ``response_metadata`` or ``generation_info`` mapping, as written
-    (the first of :data:`STOP_REASON_KEYS` present, else the Responses API's incomplete reason)."""
+def _reasons(metadata: Mapping[str, Any] | None) -> list[str]:
+    """Every stop reason in a metadata mapping, as written, in :data:`STOP_REASON_KEYS` order
+    (then the Responses API's incomplete reason)."""
     if not isinstance(metadata, Mapping):
-        return None
+        return []
+    found: list[str] = []
     for key in STOP_REASON_KEYS:
         value = metadata.get(key)
         if value is not None and _normal(value) is not None:
             name = getattr(value, "name", None)
-            return name if isinstance(name, str) else str(value)
+            found.append(name if isinstance(name, str) else str(value))
     details = metadata.get("incomplete_details")
     if isinstance(details, Mapping) and isinstance(details.get("reason"), str):
-        return str(details["reason"])
-    return None
+        found.append(str(details["reason"]))
+    return found
+
+
+def stop_reason_of(metadata: Mapping[str, Any] | None) -> str | None:
+    """The stop reason in a ``response_metadata`` or ``generation_info`` mapping, as written
+    (the first of :data:`STOP_REASON_KEYS` present, else the Responses API's incomplete reason)."""
+    reasons = _reasons(metadata)
+    return reasons[0] if reasons else None
 
 
 def _metadata(source: BaseMessage | Generation | Mapping[str, Any] | None) -> list[Any]:
@@ -104,9 +112,9 @@ def stop_reason_cut(source: BaseMessage | Generation | Mapping[str, Any] | None)
     ``None``. ``source`` is a message, a generation (its message's ``response_metadata``, then
     its ``generation_info``) or one such mapping."""
     for metadata in _metadata(source):
-        reason = stop_reason_of(metadata)
-        if reason is not None and _normal(reason) in CUT_STOP_REASONS:
-            return reason
+        for reason in _reasons(metadata):
+            if _normal(reason) in CUT_STOP_REASONS:
+                return reason
     return None
 
 
