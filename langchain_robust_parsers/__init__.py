@@ -15,23 +15,11 @@ from langchain_robust_parsers._version import __version__
 if TYPE_CHECKING:
     from langchain_robust_parsers.chains import (
         FormatLockedPromptTemplate as FormatLockedPromptTemplate,
-    )
-    from langchain_robust_parsers.chains import (
         GenerateOutput as GenerateOutput,
-    )
-    from langchain_robust_parsers.chains import (
         JudgeOutput as JudgeOutput,
-    )
-    from langchain_robust_parsers.chains import (
         RetryExhaustedError as RetryExhaustedError,
-    )
-    from langchain_robust_parsers.chains import (
         RetryWithClarification as RetryWithClarification,
-    )
-    from langchain_robust_parsers.chains import (
         register_step_type as register_step_type,
-    )
-    from langchain_robust_parsers.chains import (
         robust_structured_output as robust_structured_output,
     )
     from langchain_robust_parsers.chat_models import (
@@ -39,65 +27,27 @@ if TYPE_CHECKING:
     )
     from langchain_robust_parsers.engine import (
         ParseReport as ParseReport,
-    )
-    from langchain_robust_parsers.engine import (
         Repair as Repair,
     )
     from langchain_robust_parsers.engine.agents.actions import (
         Action as Action,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         BaseAction as BaseAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         CheckboxAction as CheckboxAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         ClickAction as ClickAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         CompleteAction as CompleteAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         DragAction as DragAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         GotoUrlAction as GotoUrlAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         HoverAction as HoverAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         InputTextAction as InputTextAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         KeypressAction as KeypressAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         NullAction as NullAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         OpenAppAction as OpenAppAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         ScrollAction as ScrollAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         SelectOption as SelectOption,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         SelectOptionAction as SelectOptionAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         SolveCaptchaAction as SolveCaptchaAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         TerminateAction as TerminateAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         UploadFileAction as UploadFileAction,
-    )
-    from langchain_robust_parsers.engine.agents.actions import (
         WaitAction as WaitAction,
     )
     from langchain_robust_parsers.engine.stats import (
@@ -105,20 +55,14 @@ if TYPE_CHECKING:
     )
     from langchain_robust_parsers.parsers.actions import (
         ActionOutputParser as ActionOutputParser,
-    )
-    from langchain_robust_parsers.parsers.actions import (
         ActionParse as ActionParse,
     )
     from langchain_robust_parsers.parsers.dialog import (
         DialogOutputParser as DialogOutputParser,
-    )
-    from langchain_robust_parsers.parsers.dialog import (
         DialogTurn as DialogTurn,
     )
     from langchain_robust_parsers.parsers.function_calls import (
         FunctionCallOutputParser as FunctionCallOutputParser,
-    )
-    from langchain_robust_parsers.parsers.function_calls import (
         TextToolCallAdapter as TextToolCallAdapter,
     )
     from langchain_robust_parsers.parsers.json_parser import (
@@ -126,8 +70,6 @@ if TYPE_CHECKING:
     )
     from langchain_robust_parsers.parsers.json_text import (
         loads as loads,
-    )
-    from langchain_robust_parsers.parsers.json_text import (
         repair_json as repair_json,
     )
     from langchain_robust_parsers.parsers.pydantic_parser import (
@@ -135,23 +77,16 @@ if TYPE_CHECKING:
     )
     from langchain_robust_parsers.parsers.react import (
         ANSWER_STREAMED_KEY as ANSWER_STREAMED_KEY,
-    )
-    from langchain_robust_parsers.parsers.react import (
         ReActOutputParser as ReActOutputParser,
+    )
+    from langchain_robust_parsers.parsers.stop_reason import (
+        TruncatedOutputError as TruncatedOutputError,
     )
     from langchain_robust_parsers.parsers.tools import (
         RobustJsonOutputKeyToolsParser as RobustJsonOutputKeyToolsParser,
-    )
-    from langchain_robust_parsers.parsers.tools import (
         RobustJsonOutputToolsParser as RobustJsonOutputToolsParser,
-    )
-    from langchain_robust_parsers.parsers.tools import (
         RobustPydanticToolsParser as RobustPydanticToolsParser,
-    )
-    from langchain_robust_parsers.parsers.tools import (
         ToolCallReport as ToolCallReport,
-    )
-    from langchain_robust_parsers.parsers.tools import (
         ToolsParseReport as ToolsParseReport,
     )
 
@@ -203,6 +138,7 @@ _LAZY: dict[str, str] = {
     "RobustPydanticToolsParser": ".parsers.tools",
     "ToolCallReport": ".parsers.tools",
     "ToolsParseReport": ".parsers.tools",
+    "TruncatedOutputError": ".parsers.stop_reason",
 }
 """Where each public name lives. Names are imported on first use, so importing one parser does
 not build every parser's classes (the action models alone are dozens of pydantic classes)."""

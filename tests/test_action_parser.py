@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 from event_recorders import EventRecorder
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage

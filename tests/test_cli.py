@@ -21,8 +21,7 @@ from typing import Any
 import pydantic
 import pytest
 from cli_models import Ticket
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import (

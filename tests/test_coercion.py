@@ -129,6 +129,8 @@ def test_normalize_name_ignores_case_and_separators() -> None:
 
 def test_every_reported_rule_has_a_function() -> None:
     assert set(RULES) == {
+        "fuzzy_enum",
+        "fuzzy_literal",
         "unwrap_wrapper_key",
         "list_to_object",
         "object_to_list",

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import loads, repair_json

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessageChunk
 from pydantic import BaseModel

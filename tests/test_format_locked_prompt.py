@@ -410,6 +410,9 @@ def test_parser_is_stored_as_configuration() -> None:
         "class": "RobustPydanticOutputParser",
         "pydantic_object": f"{__name__}:Recipe",
         "allow_truncated": False,
+        "on_truncation": "complete",
+        "drop_invalid_items": False,
+        "read_labels": False,
         "diff": False,
     }
     assert "JSON schema" not in json.dumps(data)
@@ -433,6 +436,11 @@ def test_parser_config_round_trip() -> None:
         assert rebuilt.get_format_instructions() == parser.get_format_instructions()
     other = CommaSeparatedListOutputParser()
     assert parser_to_config(other) is other
+    options = {"on_truncation": "raise", "drop_invalid_items": True, "read_labels": True}
+    config = parser_to_config(RobustPydanticOutputParser(pydantic_object=Recipe, **options))
+    assert isinstance(config, dict)
+    rebuilt = parser_from_config(config)
+    assert {name: getattr(rebuilt, name) for name in options} == options
 
 
 def test_loading_never_imports_modules() -> None:

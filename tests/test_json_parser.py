@@ -14,8 +14,7 @@ from typing import Any
 import pydantic
 import pytest
 from event_recorders import AsyncEventRecorder, EventRecorder
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk

@@ -17,8 +17,7 @@ from typing import Any
 import jsonpatch
 import pytest
 from corpus import CORPUS, CORPUS_IDS, Case
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk

@@ -9,8 +9,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from langchain_robust_parsers.engine.agents import react as engine
 from langchain_robust_parsers.engine.agents.react import (

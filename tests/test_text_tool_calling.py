@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from call_corpus import CALL_CORPUS
 from chain_fakes import AsyncRecordingHandler, RecordingHandler, text_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from langchain_core.messages import (
     AIMessage,
     AIMessageChunk,

@@ -6,8 +6,7 @@ import json
 import time
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from langchain_robust_parsers import ActionOutputParser
 from langchain_robust_parsers.engine.agents.actions import (

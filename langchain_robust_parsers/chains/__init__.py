@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from langchain_robust_parsers.chains.clarification import AttemptFailure, RetryExhaustedError
 from langchain_robust_parsers.chains.format_locked_prompt import FormatLockedPromptTemplate
-from langchain_robust_parsers.chains.retry_with_clarification import RetryWithClarification
+from langchain_robust_parsers.chains.retry_with_clarification import (
+    RetryWithClarification,
+    StreamedValue,
+)
 from langchain_robust_parsers.chains.step_types import (
     GENERATE,
     JUDGE,
@@ -28,6 +31,7 @@ __all__ = [
     "RetryExhaustedError",
     "RetryWithClarification",
     "StepType",
+    "StreamedValue",
     "get_step_type",
     "register_step_type",
     "robust_structured_output",

@@ -23,10 +23,12 @@ from langchain_robust_parsers.engine.clarification_text import (
     CLARIFICATION_TEMPLATES,
     NO_JSON_PROBLEM,
     SUMMARY_TEXT,
+    TRUNCATED_PROBLEM,
     clarification_message,
     in_language,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
 
 __all__ = [
     "CLARIFICATION_TEMPLATES",
@@ -126,14 +128,38 @@ def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str
     return first
 
 
+def _cut_json(text: str, parser: Any) -> bool:
+    """True when ``parser`` reads JSON and the JSON of ``text`` is cut off: the value the parser
+    completed is missing what the model had not written yet, not what it left out."""
+    if parser_schema(parser) is None and not isinstance(parser, JsonOutputParser):
+        return False
+    try:
+        return bool(decode(text)[1].truncated)
+    except JsonEngineError:
+        return False
+    except Exception:  # the engine must not take the retry loop down with it
+        return False
+
+
+def _only_missing(error: pydantic.ValidationError) -> bool:
+    """True when every error of ``error`` is a missing field."""
+    try:
+        return all(e.get("type") == "missing" for e in error.errors())
+    except Exception:  # errors() of a custom error type
+        return False
+
+
 def describe_failure(
     exc: BaseException, output: str, parser: Any, language: str = "en"
 ) -> list[str]:
     """Why an attempt failed, as short lines in ``language``.
 
-    A validation error gives one line per error; an answer with no JSON for a JSON parser says
-    so; anything else is the exception's message, cleaned and bounded.
+    A cut-off answer says so (never that a field is missing); a validation error gives one
+    line per error; an answer with no JSON for a JSON parser says so; anything else is the
+    exception's message, cleaned and bounded.
     """
+    if isinstance(exc, TruncatedOutputError):
+        return [in_language(TRUNCATED_PROBLEM, language)]
     validation = _validation_error(exc)
     if validation is None:
         model = parser_schema(parser)
@@ -150,6 +176,9 @@ def describe_failure(
                 return [in_language(NO_JSON_PROBLEM, language)]
             except Exception:
                 pass
+    if validation is not None and _only_missing(validation) and _cut_json(output, parser):
+        # The unfinished JSON was completed; what it lacks is what the model had not written.
+        return [in_language(TRUNCATED_PROBLEM, language)]
     if validation is not None:
         lines = describe_validation_error(validation, language)
         if lines:

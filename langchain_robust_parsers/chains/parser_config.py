@@ -47,8 +47,14 @@ _PARSERS: dict[str, type[JsonOutputParser]] = {
 LangChain's own serialisation."""
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
-    "RobustJsonOutputParser": ("allow_truncated", "fallback", "diff"),
-    "RobustPydanticOutputParser": ("allow_truncated", "diff"),
+    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "fallback", "diff"),
+    "RobustPydanticOutputParser": (
+        "allow_truncated",
+        "on_truncation",
+        "drop_invalid_items",
+        "read_labels",
+        "diff",
+    ),
     "JsonOutputParser": ("diff",),
     "PydanticOutputParser": ("diff",),
 }

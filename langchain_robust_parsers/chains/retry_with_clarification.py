@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 import pydantic
@@ -21,6 +22,7 @@ from langchain_core.messages import (
     message_chunk_to_message,
 )
 from langchain_core.output_parsers import BaseOutputParser, JsonOutputParser, PydanticOutputParser
+from langchain_core.outputs import Generation
 from langchain_core.prompt_values import ChatPromptValue, PromptValue, StringPromptValue
 from langchain_core.prompts import BasePromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
@@ -42,8 +44,15 @@ from langchain_robust_parsers.chains.locked_format import (
     lock_prompt_value,
     parser_requirement,
 )
+from langchain_robust_parsers.engine.clarification_text import CONTINUE_REQUEST, in_language
+from langchain_robust_parsers.engine.stitching import stitch
+from langchain_robust_parsers.parsers.stop_reason import (
+    TruncatedOutputError,
+    stop_reason_cut,
+    truncation_error,
+)
 
-__all__ = ["RetryWithClarification"]
+__all__ = ["RetryWithClarification", "StreamedValue"]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
@@ -52,6 +61,9 @@ ATTEMPT_TAG = "attempt:{n}"
 
 ATTEMPT_METADATA_KEY = "attempt"
 """Metadata key holding the attempt number on the model and parser runs."""
+
+CONTINUATION_METADATA_KEY = "continuation"
+"""Metadata key holding the continuation number (1 is the first) on a continuation's model run."""
 
 LOGGED_OUTPUT_CHARS = 2000
 """How much of a failed answer the debug log shows."""
@@ -62,6 +74,52 @@ _RETRYABLE: tuple[type[BaseException], ...] = (
     pydantic.v1.ValidationError,
 )
 """What makes an attempt fail and be retried; anything else (a model error) propagates."""
+
+
+@dataclass(frozen=True)
+class StreamedValue:
+    """One value streamed by ``RetryWithClarification(stream_partials=True)``: the value parsed
+    so far in ``attempt`` (1 is the first call; a new number means the previous attempt's
+    values are void, so a UI should reset), or, with ``final``, the validated result."""
+
+    attempt: int
+    value: Any
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class _Output:
+    """The end of a model call (its answer) or of the attempts (the result)."""
+
+    value: Any
+    attempt: int = 0
+
+
+class _Watch:
+    """Parses the answer of one attempt as it streams, for :class:`StreamedValue` partials.
+
+    Each chunk re-parses the answer so far (after ``head``, the part written before a
+    continuation), so its cost grows with the square of the answer; answers to a schema are
+    short. Only changed values are reported."""
+
+    def __init__(self, parser: BaseOutputParser[Any], attempt: int) -> None:
+        self.parser = parser
+        self.attempt = attempt
+        self.head = ""
+        self.last: Any = None
+
+    def see(self, output: Any) -> StreamedValue | None:
+        text = _output_text(output)
+        if self.head:
+            text = stitch(self.head, text)
+        try:
+            value = self.parser.parse_result([Generation(text=text)], partial=True)
+        except Exception:  # a parser without partial support, or a prefix it rejects
+            return None
+        if value is None or value == self.last:
+            return None
+        self.last = value
+        return StreamedValue(self.attempt, value)
 
 
 def _is_refusal(exc: BaseException) -> bool:
@@ -166,6 +224,30 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     clarification_template: str | None = None
     """Replaces the built-in clarification text; ``{error}`` and ``{requirement}`` are filled."""
 
+    on_truncation: Literal["reask", "continue", "raise"] = "reask"
+    """An answer cut off at the model's output token limit (the provider's stop reason says
+    so, or the parser raised ``TruncatedOutputError``) is never accepted nor explained as a
+    missing field. ``"reask"``: the next attempt tells the model it was cut off and asks for a
+    shorter answer. ``"continue"``: the partial answer is sent back as the assistant's turn and
+    the model asked to continue from the exact character where it stopped; the pieces are
+    stitched (an overlap or a restarted fence is tolerated), at most ``max_continuations``
+    extra calls an attempt; an answer still cut after them is re-asked. ``"raise"``: raise
+    ``TruncatedOutputError`` at once."""
+
+    max_continuations: int = Field(default=4, ge=0)
+    """Continuation calls per attempt under ``on_truncation="continue"``."""
+
+    stream_partials: bool = False
+    """``stream``/``astream`` yield :class:`StreamedValue` items: the partial values of each
+    attempt as its answer streams (tagged with the attempt number), then the result with
+    ``final=True``. Off: they yield only the result."""
+
+    include_raw: bool = False
+    """Return ``{"raw": message, "parsed": value, "parsing_error": None}`` as
+    ``with_structured_output(include_raw=True)`` does; when no attempt succeeded (or a cut
+    answer under ``on_truncation="raise"``), ``{"raw": last answer, "parsed": None,
+    "parsing_error": error}`` instead of raising. Model errors still propagate."""
+
     @model_validator(mode="after")
     def _check(self) -> Self:
         self.get_parser()  # raises when there is none
@@ -237,6 +319,8 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         """The parser's output type (or a dict, with the plain-text fallback)."""
         parser = self.get_parser()
         out = parser.OutputType
+        if self.include_raw:
+            return dict[str, Any]
         if self._fallback_mode(parser) == "plain_text":
             return Union[out, dict[str, Any]]  # noqa: UP007 - a runtime type object
         return out
@@ -307,7 +391,20 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         ]
         return ChatPromptValue(messages=messages)
 
-    def _give_up(self, failures: list[AttemptFailure], parser: BaseOutputParser[Any]) -> Any:
+    def _result(self, output: Any, value: Any) -> Any:
+        if self.include_raw:
+            return {"raw": output, "parsed": value, "parsing_error": None}
+        return value
+
+    def _raise_or_raw(self, output: Any, exc: BaseException) -> Any:
+        """Re-raise ``exc`` (being handled), or with ``include_raw`` return it as the error."""
+        if self.include_raw and not _is_refusal(exc):
+            return {"raw": output, "parsed": None, "parsing_error": exc}
+        raise exc
+
+    def _give_up(
+        self, failures: list[AttemptFailure], parser: BaseOutputParser[Any], output: Any
+    ) -> Any:
         summary = summarize_failures(failures, self.get_language())
         last = failures[-1].output
         if self._fallback_mode(parser) == "plain_text":
@@ -316,10 +413,187 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
                 self.get_name(),
                 len(failures),
             )
-            return {"text": last, "parseError": summary, "rawResponse": last}
-        raise RetryExhaustedError(summary, failures)
+            return self._result(output, {"text": last, "parseError": summary, "rawResponse": last})
+        return self._raise_or_raw(output, RetryExhaustedError(summary, failures))
+
+    # ------------------------------------------------------------------ model calls
+
+    def _call(
+        self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
+    ) -> Iterator[Any]:
+        """One model call, streamed (tokens reach callbacks) and added up when ``stream``:
+        yields the partial values ``watch`` sees, then the answer as :class:`_Output`."""
+        if not stream:
+            yield _Output(self.llm.invoke(model_input, config))
+            return
+        output: Any = None
+        for chunk in self.llm.stream(model_input, config):
+            output = chunk if output is None else output + chunk
+            if watch is not None and (seen := watch.see(output)) is not None:
+                yield seen
+        yield _Output(self._finish_stream(output))
+
+    async def _acall(
+        self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`_call`."""
+        if not stream:
+            yield _Output(await self.llm.ainvoke(model_input, config))
+            return
+        output: Any = None
+        async for chunk in self.llm.astream(model_input, config):
+            output = chunk if output is None else output + chunk
+            if watch is not None and (seen := watch.see(output)) is not None:
+                yield seen
+        yield _Output(self._finish_stream(output))
+
+    # ------------------------------------------------------------------ cut-off answers
+
+    def _wants_more(self, output: Any, done: int) -> bool:
+        """True when ``output`` was cut off and another continuation call may be made."""
+        return (
+            self.on_truncation == "continue"
+            and done < self.max_continuations
+            and stop_reason_cut(output) is not None
+        )
+
+    def _continue_input(self, model_input: PromptValue, output: Any) -> PromptValue:
+        """The attempt's messages, the partial answer as the assistant's turn, and the request
+        to continue it from where it stopped."""
+        messages = [
+            *model_input.to_messages(),
+            AIMessage(content=_output_text(output)),
+            HumanMessage(content=in_language(CONTINUE_REQUEST, self.get_language())),
+        ]
+        return ChatPromptValue(messages=messages)
+
+    @staticmethod
+    def _continuation_config(config: RunnableConfig, n: int) -> RunnableConfig:
+        child = patch_config(config)
+        child["metadata"] = {**(child.get("metadata") or {}), CONTINUATION_METADATA_KEY: n}
+        return child
+
+    @staticmethod
+    def _joined(output: Any, piece: Any) -> Any:
+        """The answer so far continued by ``piece``; a message keeps ``piece``'s metadata, so
+        its stop reason says whether the whole is still cut off."""
+        text = stitch(_output_text(output), _output_text(piece))
+        if isinstance(piece, BaseMessage):
+            return AIMessage(content=text, response_metadata=dict(piece.response_metadata))
+        return text
+
+    def _check_cut(self, output: Any) -> None:
+        """Raise ``TruncatedOutputError`` when the provider says ``output`` was cut off."""
+        reason = stop_reason_cut(output)
+        if reason is not None:
+            raise truncation_error(self.get_name(), _output_text(output), "stop_reason", reason)
+
+    def _fatal(self, exc: BaseException) -> bool:
+        """A refusal, or a cut-off answer under ``on_truncation="raise"``: not retried."""
+        return _is_refusal(exc) or (
+            isinstance(exc, TruncatedOutputError) and self.on_truncation == "raise"
+        )
 
     # ------------------------------------------------------------------ the loop
+
+    def _begin(self, input: Any, config: RunnableConfig, run_manager: Any) -> PromptValue:
+        if self.prompt is not None:
+            prompt_config = patch_config(config, callbacks=run_manager.get_child())
+            return self._first_input(self.prompt.invoke(input, prompt_config))
+        return self._first_input(_as_prompt_value(input))
+
+    async def _abegin(self, input: Any, config: RunnableConfig, run_manager: Any) -> PromptValue:
+        if self.prompt is not None:
+            prompt_config = patch_config(config, callbacks=run_manager.get_child())
+            return self._first_input(await self.prompt.ainvoke(input, prompt_config))
+        return self._first_input(_as_prompt_value(input))
+
+    def _steps(
+        self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
+    ) -> Iterator[Any]:
+        """The attempts: yields :class:`StreamedValue` partials (``stream_partials``), then
+        the result as :class:`_Output`."""
+        parser = self.get_parser()
+        strict = self._strict(parser)
+        model_input = first
+        failures: list[AttemptFailure] = []
+        for attempt in range(1, self.max_retries + 2):
+            attempt_config = self._attempt_config(config, run_manager, attempt)
+            watch = _Watch(strict, attempt) if stream and self.stream_partials else None
+            for item in self._call(model_input, attempt_config, stream, watch):
+                if isinstance(item, _Output):
+                    output = item.value
+                else:
+                    yield item
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                more_config = self._continuation_config(attempt_config, done)
+                if watch is not None:
+                    watch.head = _output_text(output)
+                for item in self._call(more, more_config, stream, watch):
+                    if isinstance(item, _Output):
+                        piece = item.value
+                    else:
+                        yield item
+                output = self._joined(output, piece)
+            try:
+                self._check_cut(output)
+                value = self._check_value(strict.invoke(output, attempt_config), strict)
+                yield _Output(self._result(output, value), attempt)
+                return
+            except _RETRYABLE as exc:
+                if self._fatal(exc):
+                    yield _Output(self._raise_or_raw(output, exc), attempt)
+                    return
+                failures.append(self._failure(attempt, output, exc, strict))
+            if attempt <= self.max_retries:
+                model_input = self._retry_input(first, failures[-1])
+        yield _Output(self._give_up(failures, parser, output), len(failures))
+
+    async def _asteps(
+        self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`_steps`."""
+        parser = self.get_parser()
+        strict = self._strict(parser)
+        model_input = first
+        failures: list[AttemptFailure] = []
+        for attempt in range(1, self.max_retries + 2):
+            attempt_config = self._attempt_config(config, run_manager, attempt)
+            watch = _Watch(strict, attempt) if stream and self.stream_partials else None
+            async for item in self._acall(model_input, attempt_config, stream, watch):
+                if isinstance(item, _Output):
+                    output = item.value
+                else:
+                    yield item
+            done = 0
+            while self._wants_more(output, done):
+                done += 1
+                more = self._continue_input(model_input, output)
+                more_config = self._continuation_config(attempt_config, done)
+                if watch is not None:
+                    watch.head = _output_text(output)
+                async for item in self._acall(more, more_config, stream, watch):
+                    if isinstance(item, _Output):
+                        piece = item.value
+                    else:
+                        yield item
+                output = self._joined(output, piece)
+            try:
+                self._check_cut(output)
+                value = self._check_value(await strict.ainvoke(output, attempt_config), strict)
+                yield _Output(self._result(output, value), attempt)
+                return
+            except _RETRYABLE as exc:
+                if self._fatal(exc):
+                    yield _Output(self._raise_or_raw(output, exc), attempt)
+                    return
+                failures.append(self._failure(attempt, output, exc, strict))
+            if attempt <= self.max_retries:
+                model_input = self._retry_input(first, failures[-1])
+        yield _Output(self._give_up(failures, parser, output), len(failures))
 
     def _run(
         self,
@@ -329,33 +603,11 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         *,
         stream: bool,
     ) -> Any:
-        parser = self.get_parser()
-        strict = self._strict(parser)
-        if self.prompt is not None:
-            prompt_config = patch_config(config, callbacks=run_manager.get_child())
-            first = self._first_input(self.prompt.invoke(input, prompt_config))
-        else:
-            first = self._first_input(_as_prompt_value(input))
-        model_input = first
-        failures: list[AttemptFailure] = []
-        for attempt in range(1, self.max_retries + 2):
-            attempt_config = self._attempt_config(config, run_manager, attempt)
-            if stream:
-                output: Any = None
-                for chunk in self.llm.stream(model_input, attempt_config):
-                    output = chunk if output is None else output + chunk
-                output = self._finish_stream(output)
-            else:
-                output = self.llm.invoke(model_input, attempt_config)
-            try:
-                return self._check_value(strict.invoke(output, attempt_config), strict)
-            except _RETRYABLE as exc:
-                if _is_refusal(exc):
-                    raise
-                failures.append(self._failure(attempt, output, exc, strict))
-            if attempt <= self.max_retries:
-                model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser)
+        first = self._begin(input, config, run_manager)
+        for item in self._steps(first, config, run_manager, stream=stream):
+            if isinstance(item, _Output):
+                return item.value
+        raise AssertionError("the attempts ended without a result")  # pragma: no cover
 
     async def _arun(
         self,
@@ -365,33 +617,11 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         *,
         stream: bool,
     ) -> Any:
-        parser = self.get_parser()
-        strict = self._strict(parser)
-        if self.prompt is not None:
-            prompt_config = patch_config(config, callbacks=run_manager.get_child())
-            first = self._first_input(await self.prompt.ainvoke(input, prompt_config))
-        else:
-            first = self._first_input(_as_prompt_value(input))
-        model_input = first
-        failures: list[AttemptFailure] = []
-        for attempt in range(1, self.max_retries + 2):
-            attempt_config = self._attempt_config(config, run_manager, attempt)
-            if stream:
-                output: Any = None
-                async for chunk in self.llm.astream(model_input, attempt_config):
-                    output = chunk if output is None else output + chunk
-                output = self._finish_stream(output)
-            else:
-                output = await self.llm.ainvoke(model_input, attempt_config)
-            try:
-                return self._check_value(await strict.ainvoke(output, attempt_config), strict)
-            except _RETRYABLE as exc:
-                if _is_refusal(exc):
-                    raise
-                failures.append(self._failure(attempt, output, exc, strict))
-            if attempt <= self.max_retries:
-                model_input = self._retry_input(first, failures[-1])
-        return self._give_up(failures, parser)
+        first = await self._abegin(input, config, run_manager)
+        async for item in self._asteps(first, config, run_manager, stream=stream):
+            if isinstance(item, _Output):
+                return item.value
+        raise AssertionError("the attempts ended without a result")  # pragma: no cover
 
     # ------------------------------------------------------------------ Runnable interface
 
@@ -419,7 +649,14 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         run_manager: CallbackManagerForChainRun,
         config: RunnableConfig,
     ) -> Iterator[Any]:
-        yield self._run(_combine(inputs), config, run_manager, stream=True)
+        if not self.stream_partials:
+            yield self._run(_combine(inputs), config, run_manager, stream=True)
+            return
+        first = self._begin(_combine(inputs), config, run_manager)
+        for item in self._steps(first, config, run_manager, stream=True):
+            yield (
+                StreamedValue(item.attempt, item.value, True) if isinstance(item, _Output) else item
+            )
 
     async def _astream(
         self,
@@ -428,7 +665,14 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         config: RunnableConfig,
     ) -> AsyncIterator[Any]:
         chunks = [chunk async for chunk in inputs]
-        yield await self._arun(_combine(iter(chunks)), config, run_manager, stream=True)
+        if not self.stream_partials:
+            yield await self._arun(_combine(iter(chunks)), config, run_manager, stream=True)
+            return
+        first = await self._abegin(_combine(iter(chunks)), config, run_manager)
+        async for item in self._asteps(first, config, run_manager, stream=True):
+            yield (
+                StreamedValue(item.attempt, item.value, True) if isinstance(item, _Output) else item
+            )
 
     def stream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any | None

@@ -4,25 +4,28 @@ with clarification."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-import pydantic
 from langchain_core.runnables import Runnable
 
 from langchain_robust_parsers.chains.retry_with_clarification import RetryWithClarification
-from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.schema_parser import structured_parser
 
 __all__ = ["robust_structured_output"]
 
 
 def robust_structured_output(
     llm: Runnable[Any, Any],
-    schema: type[Any],
+    schema: Any,
     *,
     language: str = "en",
     max_retries: int = 2,
+    include_raw: bool = False,
+    on_truncation: Literal["reask", "continue", "raise"] = "reask",
+    max_continuations: int = 4,
+    stream_partials: bool = False,
 ) -> RetryWithClarification:
-    """A Runnable that returns ``schema`` instances from ``llm``'s answers.
+    """A Runnable that returns ``schema`` values from ``llm``'s answers.
 
     It takes what a chat model takes (a string, a list of messages, or a ``PromptValue``, so
     ``prompt | robust_structured_output(llm, Schema)`` works), appends the schema's fixed format
@@ -31,18 +34,24 @@ def robust_structured_output(
     :class:`RobustPydanticOutputParser` (local repair and coercion first) and retries up to
     ``max_retries`` times with a clarification, then raises ``RetryExhaustedError``.
 
-    ``schema`` is a pydantic model class (v2 or ``pydantic.v1``).
+    ``schema`` is what ``with_structured_output`` accepts: a pydantic model class (v2 or
+    ``pydantic.v1``; instances are returned), a ``TypedDict`` class or a JSON-schema dict (dicts
+    validated against it are returned). ``include_raw=True`` returns ``{"raw", "parsed",
+    "parsing_error"}`` and never raises a parsing error. An answer cut off at the model's token
+    limit is re-asked, continued or raised (``on_truncation``, ``max_continuations``: see
+    :class:`RetryWithClarification`). With ``stream_partials=True``, ``stream`` yields the
+    partial values of each attempt as ``StreamedValue(attempt, value, final)``, the validated
+    result last (``final=True``).
     """
-    if not (
-        isinstance(schema, type) and issubclass(schema, (pydantic.BaseModel, pydantic.v1.BaseModel))
-    ):
-        raise TypeError(f"schema must be a pydantic model class, got {schema!r}")
-    parser: RobustPydanticOutputParser[Any] = RobustPydanticOutputParser(pydantic_object=schema)
     return RetryWithClarification(
         llm=llm,
-        parser=parser,
+        parser=structured_parser(schema),
         language=language,
         max_retries=max_retries,
         lock_format=True,
+        include_raw=include_raw,
+        on_truncation=on_truncation,
+        max_continuations=max_continuations,
+        stream_partials=stream_partials,
         name="robust_structured_output",
     )

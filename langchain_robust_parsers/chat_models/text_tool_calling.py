@@ -44,6 +44,10 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
+from langchain_robust_parsers.chat_models.structured_answers import (
+    StructuredMethod,
+    structured_output_runnable,
+)
 from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
@@ -387,10 +391,12 @@ class TextToolCallingChatModel(BaseChatModel):
     (ids aside). When a call is required and a clarification turn is still possible, the answer
     is held until it has a call.
 
-    ``with_structured_output(schema)`` works through ``bind_tools`` with
-    ``tool_choice="any"`` (the function-calling method only; ``json_mode`` and
-    ``json_schema`` requests also use it). Provider built-in tools (dicts without a function)
-    are dropped: a text model cannot run them.
+    ``with_structured_output(schema, method=...)``: ``function_calling`` (the default) binds the
+    schema as the one tool to call (an answer that writes the JSON without a call still gives
+    the value); ``json_mode`` and ``json_schema`` ask for a JSON answer in the prompt and read it
+    with the robust parsers. ``schema`` is a pydantic class, a ``TypedDict`` or a JSON-schema
+    dict; ``include_raw=True`` gives ``{"raw", "parsed", "parsing_error"}``. Provider built-in
+    tools (dicts without a function) are dropped: a text model cannot run them.
 
     Example:
         ```python
@@ -579,6 +585,23 @@ class TextToolCallingChatModel(BaseChatModel):
             response_metadata={} if meta is None else dict(meta.response_metadata),
             usage_metadata=getattr(meta, "usage_metadata", None),
         )
+
+    def with_structured_output(
+        self,
+        schema: dict[str, Any] | type[Any] | None = None,
+        *,
+        include_raw: bool = False,
+        method: StructuredMethod = "function_calling",
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, Any]:
+        """A Runnable returning ``schema`` values (see the class docs for the methods).
+
+        ``strict`` is accepted and ignored (a text model has no strict mode); other keyword
+        arguments raise ``ValueError``, as langchain-core's do."""
+        kwargs.pop("strict", None)
+        if kwargs:
+            raise ValueError(f"Received unsupported arguments {kwargs}")
+        return structured_output_runnable(self, schema, method=method, include_raw=include_raw)
 
     # ------------------------------------------------------------------ generate
 

@@ -98,7 +98,7 @@ def _repairs(report: ParseReport | object) -> tuple[str, ...]:
     shape lists what it can (its ``repairs``, its ``truncated`` flag) or nothing."""
     repairs = getattr(report, "repairs", ())
     names = tuple(str(r) for r in repairs) if isinstance(repairs, (tuple, list)) else ()
-    return (*names, "truncated") if getattr(report, "truncated", False) is True else names
+    return (*names, "truncated") if getattr(report, "truncated", None) else names
 
 
 def error_text(exc: BaseException) -> str:

@@ -13,8 +13,10 @@ from typing import TypeVar
 
 __all__ = [
     "CLARIFICATION_TEMPLATES",
+    "CONTINUE_REQUEST",
     "NO_JSON_PROBLEM",
     "SUMMARY_TEXT",
+    "TRUNCATED_PROBLEM",
     "clarification_message",
     "in_language",
 ]
@@ -62,6 +64,36 @@ NO_JSON_PROBLEM: Mapping[str, str] = MappingProxyType(
         "vi": "Không tìm thấy JSON hợp lệ trong câu trả lời.",
     }
 )
+TRUNCATED_PROBLEM: Mapping[str, str] = MappingProxyType(
+    {
+        "en": (
+            "The answer was cut off: it reached your output length limit before it was "
+            "complete. Give a shorter answer that fits."
+        ),
+        "vi": (
+            "Câu trả lời bị cắt ngang: nó chạm giới hạn độ dài đầu ra trước khi hoàn tất. "
+            "Hãy trả lời ngắn gọn hơn để vừa giới hạn."
+        ),
+    }
+)
+"""What the model is told about a cut-off answer: never a missing field, which it is not."""
+
+CONTINUE_REQUEST: Mapping[str, str] = MappingProxyType(
+    {
+        "en": (
+            "Your answer above was cut off at your output length limit. Continue it from the "
+            "exact character where it stopped. Do not repeat anything, do not start over, and "
+            "add no preamble and no code fence: your reply is appended to it as is."
+        ),
+        "vi": (
+            "Câu trả lời ở trên của bạn bị cắt ngang vì chạm giới hạn độ dài đầu ra. Hãy viết "
+            "tiếp chính xác từ ký tự nơi nó dừng lại. Không lặp lại, không viết lại từ đầu, "
+            "không thêm lời dẫn hay khối mã: phần trả lời của bạn được nối thẳng vào sau nó."
+        ),
+    }
+)
+"""The turn asking a model to continue its cut-off answer (``on_truncation="continue"``)."""
+
 SUMMARY_TEXT: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "en": ("No valid output after {n} attempt(s):", "attempt {i}"),

@@ -13,6 +13,9 @@ Rules (their names are what :func:`coerce_with_notes` reports):
 - ``match_key``: keys matched to field names or aliases ignoring case, ``_``, ``-`` and spaces.
 - ``match_enum`` / ``match_literal``: string values matched to enum values or names and to
   ``Literal`` choices the same way.
+- ``fuzzy_enum`` / ``fuzzy_literal``: failing that, the one enum value or name (``Literal``
+  choice) within a small edit distance of the string (``"redd"`` gives ``RED``); never when two
+  candidates are equally close.
 - ``number_from_string``: ``"8.5"`` gives ``8.5`` for a number field (``"8"`` or ``"8.0"`` for an
   ``int``).
 - ``rating_numerator``: a rating ``"8.5/10"`` or ``"8.5 out of 10"`` gives its numerator, ``8.5``.
@@ -37,6 +40,11 @@ __all__ = [
     "RULES",
     "coerce_to_model",
     "coerce_with_notes",
+    "edit_distance",
+    "field_table",
+    "fuzzy_enum",
+    "fuzzy_literal",
+    "is_list_annotation",
     "list_to_object",
     "match_enum",
     "match_key",
@@ -56,6 +64,22 @@ even under LangChain's own call stack."""
 MAX_NUMBER_TEXT = 64
 """Longest string tried as a number. Numbers (and ratings) that models write are short; the bound
 keeps the work per string constant."""
+
+MAX_FUZZY_CHARS = 64
+"""Longest string (and choice) compared by edit distance: enum values are short words, and the
+bound keeps each comparison under 64 x 64 steps."""
+
+MAX_FUZZY_CHOICES = 64
+"""Most spellings compared by edit distance (an enum's names and string values count
+separately): 64 x 64 x 64 steps at worst; a larger set is matched exactly only."""
+
+
+def fuzzy_limit(length: int) -> int:
+    """The largest edit distance accepted for a choice of ``length`` characters: one edit for
+    short words, then one more every four characters (``"redd"`` -> ``"red"``, ``"gren"`` ->
+    ``"green"``, ``"aproved"`` -> ``"approved"``)."""
+    return max(1, length // 4)
+
 
 _NAME_NOISE = str.maketrans("", "", "_- \t")
 _NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -119,6 +143,24 @@ def _field_table(model: Any) -> dict[str, tuple[str, Any]]:
             for spelling in (name, key):
                 table.setdefault(normalize_name(spelling), (key, annotation))
     return table
+
+
+def field_table(model: Any) -> dict[str, tuple[str, Any]]:
+    """``{normalized name: (key to write, annotation)}`` for every field of ``model`` (a
+    pydantic v2 or v1 model class)."""
+    return _field_table(model)
+
+
+def is_list_annotation(tp: Any) -> bool:
+    """True when ``tp`` (or the one non-``None`` arm of an optional) asks for a list."""
+    tp = _strip_annotated(tp)
+    if get_origin(tp) in _UNION_ORIGINS:
+        arms = [a for a in get_args(tp) if _strip_annotated(a) not in (None, _NONE_TYPE)]
+        if len(arms) != 1:
+            return False
+        tp = _strip_annotated(arms[0])
+    origin = get_origin(tp)
+    return tp in _LIST_ORIGINS or origin in _LIST_ORIGINS
 
 
 def _strip_annotated(tp: Any) -> Any:
@@ -186,6 +228,66 @@ def match_enum(value: Any, enum_type: type[enum.Enum]) -> Any:
         return value
     (member,) = hits.values()
     return member.value
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of ``a`` and ``b``, or ``limit + 1`` as soon as it must exceed
+    ``limit`` (rows are cut off early)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def _closest(value: str, spellings: Sequence[tuple[str, Any]]) -> Any:
+    """The target of the one spelling nearest ``value`` within :func:`fuzzy_limit`, or
+    ``None`` when there is none or two different targets are equally near."""
+    wanted = normalize_name(value)
+    if not wanted or len(wanted) > MAX_FUZZY_CHARS or len(spellings) > MAX_FUZZY_CHOICES:
+        return None
+    best: dict[int, list[Any]] = {}
+    for spelling, target in spellings:
+        key = normalize_name(spelling)
+        if not key or len(key) > MAX_FUZZY_CHARS:
+            continue
+        limit = fuzzy_limit(len(key))
+        distance = edit_distance(wanted, key, limit)
+        if distance <= limit and not any(t is target for t in best.get(distance, [])):
+            best.setdefault(distance, []).append(target)
+    if not best:
+        return None
+    nearest = best[min(best)]
+    return nearest[0] if len(nearest) == 1 else None
+
+
+def fuzzy_enum(value: Any, enum_type: type[enum.Enum]) -> Any:
+    """Rule ``fuzzy_enum``: the value of the one member whose name or string value is within a
+    small edit distance of the string ``value``; ``value`` when none or several are."""
+    if not isinstance(value, str) or any(m.value == value for m in enum_type):
+        return value
+    spellings: list[tuple[str, Any]] = []
+    for member in enum_type:
+        spellings.append((member.name, member))
+        if isinstance(member.value, str):
+            spellings.append((member.value, member))
+    member = _closest(value, spellings)
+    return value if member is None else member.value
+
+
+def fuzzy_literal(value: Any, choices: Sequence[Any]) -> Any:
+    """Rule ``fuzzy_literal``: the one string choice within a small edit distance of the string
+    ``value``; ``value`` when it is a choice, or none or several are that close."""
+    if not isinstance(value, str) or value in choices:
+        return value
+    hit = _closest(value, [(c, c) for c in choices if isinstance(c, str)])
+    return value if hit is None else hit
 
 
 def match_literal(value: Any, choices: Sequence[Any]) -> Any:
@@ -357,7 +459,10 @@ def _coerce_value(value: Any, tp: Any, depth: int, notes: Notes) -> Any:
             value = _note(notes, "list_to_object", value, list_to_object(value))
         return _coerce_object(value, tp, depth, notes) if isinstance(value, dict) else value
     if origin is Literal:
-        return _note(notes, "match_literal", value, match_literal(value, get_args(tp)))
+        matched = _note(notes, "match_literal", value, match_literal(value, get_args(tp)))
+        if matched is not value:
+            return matched
+        return _note(notes, "fuzzy_literal", value, fuzzy_literal(value, get_args(tp)))
     if tp in _LIST_ORIGINS or origin in _LIST_ORIGINS or tp is tuple or origin is tuple:
         return _coerce_sequence(value, tp, depth, notes)
     if tp in _DICT_ORIGINS or origin in _DICT_ORIGINS:
@@ -367,7 +472,10 @@ def _coerce_value(value: Any, tp: Any, depth: int, notes: Notes) -> Any:
         item_tp = args[1] if len(args) == 2 else Any
         return {k: _coerce_value(v, item_tp, depth + 1, notes) for k, v in value.items()}
     if _is_enum(tp):
-        return _note(notes, "match_enum", value, match_enum(value, tp))
+        matched = _note(notes, "match_enum", value, match_enum(value, tp))
+        if matched is not value:
+            return matched
+        return _note(notes, "fuzzy_enum", value, fuzzy_enum(value, tp))
     if tp is int or tp is float:
         converted = number_from_string(value, tp)
         if converted is not value:
@@ -398,6 +506,8 @@ RULES: dict[str, Callable[..., Any]] = {
     "match_key": match_key,
     "match_enum": match_enum,
     "match_literal": match_literal,
+    "fuzzy_enum": fuzzy_enum,
+    "fuzzy_literal": fuzzy_literal,
     "number_from_string": number_from_string,
     "rating_numerator": number_from_string,
 }

@@ -9,11 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Source = Literal["whole", "fenced", "tagged", "span"]
+Source = Literal["whole", "fenced", "tagged", "span", "labels"]
 """Where the payload was found: the whole text, a fenced block, an XML-style tag, or a bracketed
-span inside prose. Candidates are ranked in this order."""
+span inside prose (candidates are ranked in this order); ``labels``: no JSON at all, the value
+was read from ``label: value`` lines against the schema (outcome ``fallback``)."""
 
-SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3}
+SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3, "labels": 4}
+
+Truncation = Literal["text", "stop_reason", "both"]
+"""How a cut-off answer was recognised: from the text (an unclosed payload the engine completed),
+from the provider's stop reason (``finish_reason="length"`` and its kin), or both."""
+
+
+def merge_truncation(text_cut: bool, stop_reason_cut: bool) -> Truncation | None:
+    """The :data:`Truncation` for what the text and the stop reason each say (``None``: neither)."""
+    if text_cut and stop_reason_cut:
+        return "both"
+    if text_cut:
+        return "text"
+    return "stop_reason" if stop_reason_cut else None
 
 
 @dataclass(frozen=True)
@@ -32,19 +46,36 @@ class ParseReport:
     """What was located and repaired to obtain a value.
 
     ``start``/``end`` delimit the payload in the original input; ``repairs`` lists the rules
-    applied in the order they fired; ``truncated`` says the payload was cut off and completed.
+    applied in the order they fired; ``truncated`` says whether and how the answer was cut off:
+    ``"text"`` (the payload was unclosed and completed), ``"stop_reason"`` (the provider said the
+    model hit its token limit) or ``"both"``; ``None`` when it was not. It is truthy exactly when
+    the answer was cut, so ``if report.truncated:`` reads as before. A ``bool`` given for it (the
+    engine's own flag, or code written before the distinction) means ``"text"`` / ``None``.
     """
 
     source: Source = "whole"
     start: int = 0
     end: int = 0
     repairs: tuple[Repair, ...] = field(default_factory=tuple)
-    truncated: bool = False
+    truncated: Truncation | bool | None = None
+    dropped: tuple[str, ...] = ()
+    """JSON paths (``$.items[3]``) of the values left out to obtain a valid value
+    (``drop_invalid_items``)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.truncated, bool):
+            object.__setattr__(self, "truncated", "text" if self.truncated else None)
+
+    @property
+    def truncation(self) -> Truncation | None:
+        """:attr:`truncated`, typed as it always is after construction."""
+        value = self.truncated
+        return None if isinstance(value, bool) else value
 
     @property
     def repaired(self) -> bool:
         """True when anything beyond a strict decode of the located payload was needed."""
-        return bool(self.repairs) or self.truncated
+        return bool(self.repairs) or bool(self.truncated)
 
     @property
     def repair_names(self) -> tuple[str, ...]:
@@ -57,9 +88,13 @@ class ParseReport:
         return len(self.repairs) + (1 if self.truncated else 0)
 
     @property
-    def outcome(self) -> Literal["success", "recovered"]:
-        """``success`` for a clean payload taken as a whole, else ``recovered``."""
-        return "success" if self.source == "whole" and not self.repaired else "recovered"
+    def outcome(self) -> Literal["success", "recovered", "fallback"]:
+        """``success`` for a clean payload taken as a whole, ``fallback`` for a value read from
+        labelled lines (no JSON), else ``recovered``."""
+        if self.source == "labels":
+            return "fallback"
+        clean = self.source == "whole" and not self.repaired and not self.dropped
+        return "success" if clean else "recovered"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary, as emitted in the ``parse_report`` callback event."""
@@ -69,5 +104,6 @@ class ParseReport:
             "end": self.end,
             "repairs": [{"name": r.name, "pos": r.pos} for r in self.repairs],
             "truncated": self.truncated,
+            "dropped": list(self.dropped),
             "outcome": self.outcome,
         }

@@ -54,6 +54,7 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
 
 __all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
 
@@ -277,6 +278,11 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
     allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
     """The URL schemes actions may use (lower case); others give a :class:`NullAction`."""
 
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (the last action cut off, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` keeps the complete actions (as documented
+    above), ``"raise"`` raises ``TruncatedOutputError``."""
+
     stats: ParseStats | None = None
     """Outcome counters keyed by detected format, updated on every final parse; shareable."""
 
@@ -319,7 +325,9 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         text = _generation_text(generation)
         if partial:
             return self._partial(text)  # type: ignore[return-value]  # None: nothing yet
-        return _typed(self._publish_sync(text).actions)
+        parsed = self._publish_sync(text)
+        self._check_truncation(generation, text, parsed)
+        return _typed(parsed.actions)
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
@@ -337,6 +345,7 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
             await apublish(failure.event, self.stats)
             raise OutputParserException(failure.message, llm_output=text) from None
         await apublish(self._event(parsed), self.stats)
+        self._check_truncation(generation, text, parsed)
         return _typed(parsed.actions)
 
     def parse_with_details(self, text: str) -> ActionParse:
@@ -345,6 +354,11 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         return self._publish_sync(text)
 
     # ---------------------------------------------------------------- work
+
+    def _check_truncation(self, generation: Generation, text: str, parsed: ActionParse) -> None:
+        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
+        cut = parsed.report is not None and bool(parsed.report.truncated)
+        raise_if_truncated(self.get_name(), self.on_truncation, generation, text, text_cut=cut)
 
     def _space(self) -> CoordinateSpace:
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)

@@ -42,6 +42,11 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    TruncatedOutputError,
+    raise_if_truncated,
+)
 
 __all__ = [
     "BfclCall",
@@ -160,6 +165,12 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     allow_empty: bool = False
     """Return ``[]`` for text with no call instead of failing."""
 
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (a call cut off in the text, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` returns the calls that were whole (the report
+    says ``truncated``), ``"raise"`` raises ``TruncatedOutputError`` (or returns its message
+    under ``errors="return"``)."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
 
@@ -271,7 +282,8 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
         name = self.get_name()
         native = self._native(generation)
         if native is not None:
-            return FinalParse(native, None, ParseEvent(name, FORMAT, "success"))
+            final = FinalParse(native, None, ParseEvent(name, FORMAT, "success"))
+            return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
             decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
@@ -285,7 +297,22 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
         report = decoded.report
         outcome = _outcome(decoded) if decoded.calls else "success"
         event = ParseEvent(name, FORMAT, outcome, report)
-        return FinalParse(self._shape(decoded.calls), report, event)
+        final = FinalParse(self._shape(decoded.calls), report, event)
+        return self._check_truncation(final, generation, text_cut=bool(report.truncated))
+
+    def _check_truncation(
+        self, final: FinalParse[Any], generation: Generation, *, text_cut: bool
+    ) -> FinalParse[Any]:
+        """``final``, or the failure for a cut-off answer under ``on_truncation="raise"``."""
+        try:
+            raise_if_truncated(
+                self.get_name(), self.on_truncation, generation, generation.text, text_cut=text_cut
+            )
+        except TruncatedOutputError as error:
+            value = str(error) if self.errors == "return" else None
+            event = ParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
+            return FinalParse(value, None, event, error)
+        return final
 
     def _unwrap(self, final: FinalParse[Any]) -> Any:
         if final.error is not None and self.errors == "raise":

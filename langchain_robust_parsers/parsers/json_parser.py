@@ -6,17 +6,20 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import pydantic
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
@@ -26,6 +29,13 @@ from langchain_robust_parsers.parsers.report_events import (
     apublish,
     check_refusal,
     publish,
+)
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+    truncation_mode,
+    with_stop_reason,
 )
 
 __all__ = ["RobustJsonOutputParser"]
@@ -49,7 +59,13 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
+    of ``on_truncation="raise"``."""
+
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (unfinished text, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
+    seen), or ``"raise"`` ``TruncatedOutputError``."""
 
     fallback: Literal["raise", "plain_text"] = "raise"
     """On a final parse with no JSON: raise, or return the text wrapped as a plain-text dict."""
@@ -74,7 +90,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         check_refusal(generation)
         if partial:
             return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text)
+        final = self._parse_final(generation.text, stop_reason=stop_reason_cut(generation))
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -84,7 +100,10 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         check_refusal(generation)
         if partial:
             return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(None, self._parse_final, generation.text)
+        final = await run_in_executor(
+            None,
+            lambda: self._parse_final(generation.text, stop_reason=stop_reason_cut(generation)),
+        )
         await apublish(final.event, self.stats)
         return final.unwrap()
 
@@ -98,13 +117,17 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         """Async :meth:`parse`."""
         return await self.aparse_result([Generation(text=text)])
 
-    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The JSON value of ``text`` with what was located and repaired to obtain it.
 
         Counted and dispatched like :meth:`parse`. The ``fallback`` option does not apply here
-        (there is no report for text with no JSON): it raises ``OutputParserException``.
+        (there is no report for text with no JSON): it raises ``OutputParserException``. Given
+        a message, its stop reason is read too (the report's ``truncated``).
         """
-        final = self._parse_final(text, use_fallback=False)
+        stop_reason = None
+        if isinstance(text, BaseMessage):
+            stop_reason, text = stop_reason_cut(text), content_text(text.content)
+        final = self._parse_final(text, use_fallback=False, stop_reason=stop_reason)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report
@@ -166,10 +189,11 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
             found = decode_with_commentjson(text)
             if found is not None and self._conforms(found[0]):
                 return found
+        complete = self._completes()
         if self.pydantic_object is None:
-            return decode(text, allow_truncated=self.allow_truncated)
+            return decode(text, allow_truncated=complete)
         first: tuple[Any, ParseReport] | None = None
-        for value, report in self._candidates(text, allow_truncated=self.allow_truncated):
+        for value, report in self._candidates(text, allow_truncated=complete):
             if self._conforms(value):
                 return value, report
             if first is None:
@@ -186,19 +210,51 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         except EngineError:
             return None
 
-    def _parse_final(self, text: str, *, use_fallback: bool = True) -> FinalParse[Any]:
-        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+    def _plain(self) -> bool:
+        return self.fallback == "plain_text"
+
+    def _completes(self) -> bool:
+        """True when cut-off answers are completed (neither option asks to raise)."""
+        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+
+    def _text_cut(self, text: str) -> bool:
+        """True when ``text`` holds only cut-off JSON (asked after a failure in raise mode)."""
+        try:
+            with engine_call(self.get_name(), "reading cut-off JSON"):
+                return bool(decode(text, allow_truncated=True)[1].truncated)
+        except EngineError:
+            return False
+
+    def _parse_final(
+        self, text: str, use_fallback: bool = True, stop_reason: str | None = None
+    ) -> FinalParse[Any]:
+        """Parse ``text`` completely, without side effects; the caller publishes the event.
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
         name = self.get_name()
         try:
             with engine_call(name, "reading JSON"):
                 value, report = self._best(text)
         except EngineError as exc:
+            cut = not self._completes() and self._text_cut(text)
+            if cut or (stop_reason is not None and not (use_fallback and self._plain())):
+                truncated = merge_truncation(cut, stop_reason is not None)
+                assert truncated is not None
+                cut_error = truncation_error(name, text, truncated, stop_reason)
+                cut_error.__cause__ = exc
+                event = ParseEvent(name, "json", "failed", None, str(cut_error))
+                return FinalParse(None, None, event, cut_error)
             reason = f"Invalid json output: {exc}"
-            if use_fallback and self.fallback == "plain_text":
+            if use_fallback and self._plain():
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
                 return FinalParse(
                     fallback, None, ParseEvent(name, "json", "fallback", None, reason)
                 )
             error = output_parser_error(f"Invalid json output: {text}", text, exc)
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+        report = with_stop_reason(report, stop_reason)
+        if report.truncation is not None and not self._completes():
+            cut_error = truncation_error(name, text, report.truncation, stop_reason)
+            return FinalParse(
+                None, None, ParseEvent(name, "json", "failed", None, str(cut_error)), cut_error
+            )
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

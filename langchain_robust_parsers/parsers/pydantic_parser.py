@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any, Generic, Literal, SupportsIndex, overload
 
 import pydantic
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
@@ -24,7 +25,11 @@ from langchain_robust_parsers.engine import (
     iter_candidates,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
+from langchain_robust_parsers.engine.label_values import read_labels
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
@@ -35,6 +40,13 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+    truncation_mode,
+    with_stop_reason,
+)
 
 __all__ = ["RobustPydanticOutputParser"]
 
@@ -43,6 +55,10 @@ logger = logging.getLogger("langchain_robust_parsers")
 COERCION_REPAIR_PREFIX = "coerce:"
 """Coercion rules that fired are added to the report as repairs named ``coerce:<rule>``, placed
 at the payload's start (they act on the decoded value, not on a text position)."""
+
+DROPPED_NOTE_PREFIX = "dropped:"
+"""A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
+entry of the report's ``dropped``, not a repair."""
 
 _VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
 """What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
@@ -69,7 +85,25 @@ class RobustPydanticOutputParser(
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` makes it an error."""
+    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
+    of ``on_truncation="raise"``."""
+
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (unfinished text, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
+    seen), or ``"raise"`` ``TruncatedOutputError``. A cut answer that does not validate raises
+    ``TruncatedOutputError`` whatever this says, when the provider reported the cut."""
+
+    drop_invalid_items: bool = False
+    """When a value fails validation only because of some list items, keep the valid ones: the
+    report's ``dropped`` lists the JSON paths of those left out (repair
+    ``coerce:drop_invalid_items``)."""
+
+    read_labels: bool = False
+    """When the text holds no JSON, read ``label: value`` lines against the model's top-level
+    fields (``Score: 8/10`` -> ``score=8``); the report's ``source`` is ``"labels"`` and the
+    outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
+    YAML-like answer should be clarified, not accepted."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
@@ -97,7 +131,7 @@ class RobustPydanticOutputParser(
         check_refusal(generation)
         if partial:
             return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text)
+        final = self._parse_final(generation.text, stop_reason_cut(generation))
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -109,7 +143,9 @@ class RobustPydanticOutputParser(
         check_refusal(generation)
         if partial:
             return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(None, self._parse_final, generation.text)
+        final = await run_in_executor(
+            None, self._parse_final, generation.text, stop_reason_cut(generation)
+        )
         await apublish(final.event, self.stats)
         return final.unwrap()
 
@@ -123,9 +159,13 @@ class RobustPydanticOutputParser(
         assert value is not None  # a final parse returns a model or raises
         return value
 
-    def parse_with_report(self, text: str) -> tuple[TBaseModel, ParseReport]:
-        """The model parsed from ``text`` with what was located, repaired and coerced."""
-        final = self._parse_final(text)
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[TBaseModel, ParseReport]:
+        """The model parsed from ``text`` with what was located, repaired and coerced (given a
+        message, its stop reason is read too: the report's ``truncated``)."""
+        stop_reason = None
+        if isinstance(text, BaseMessage):
+            stop_reason, text = stop_reason_cut(text), content_text(text.content)
+        final = self._parse_final(text, stop_reason)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report
@@ -195,13 +235,33 @@ class RobustPydanticOutputParser(
             pass
         except RecursionError:  # coercion bounds its depth; a model's own validators may not
             logger.debug("recursion limit while coercing", exc_info=True)
+        if self.drop_invalid_items:
+            kept = self._without_invalid_items(coerced if notes else value, notes)
+            if kept is not None:
+                return kept
         return first_error
+
+    def _without_invalid_items(
+        self, value: Any, notes: tuple[str, ...]
+    ) -> tuple[TBaseModel, tuple[str, ...]] | None:
+        """The model of ``value`` without its invalid list items, with the rules used and one
+        ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
+        with engine_call(self.get_name(), "dropping invalid items"):
+            kept, dropped = drop_invalid_items(value, self._validate)
+        if not dropped:
+            return None
+        try:
+            model = self._validate(kept)
+        except _VALIDATION_ERRORS:
+            return None
+        paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
+        return model, (*notes, "drop_invalid_items", *paths)
 
     def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
         """Engine candidates, with engine errors (and bugs) ending the iteration."""
         try:
             with engine_call(self.get_name(), "reading JSON candidates"):
-                yield from iter_candidates(text, allow_truncated=self.allow_truncated)
+                yield from iter_candidates(text, allow_truncated=self._completes())
         except EngineError:
             return
 
@@ -230,8 +290,54 @@ class RobustPydanticOutputParser(
         cause = error if isinstance(error, BaseException) else None
         return FinalParse(None, None, event, output_parser_error(msg, text, cause))
 
-    def _parse_final(self, text: str) -> FinalParse[TBaseModel]:
-        """Parse ``text`` completely, without side effects; the caller publishes the event."""
+    def _completes(self) -> bool:
+        """True when cut-off answers are completed (neither option asks to raise)."""
+        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+
+    def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
+        """The failure for a cut answer that gave no model: ``None`` when the text is not cut
+        (in raise mode) and the provider did not say so."""
+        cut = False
+        if not self._completes() or stop_reason is not None:
+            try:
+                with engine_call(self.get_name(), "reading cut-off JSON"):
+                    cut = bool(decode(text, allow_truncated=True)[1].truncated)
+            except EngineError:
+                cut = False
+        if not cut and stop_reason is None:
+            return None
+        how = merge_truncation(cut, stop_reason is not None)
+        assert how is not None  # one of the two holds
+        error = truncation_error(self.get_name(), text, how, stop_reason)
+        event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(error))
+        return FinalParse(None, None, event, error)
+
+    def _from_labels(self, text: str) -> FinalParse[TBaseModel] | None:
+        """The model read from ``label: value`` lines, for text with no JSON; ``None`` when
+        there are none, or they do not validate."""
+        model_class: Any = self.pydantic_object
+        try:
+            with engine_call(self.get_name(), "reading labelled lines"):
+                found = read_labels(text, model_class)
+        except EngineError:
+            return None
+        if found is None:
+            return None
+        try:
+            fitted = self._fit(found)
+        except Exception:  # a validator raising something unexpected
+            return None
+        if isinstance(fitted, Exception):
+            return None
+        model, notes = fitted
+        report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
+        return FinalParse(
+            model, report, ParseEvent(self.get_name(), "pydantic", "fallback", report)
+        )
+
+    def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
+        """Parse ``text`` completely, without side effects; the caller publishes the event.
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
         first: tuple[Any, Exception] | None = None
         for value, report in self._candidates(text):
             try:
@@ -243,12 +349,21 @@ class RobustPydanticOutputParser(
                     first = (value, fitted)
                 continue
             model, notes = fitted
-            if notes:
-                coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
-                report = dataclasses.replace(report, repairs=report.repairs + coercions)
+            report = _with_notes(report, notes)
+            report = with_stop_reason(report, stop_reason)
+            if report.truncation is not None and not self._completes():
+                cut = truncation_error(self.get_name(), text, report.truncation, stop_reason)
+                event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(cut))
+                return FinalParse(None, None, event, cut)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
+        cut_failure = self._cut(text, stop_reason)
+        if cut_failure is not None:
+            return cut_failure
         if first is None:
+            labelled = self._from_labels(text) if self.read_labels else None
+            if labelled is not None:
+                return labelled
             return self._failure(text, text, "Invalid json output: no JSON value found")
         value, error = first
         try:
@@ -256,6 +371,20 @@ class RobustPydanticOutputParser(
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
         return self._failure(text, completion, error)
+
+
+def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
+    """``report`` with the coercion rules of ``notes`` as repairs and its dropped paths."""
+    if not notes:
+        return report
+    rules = tuple(n for n in notes if not n.startswith(DROPPED_NOTE_PREFIX))
+    dropped = tuple(
+        n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
+    )
+    coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in rules)
+    return dataclasses.replace(
+        report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
+    )
 
 
 _REQUIRED_FIELDS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (

@@ -58,6 +58,7 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
@@ -183,6 +184,12 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
     instructions: Literal["text", "json"] = "json"
     """The layout :meth:`get_format_instructions` describes; both are always parsed."""
 
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (an action's JSON input cut off, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` returns the step as read, ``"raise"`` raises
+    ``TruncatedOutputError`` (a final answer cut off mid-sentence is only seen through the
+    stop reason)."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
 
@@ -243,7 +250,9 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
-        return self.parse(text)
+        value = self.parse(text)
+        self._check_truncation(result[0], text)
+        return value
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
@@ -252,7 +261,16 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
-        return await self.aparse(text)
+        value = await self.aparse(text)
+        self._check_truncation(result[0], text)
+        return value
+
+    def _check_truncation(self, generation: Generation, text: str) -> None:
+        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
+        if self.on_truncation == "raise":
+            steps = scan_react(text).steps
+            cut = bool(steps) and steps[0].truncated
+            raise_if_truncated(self.get_name(), "raise", generation, text, text_cut=cut)
 
     def _partial(self, text: str) -> Step | None:
         scanner = ReActScanner()

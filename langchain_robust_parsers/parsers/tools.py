@@ -67,6 +67,12 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal_message,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    TruncatedOutputError,
+    raise_if_truncated,
+    truncation_mode,
+)
 from langchain_robust_parsers.parsers.tool_stream import (
     StreamedCall,
     ToolCallStream,
@@ -410,6 +416,11 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
     """Complete cut-off arguments (the call's report says ``truncated``); ``False`` makes a
     cut-off call an error, for tools whose calls must never run on partial arguments."""
 
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (arguments cut off, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``
+    (``allow_truncated=False`` only makes a cut-off call an error)."""
+
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
 
@@ -676,7 +687,26 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
         message = generation.message
         calls = _message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
-        return self._finish(calls, text, max_tokens=_max_tokens(message))
+        final = self._finish(calls, text, max_tokens=_max_tokens(message))
+        return self._check_truncation(final, generation)
+
+    def _check_truncation(self, final: FinalParse[Any], generation: Generation) -> FinalParse[Any]:
+        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off and
+        ``on_truncation="raise"``."""
+        if final.error is not None or truncation_mode(self.on_truncation) == "complete":
+            return final
+        calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
+        try:
+            raise_if_truncated(
+                self.get_name(),
+                "raise",
+                generation,
+                generation.text,
+                text_cut=any(c.report.truncated for c in calls),
+            )
+        except TruncatedOutputError as error:
+            return self._failure(error, [])
+        return final
 
     def _finish(
         self, calls: list[_Call], text: str | None, *, max_tokens: bool = False

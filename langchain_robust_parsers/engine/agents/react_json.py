@@ -831,7 +831,7 @@ class JsonActions(ScannerBase):
             tool_input = "".join(j.input_parts)
         if not has_input and not j.after_marker:
             return None
-        cut = truncated or (report is not None and report.truncated)
+        cut = truncated or (report is not None and bool(report.truncated))
         step = ReActStep(
             kind="action",
             tool=name.strip(),

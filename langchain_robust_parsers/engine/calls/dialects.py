@@ -329,7 +329,7 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
                 log.add(r.name, pos + r.pos)
             end = pos + max(report.end, 1)
             pos += report.start
-            truncated = report.truncated
+            truncated = bool(report.truncated)
         yield value, pos, end, truncated
         pos = _skip(text, end, b)
 

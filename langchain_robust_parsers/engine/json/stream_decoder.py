@@ -24,8 +24,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
-from langchain_robust_parsers.engine.json.lenient import SIMPLE_ESCAPES as _SIMPLE_ESCAPES
+from langchain_robust_parsers.engine.json.lenient import (
+    MAX_DEPTH,
+    SIMPLE_ESCAPES as _SIMPLE_ESCAPES,
+)
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")

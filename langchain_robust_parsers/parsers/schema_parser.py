@@ -1,0 +1,128 @@
+"""``RobustDictOutputParser``: the robust Pydantic parser for a ``TypedDict`` or a JSON-schema
+dict, returning plain dicts validated against it (what ``with_structured_output`` returns for
+those schemas)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Literal, overload
+
+import pydantic
+from langchain_core.outputs import Generation
+from pydantic import ConfigDict, PrivateAttr
+
+from langchain_robust_parsers.engine.schema_models import (
+    dump_value,
+    model_from_json_schema,
+    model_from_typed_dict,
+)
+from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
+from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.report_events import ParseEvent
+
+__all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
+
+_JSON_INSTRUCTIONS = (
+    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
+    "\nHere is the output schema:\n```\n{schema}\n```"
+)
+"""As langchain-core's ``JSON_FORMAT_INSTRUCTIONS`` words it, for the schema as the user gave
+it (a generated model's schema would differ in titles and defaults)."""
+
+
+def is_typed_dict(schema: Any) -> bool:
+    """True for a ``TypedDict`` class (``typing`` or ``typing_extensions``)."""
+    return (
+        isinstance(schema, type)
+        and issubclass(schema, dict)
+        and hasattr(schema, "__required_keys__")
+    )
+
+
+class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
+    """Parse a model's output into a dict described by a ``TypedDict`` or a JSON schema.
+
+    The schema is turned into a pydantic model (``engine/schema_models.py``), so the answer
+    goes through the same locating, repair, coercion and validation as
+    :class:`RobustPydanticOutputParser`; the validated value comes back as a plain dict with
+    the keys the model wrote. Build it with :meth:`for_schema`.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    source_schema: Any = None
+    """The schema as the user gave it: a ``TypedDict`` class or a JSON-schema dict."""
+
+    _schema_text: str = PrivateAttr(default="")
+
+    @classmethod
+    def for_schema(cls, schema: Any, **kwargs: Any) -> RobustDictOutputParser:
+        """A parser for ``schema`` (a ``TypedDict`` class or a JSON-schema dict); raises
+        ``TypeError`` for anything else."""
+        if is_typed_dict(schema):
+            model = model_from_typed_dict(schema)
+        elif isinstance(schema, Mapping):
+            try:
+                model = model_from_json_schema(schema)
+            except ValueError as exc:
+                raise TypeError(str(exc)) from exc
+        else:
+            raise TypeError(f"expected a TypedDict class or a JSON-schema dict, got {schema!r}")
+        return cls(pydantic_object=model, source_schema=schema, **kwargs)
+
+    @property
+    def OutputType(self) -> Any:
+        """The ``TypedDict``, or ``dict[str, Any]`` for a JSON schema."""
+        return self.source_schema if is_typed_dict(self.source_schema) else dict[str, Any]
+
+    def get_format_instructions(self) -> str:
+        """The JSON instructions around the schema as given (for a JSON-schema dict) or the
+        generated model's schema (for a ``TypedDict``)."""
+        if not self._schema_text:
+            if isinstance(self.source_schema, Mapping):
+                schema = dict(self.source_schema)
+            else:
+                schema = self.pydantic_object.model_json_schema()
+            self._schema_text = json.dumps(schema, ensure_ascii=False)
+        return _JSON_INSTRUCTIONS.format(schema=self._schema_text)
+
+    @overload
+    def parse_result(self, result: list[Generation], *, partial: Literal[False] = False) -> Any: ...
+
+    @overload
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any: ...
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The validated dict of ``result[0]`` (see :class:`RobustPydanticOutputParser`)."""
+        return dump_value(super().parse_result(result, partial=partial))
+
+    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """Async :meth:`parse_result`."""
+        return dump_value(await super().aparse_result(result, partial=partial))
+
+    def parse(self, text: str) -> Any:
+        """The validated dict of ``text``."""
+        return self.parse_result([Generation(text=text)])
+
+    def _stream_item(self, value: Any) -> Any:
+        return dump_value(super()._stream_item(value))
+
+    def _stream_final(self, stream: JsonValueStream, clean: Any) -> tuple[Any, ParseEvent]:
+        value, event = super()._stream_final(stream, clean)
+        return dump_value(value), event
+
+
+def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:
+    """The parser for ``schema``: a pydantic model class (v2 or ``pydantic.v1``) gives its
+    instances; a ``TypedDict`` class or a JSON-schema dict gives dicts validated against it.
+    Raises ``TypeError`` for anything else."""
+    if isinstance(schema, type) and issubclass(schema, (pydantic.BaseModel, pydantic.v1.BaseModel)):
+        return RobustPydanticOutputParser(pydantic_object=schema)
+    if is_typed_dict(schema) or isinstance(schema, Mapping):
+        return RobustDictOutputParser.for_schema(schema)
+    msg = (
+        "schema must be a pydantic model class, a TypedDict class or a JSON-schema dict, "
+        f"got {schema!r}"
+    )
+    raise TypeError(msg)
