@@ -4,6 +4,7 @@ those schemas)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any, Literal, overload
@@ -19,7 +20,7 @@ from langchain_robust_parsers.engine.schema_models import (
 )
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
-from langchain_robust_parsers.parsers.report_events import ParseEvent
+from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
 
@@ -108,9 +109,11 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def _stream_item(self, value: Any) -> Any:
         return dump_value(super()._stream_item(value))
 
-    def _stream_final(self, stream: JsonValueStream, clean: Any) -> tuple[Any, ParseEvent]:
-        value, event = super()._stream_final(stream, clean)
-        return dump_value(value), event
+    def _stream_final(self, stream: JsonValueStream, clean: Any) -> FinalParse[Any]:
+        final = super()._stream_final(stream, clean)
+        if final.error is not None:
+            return final
+        return dataclasses.replace(final, value=dump_value(final.value))
 
 
 def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:
