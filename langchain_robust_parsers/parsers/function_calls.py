@@ -24,6 +24,7 @@ from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
+from langchain_robust_parsers.engine.calls.call_stream import remaining_text
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -61,14 +62,30 @@ Dialect = Literal[
     "python",
     "json",
     "tool_call",
-    "pipe_tool_call",
-    "tool_call_start",
-    "python_tag",
+    "seed_tool_call",
+    "function_xml",
+    "minimax",
+    "dsml",
+    "deepseek",
+    "kimi",
+    "step3",
+    "gemma",
     "mistral",
+    "python_tag",
+    "python_start",
+    "pipe_tool_call",
+    "functools",
+    "tool_call_start",
     "tool_calls",
+    "function_calls",
     "function_call",
     "toolcall",
-    "deepseek",
+    "apertus",
+    "internlm",
+    "longcat",
+    "command",
+    "gigachat",
+    "harmony",
     "bare",
 ]
 """``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
@@ -396,7 +413,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             )
         if not decoded.calls:
             return message, ParseEvent(name, FORMAT, "success")
-        remaining = remove_spans(text, decoded.spans)
+        remaining = remaining_text(text, decoded.spans)
         adapted = self._rebuild(
             message,
             content=_remaining_content(message.content, remaining),

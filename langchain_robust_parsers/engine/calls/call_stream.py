@@ -34,6 +34,13 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
 )
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
+from langchain_robust_parsers.engine.lexicon import (
+    HARMONY_TOKENS,
+    THINK_CLOSE,
+    THINK_NAMES,
+    THINK_OPEN,
+    THINK_OPEN_UNFINISHED,
+)
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
@@ -55,11 +62,11 @@ BRACKET_RECHECK_CHARS = 1024
 arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
 (a late check only delays showing text, never shows a call as text)."""
 
-_THINK_NAMES = ("think", "thinking", "reasoning")
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
-_THINK_OPEN_UNFINISHED = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*\Z", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
-_THINK_CLOSE_MAX = len("</reasoning >") + 8
+_THINK_NAMES = THINK_NAMES
+_THINK_OPEN = THINK_OPEN
+_THINK_OPEN_UNFINISHED = THINK_OPEN_UNFINISHED
+_THINK_CLOSE = THINK_CLOSE
+_THINK_CLOSE_MAX = len("</seed:think >") + 8
 _LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
 _TRIGGER = re.compile(r"[<\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -76,6 +83,7 @@ class _Opener:
     close: tuple[str, ...]
     ignore_case: bool
     wrapper: bool = False
+    nested: bool = False  # may sit inside another dialect's block
 
     @property
     def close_re(self) -> re.Pattern[str] | None:
@@ -102,18 +110,25 @@ def _close_pattern(close: tuple[str, ...], ignore_case: bool) -> re.Pattern[str]
 
 
 _OPENERS: tuple[_Opener, ...] = (
-    *(_Opener(m.open, m.close, m.ignore_case) for m in MARKERS),
+    *(_Opener(m.open + m.follow[:1], m.close, m.ignore_case, nested=m.nested) for m in MARKERS),
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
+    *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
-_MARKER_SEARCH = re.compile(
-    "|".join(
-        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text)
-        for o in _MARKER_OPENERS
+
+
+def _opener_pattern(openers: Sequence[_Opener]) -> str:
+    return "|".join(
+        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text) for o in openers
     )
-)
-_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + r"|(?i:<(?:think|thinking|reasoning)\b)")
-_THINK_START = re.compile(r"<(?:think|thinking|reasoning)\b", re.IGNORECASE)
+
+
+_MARKER_SEARCH = re.compile(_opener_pattern(_MARKER_OPENERS))
+_OUTER_MARKER_SEARCH = re.compile(_opener_pattern([o for o in _MARKER_OPENERS if not o.nested]))
+"""Markers that end an unclosed block: not those that may sit inside one."""
+_THINK_START_PATTERN = r"<(?:(?:seed:)?think|thinking|reasoning)\b"
+_THINK_START = re.compile(_THINK_START_PATTERN, re.IGNORECASE)
+_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|(?i:" + _THINK_START_PATTERN + ")")
 _MAX_OPENER = max(len(o.text) for o in _OPENERS)
 _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
@@ -536,6 +551,10 @@ class CallStreamSplitter:
         ``{``: the ``name\\n{args}`` form). False when the text ends before that is known."""
         text = self.text
         n = len(text)
+        if self._opener_at(i):  # a marker spelt as a word: `functools[`, `function call<|..`
+            return True
+        if self._opener_pending(i):
+            return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
         e = m.end()
@@ -593,7 +612,7 @@ class CallStreamSplitter:
         text = self.text
         opener = candidate.opener
         assert opener is not None
-        nxt = _MARKER_SEARCH.search(text, candidate.search)
+        nxt = _OUTER_MARKER_SEARCH.search(text, candidate.search)
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)

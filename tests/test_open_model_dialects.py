@@ -1,0 +1,117 @@
+"""The tool-call dialects of current open models: each read into the right calls and the
+same remaining content by the decoder, the adapter and the chat model (streamed or not); cut-off
+calls never come out as calls; prose that mentions markers is no call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dialect_cases import CASES, CUT_OFF, PROSE
+from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
+from tool_calling_fakes import ScriptedChatModel
+
+from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
+from langchain_robust_parsers.chat_models import TextToolCallingChatModel
+from langchain_robust_parsers.engine.calls.call_stream import parse_answer
+from langchain_robust_parsers.engine.calls.dialect_registry import DIALECT_RECORDS, MARKERS
+from langchain_robust_parsers.engine.calls.dialects import DIALECTS, decode_calls
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+
+NAMES = frozenset({"get_weather", "get_time", "search", "write_file"})
+
+
+def _schema(name: str) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {"name": name, "description": name, "parameters": {"type": "object"}},
+    }
+
+
+TOOLS = [_schema(n) for n in sorted(NAMES)]
+IDS = [c[0] for c in CASES]
+
+
+def calls_of(message: AIMessage) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["args"]) for c in message.tool_calls]
+
+
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=IDS)
+def test_decoder_reads_the_calls(
+    name: str, text: str, calls: list[tuple[str, dict[str, Any]]], content: str
+) -> None:
+    decoded = decode_calls(text)
+    assert [(c.name, c.args) for c in decoded.calls] == calls
+
+
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=IDS)
+def test_adapter_and_chat_model_leave_the_same_content(
+    name: str, text: str, calls: list[tuple[str, dict[str, Any]]], content: str
+) -> None:
+    answer = parse_answer(text, NAMES)
+    assert [(c.name, c.args) for c in answer.calls] == calls
+    assert answer.content == content
+    adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
+    assert isinstance(adapted, AIMessage)
+    assert calls_of(adapted) == calls
+    assert adapted.content == content
+
+
+@pytest.mark.parametrize("chunk_size", [1, 5, 64])
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=IDS)
+def test_stream_ends_with_the_invoke_calls(
+    name: str, text: str, calls: list[tuple[str, dict[str, Any]]], content: str, chunk_size: int
+) -> None:
+    fake = ScriptedChatModel(responses=[text, text], chunk_size=chunk_size)
+    bound = TextToolCallingChatModel(fake).bind_tools(TOOLS)
+    invoked = bound.invoke("q")
+    chunks = list(bound.stream("q"))
+    total = chunks[0]
+    for chunk in chunks[1:]:
+        total = total + chunk
+    assert isinstance(total, AIMessageChunk)
+    streamed = message_chunk_to_message(total)
+    assert isinstance(streamed, AIMessage)
+    assert calls_of(invoked) == calls
+    assert calls_of(streamed) == calls_of(invoked)
+    assert streamed.content == invoked.content == content
+
+
+@pytest.mark.parametrize(("name", "text"), CUT_OFF, ids=[c[0] for c in CUT_OFF])
+def test_a_cut_off_call_is_never_a_call(name: str, text: str) -> None:
+    with pytest.raises(CallDecodeError, match="cut off"):
+        decode_calls(text)
+    adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
+    assert isinstance(adapted, AIMessage)
+    assert not adapted.tool_calls
+    assert adapted.invalid_tool_calls and "cut off" in str(adapted.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_prose_that_names_markers_is_no_call(text: str) -> None:
+    assert not decode_calls(text).calls
+    answer = parse_answer(text, NAMES)
+    assert not answer.calls and answer.error is None and answer.content == text
+    assert FunctionCallOutputParser(allow_empty=True).parse(text) == []
+
+
+def test_every_record_is_a_dialect_name_and_its_markers_are_read() -> None:
+    names = {r.name for r in DIALECT_RECORDS}
+    assert names <= set(DIALECTS)
+    assert {m.dialect for m in MARKERS} <= names
+    covered = {decode_calls(text).dialect for _n, text, _c, _t in CASES}
+    assert {m.dialect for m in MARKERS} - covered <= {
+        "python_tag",
+        "tool_call_start",
+        "function_call",
+        "toolcall",
+        "command",
+        "gigachat",
+    }
+
+
+@pytest.mark.parametrize("record", DIALECT_RECORDS, ids=[r.name for r in DIALECT_RECORDS])
+def test_a_dialect_given_by_name_reads_only_its_own_markers(record: Any) -> None:
+    texts = [t for _n, t, _c, _x in CASES if decode_calls(t).dialect == record.name]
+    for text in texts:
+        assert decode_calls(text, dialect=record.name).calls
