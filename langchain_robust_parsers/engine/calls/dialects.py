@@ -568,16 +568,13 @@ def decode_calls(
     begin = locate.payload_start(text, log)
     skip = locate.think_regions(text, begin)
 
-    # 0. gpt-oss's harmony messages: the whole answer is read as messages.
-    harmony = _harmony(ctx, begin, dialect)
-    if harmony is not None:
-        return harmony
-
-    # 1. Dialect markers: every block is decoded; a block that fails is dropped unless all do.
-    blocks = marker_blocks(text, begin, skip, _markers(dialect))
-    blocks = [b for b in blocks if not _prose_after_marker(text, b)]
-    if blocks:
-        return _from_blocks(ctx, blocks)
+    # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
+    # that fails is dropped unless all do.
+    tagged = _harmony(ctx, begin, dialect) or _from_blocks(
+        ctx, _call_blocks(text, begin, skip, dialect)
+    )
+    if tagged is not None:
+        return tagged
 
     # 2. Fenced blocks holding calls (one call list may be spread over several).
     first_error: CallDecodeError | None = None
@@ -634,6 +631,12 @@ def decode_calls(
     return _result(ctx, [], "none", _guess_kind(text, ctx.kinds), [], "whole")
 
 
+def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: str) -> list[Block]:
+    """The dialect blocks of the answer, without markers that prose merely names."""
+    blocks = marker_blocks(text, begin, skip, _markers(dialect))
+    return [b for b in blocks if not _prose_after_marker(text, b)]
+
+
 def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     """The calls of a harmony answer (gpt-oss), or ``None`` when it is not one."""
     if dialect not in ("auto", "json", "harmony") or not is_harmony(ctx.text, begin):
@@ -688,7 +691,9 @@ def _prose_after_marker(text: str, block: Block) -> bool:
     return classify(text, a, b) is None and reader is None
 
 
-def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls:
+def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
+    if not blocks:
+        return None
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
     first_error: CallDecodeError | None = None
