@@ -295,7 +295,20 @@ def test_without_tools_the_model_passes_through() -> None:
     assert fake.received[0] == [HumanMessage("q")]
 
 
-def test_unknown_tools_in_markers_are_calls_but_not_in_prose() -> None:
+def test_unknown_tools_in_markers_are_invalid_calls_unless_allowed() -> None:
+    text = 'Searching.\n<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call>'
+    llm, _ = model("hermes", [text, text])
+    bound = llm.bind_tools(TOOLS)
+    message = bound.invoke("q")
+    assert not message.tool_calls and message.content == "Searching."
+    (invalid,) = message.invalid_tool_calls
+    assert invalid["name"] == "search" and "Unknown tool 'search'" in str(invalid["error"])
+    streamed = merged(list(bound.stream("q")))
+    assert not streamed.tool_calls and streamed.content == "Searching."
+    assert [c["name"] for c in streamed.invalid_tool_calls] == ["search"]
+
+
+def test_unknown_tools_in_markers_are_calls_when_allowed_but_not_in_prose() -> None:
     llm, _ = model(
         "hermes",
         [
@@ -303,6 +316,7 @@ def test_unknown_tools_in_markers_are_calls_but_not_in_prose() -> None:
             'You could call search(q="x") for that.',
             'You could call get_weather(city="Oslo") for that.',
         ],
+        allow_unknown_tools=True,
     )
     bound = llm.bind_tools(TOOLS)
     assert calls_of(bound.invoke("q")) == [("search", {"q": "x"})]

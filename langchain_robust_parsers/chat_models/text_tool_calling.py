@@ -44,6 +44,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy
 from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
@@ -51,6 +52,7 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     parse_answer,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
     ToolChoice,
@@ -219,6 +221,7 @@ class _Turn:
     parsing: bool
     requirement: str
     inner_kwargs: dict[str, Any] = field(default_factory=dict)
+    policy: CallPolicy = field(default_factory=CallPolicy)
 
 
 def _output_text(output: Any) -> str:
@@ -239,17 +242,23 @@ def _tool_calls(calls: Sequence[ParsedCall], ids: Sequence[str]) -> list[ToolCal
 
 
 def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
-    if answer.error is None:
-        return []
-    return [
+    out = [
         InvalidToolCall(
-            name=None,
-            args=answer.text,
-            id=new_call_id(),
-            error=answer.error,
-            type="invalid_tool_call",
+            name=c.name, args=c.args, id=new_call_id(), error=c.error, type="invalid_tool_call"
         )
+        for c in answer.invalid
     ]
+    if answer.error is not None:
+        out.append(
+            InvalidToolCall(
+                name=None,
+                args=answer.text,
+                id=new_call_id(),
+                error=answer.error,
+                type="invalid_tool_call",
+            )
+        )
+    return out
 
 
 def _outcome(answer: ParsedAnswer) -> Outcome:
@@ -419,6 +428,12 @@ class TextToolCallingChatModel(BaseChatModel):
     max_clarifications: int = Field(default=1, ge=0)
     """Clarification turns when a required call is missing."""
 
+    allow_unknown_tools: bool = False
+    """Calls in dialect markers to tools that are not bound become ``tool_calls`` (the tool
+    executor then reports the error to the model); by default they go to
+    ``invalid_tool_calls`` with the reason. Arguments are always typed by the bound tools'
+    schemas (``"2"`` to 2 for an integer parameter; the report names each coercion)."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
 
@@ -502,6 +517,7 @@ class TextToolCallingChatModel(BaseChatModel):
             parsing=parsing,
             requirement=requirement,
             inner_kwargs=inner,
+            policy=CallPolicy(schemas=tool_schemas(tools), allow_unknown=self.allow_unknown_tools),
         )
 
     @staticmethod
@@ -530,7 +546,13 @@ class TextToolCallingChatModel(BaseChatModel):
         return kwargs
 
     def _parse(self, text: str, turn: _Turn) -> ParsedAnswer:
-        return parse_answer(text, turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls)
+        return parse_answer(
+            text,
+            turn.names,
+            dialect=self.parse_dialect,
+            max_calls=turn.max_calls,
+            policy=turn.policy,
+        )
 
     def _needs_clarification(self, answer: ParsedAnswer, turn: _Turn, attempt: int) -> bool:
         if not turn.choice.requires_call or attempt >= self.max_clarifications:
@@ -626,7 +648,11 @@ class TextToolCallingChatModel(BaseChatModel):
                 return choice.satisfied_by([c.name for c in calls])
 
         return CallStreamSplitter(
-            turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls, gate=gate
+            turn.names,
+            dialect=self.parse_dialect,
+            max_calls=turn.max_calls,
+            gate=gate,
+            policy=turn.policy,
         )
 
     def _end_of_answer(

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -135,6 +136,8 @@ _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
 # ----------------------------------------------------------------------------- whole answers
 
+_DEFAULT_POLICY = CallPolicy()
+
 
 @dataclass(frozen=True)
 class ParsedAnswer:
@@ -148,6 +151,7 @@ class ParsedAnswer:
     content: str = ""
     error: str | None = None
     report: ParseReport | None = None
+    invalid: tuple[InvalidCall, ...] = ()
 
 
 def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -207,11 +211,13 @@ def parse_answer(
     *,
     dialect: str = "auto",
     max_calls: int | None = None,
+    policy: CallPolicy = _DEFAULT_POLICY,
 ) -> ParsedAnswer:
     """The calls in a complete answer (see the module doc for which count) and the text left.
 
     ``dialect`` is the function-call decoder's (``auto`` reads every dialect); ``max_calls``
-    keeps the first calls only (the text of the others is removed all the same).
+    keeps the first calls only (the text of the others is removed all the same); ``policy``
+    types the arguments and sets apart calls that must not run (``invalid``).
     """
     try:
         decoded = decode_calls(text, dialect=dialect)
@@ -222,9 +228,11 @@ def parse_answer(
         return ParsedAnswer(text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}")
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)
-    calls = decoded.calls if max_calls is None else decoded.calls[:max_calls]
+    vetted = policy.vet(decoded, tool_names)
+    calls = vetted.calls if max_calls is None else vetted.calls[:max_calls]
     safe = tuple(ParsedCall(c.name, _json_safe(c.args)) for c in calls)
-    return ParsedAnswer(text, safe, remaining_text(text, decoded.spans), None, decoded.report)
+    content = remaining_text(text, decoded.spans)
+    return ParsedAnswer(text, safe, content, None, vetted.report, vetted.invalid)
 
 
 # ----------------------------------------------------------------------------- streams
@@ -279,6 +287,7 @@ class CallStreamSplitter:
     dialect: str = "auto"
     max_calls: int | None = None
     gate: Callable[[Sequence[ParsedCall]], bool] | None = None
+    policy: CallPolicy = _DEFAULT_POLICY
 
     text: str = field(default="", init=False)
     """The answer so far."""
@@ -371,6 +380,7 @@ class CallStreamSplitter:
         return StreamStep(content, calls)
 
     def _queue_calls(self, calls: Sequence[ParsedCall]) -> None:
+        calls = self.policy.runnable(calls, self.tool_names) if calls else calls
         room = (
             None
             if self.max_calls is None

@@ -120,12 +120,15 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     return attrs.get("name"), attrs
 
 
-def _params(text: str, a: int, b: int, prefix: str, log: RepairLog) -> dict[str, Any]:
+def _params(
+    text: str, a: int, b: int, prefix: str, log: RepairLog
+) -> tuple[dict[str, Any], dict[str, str]]:
     """``<{prefix}parameter=K>V</..>`` or ``<{prefix}parameter name="K">V</..>`` elements in
     ``text[a:b]``. A missing closing tag ends the value at the next parameter."""
     opener = "<" + prefix + "parameter"
     closer = "</" + prefix + "parameter>"
     args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
     pos = text.find(opener, a, b)
     while pos >= 0:
         head_end = text.find(">", pos, b)
@@ -142,8 +145,9 @@ def _params(text: str, a: int, b: int, prefix: str, log: RepairLog) -> dict[str,
         if key is not None:
             string = attrs.get("string")
             args[key] = json_or_text(raw) if string == "false" else raw
+            raws[key] = raw
         pos = nxt
-    return args
+    return args, raws
 
 
 def read_elements(
@@ -170,14 +174,15 @@ def read_elements(
         if not name:
             raise CallDecodeError("json", f"A {element} element without a name.", pos)
         body = _skip_ws(text, head_end + 1, stop)
+        raws: dict[str, str] | None = None
         if body < stop and text[body] == "{":
             args, truncated = json_object(text, body, stop, log, repr(name))
             if truncated:
                 _cut(log, pos)
                 break
         else:
-            args = _params(text, head_end + 1, stop, prefix, log)
-        calls.append(ParsedCall(name, args))
+            args, raws = _params(text, head_end + 1, stop, prefix, log)
+        calls.append(ParsedCall(name, args, raw=raws))
         pos = -1 if close < 0 else text.find(opener, close + len(closer), b)
     if not calls and not log.truncated:
         raise CallDecodeError("json", f"No <{prefix}{element}> call in the block.", a)
@@ -198,6 +203,7 @@ def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -
         _cut(log, a)
         return []
     args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
     pos = first
     while pos >= 0:
         key_end = text.find("</arg_key>", pos, b)
@@ -209,9 +215,10 @@ def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -
                 return []
             raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
         key = text[pos + len("<arg_key>") : key_end].strip()
-        args[key] = json_or_text(text[value_at + len("<arg_value>") : value_end])
+        raws[key] = text[value_at + len("<arg_value>") : value_end]
+        args[key] = json_or_text(raws[key])
         pos = text.find("<arg_key>", value_end, b)
-    return [ParsedCall(name, args)]
+    return [ParsedCall(name, args, raw=raws)]
 
 
 # ----------------------------------------------------------------------------- Kimi K2
