@@ -18,7 +18,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas, type_calls
 
 
-class book_room(BaseModel):  # noqa: N801 - a tool is named as the model calls it
+class book_room(BaseModel):  # a tool is named as the model calls it
     """Book a meeting room."""
 
     room: str
