@@ -52,7 +52,7 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     remaining_text,
 )
 
-DIALECTS = ("hermes", "python", "json")
+DIALECTS = ("hermes", "python", "json", "xml", "mistral")
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 
@@ -249,13 +249,16 @@ def test_tool_loop(dialect: str, stream: bool) -> None:
     check_loop(messages)
     first = messages[1]
     assert isinstance(first, AIMessage)
-    expected_content = "I will look up the weather first." if dialect == "hermes" else ""
+    first_words = dialect in ("hermes", "xml")
+    expected_content = "I will look up the weather first." if first_words else ""
     assert text_of(first) == expected_content
     # The second call's input shows the first call and its result in the dialect.
     second = fake.received[1]
     results = text_of(second[-1])
-    if dialect == "hermes":
+    if dialect in ("hermes", "xml"):
         assert results == "<tool_response>\nSunny, 21 degrees celsius in Paris\n</tool_response>"
+    elif dialect == "mistral":
+        assert results == "[TOOL_RESULTS]Sunny, 21 degrees celsius in Paris[/TOOL_RESULTS]"
     else:
         assert results == "Result of get_weather: Sunny, 21 degrees celsius in Paris"
 
@@ -267,7 +270,8 @@ def test_parallel_calls(dialect: str, stream: bool) -> None:
     messages = run_loop(llm.bind_tools(TOOLS), stream=stream)
     check_loop(messages, parallel=True)
     results = text_of(fake.received[1][-1])
-    assert results.count("Result of ") + results.count("<tool_response>") == 2
+    marks = ("Result of ", "<tool_response>", "[TOOL_RESULTS]")
+    assert sum(results.count(m) for m in marks) == 2
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -650,6 +654,9 @@ def test_with_structured_output(dialect: str) -> None:
         "</tool_call>",
         "python": '[Weather(city="Oslo", degrees=3)]',
         "json": '[{"name": "Weather", "arguments": {"city": "Oslo", "degrees": 3}}]',
+        "xml": "<tool_call>\n<function=Weather>\n<parameter=city>\nOslo\n</parameter>\n"
+        "<parameter=degrees>\n3\n</parameter>\n</function>\n</tool_call>",
+        "mistral": '[TOOL_CALLS]Weather[ARGS]{"city": "Oslo", "degrees": 3}',
     }
     llm, fake = model(dialect, ["It is cold.", answers[dialect], answers[dialect]])
     structured = llm.with_structured_output(Weather)
@@ -702,7 +709,7 @@ def test_constructor_and_identity() -> None:
     assert llm._llm_type == "text-tool-calling"
     assert llm._identifying_params["llm"] == "scripted"
     with pytest.raises(ValueError):
-        TextToolCallingChatModel(fake, dialect="xml")
+        TextToolCallingChatModel(fake, dialect="yaml")
     with pytest.raises(ValueError):
         TextToolCallingChatModel(fake, max_clarifications=-1)
 

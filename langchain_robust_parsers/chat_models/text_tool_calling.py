@@ -3,7 +3,7 @@
 Many open and local models (served by Ollama, llama.cpp, vLLM without a tool parser, or a plain
 completion endpoint) have no native tool calling, or a broken one, but write calls as text well
 enough when told how. The wrapper tells them (a system message describing the tools in one of
-three dialects), reads their calls back with the function-call decoder into
+five dialects), reads their calls back with the function-call decoder into
 ``AIMessage.tool_calls``, and writes earlier calls and tool results back into the conversation
 as text the dialect expects. ``create_agent``, LangGraph's ``ToolNode`` and prebuilt agent,
 ``with_structured_output`` and any chain that reads ``tool_calls`` then work unchanged.
@@ -369,7 +369,12 @@ class TextToolCallingChatModel(BaseChatModel):
       "arguments": {..}}</tool_call>``, results in ``<tool_response></tool_response>``;
     - ``python``: calls as a Python list, ``[get_weather(city="Paris")]`` (BFCL's format),
       results as ``Result of get_weather: ...``;
-    - ``json``: calls as ``[{"name": .., "arguments": {..}}]``, results as for ``python``.
+    - ``json``: calls as ``[{"name": .., "arguments": {..}}]``, results as for ``python``;
+    - ``xml``: schemas in ``<tools></tools>``, calls as Qwen3-Coder writes them,
+      ``<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>``, results
+      in ``<tool_response></tool_response>``;
+    - ``mistral``: schemas in ``[AVAILABLE_TOOLS]``, calls as ``[TOOL_CALLS]NAME[ARGS]{..}``,
+      results in ``[TOOL_RESULTS][/TOOL_RESULTS]``.
 
     The answer is read with the function-call decoder (every dialect, whatever was asked, so a
     model that falls back to another still works) into ``AIMessage.tool_calls``, each with a
@@ -415,8 +420,8 @@ class TextToolCallingChatModel(BaseChatModel):
     message or text, such as an LLM)."""
 
     dialect: ToolDialect = "hermes"
-    """How the tools are described and calls and results are written: ``hermes``, ``python``
-    or ``json``."""
+    """How the tools are described and calls and results are written: ``hermes``, ``python``,
+    ``json``, ``xml`` (Qwen3-Coder) or ``mistral``."""
 
     tool_prompt: str | None = None
     """Replaces the dialect's tool prompt; ``{tools}`` in it is replaced by the tool schemas,
