@@ -120,3 +120,16 @@ def test_the_chat_model_types_invoked_and_streamed_calls_alike(chunk_size: int) 
     assert [(c["name"], c["args"]) for c in invoked.tool_calls] == [("book_room", TYPED)]
     assert [(c["name"], c["args"]) for c in streamed.tool_calls] == [("book_room", TYPED)]
     assert invoked.content == streamed.content == "Booking it."
+
+
+def test_calls_of_an_answer_stopped_at_the_token_limit_are_not_run() -> None:
+    text = '[book_room(room="A", people=3)]'
+    cut = AIMessage(content=text, response_metadata={"finish_reason": "length"})
+    adapted = TextToolCallAdapter().invoke(cut)
+    assert isinstance(adapted, AIMessage)
+    assert not adapted.tool_calls
+    (invalid,) = adapted.invalid_tool_calls
+    assert invalid["name"] == "book_room" and "token limit" in str(invalid["error"])
+    allowed = TextToolCallAdapter(allow_truncated_calls=True).invoke(cut)
+    assert isinstance(allowed, AIMessage)
+    assert [c["name"] for c in allowed.tool_calls] == ["book_room"]

@@ -11,6 +11,7 @@ parser turns such text into BFCL's ``[{"get_weather": {"city": "Paris"}}]`` or L
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import uuid
 from collections.abc import Sequence
@@ -120,6 +121,25 @@ def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolic
     if schemas is None:
         return CallPolicy(), frozenset()
     return CallPolicy(schemas, allow_unknown), frozenset(schemas)
+
+
+LIMIT_REASON = (
+    "The answer stopped at the output token limit (finish_reason length): this call may be "
+    "incomplete and was not run."
+)
+
+
+def stopped_at_limit(message: BaseMessage) -> bool:
+    """Did the provider stop this message at its output token limit?"""
+    meta = message.response_metadata or {}
+    return meta.get("finish_reason") == "length" or meta.get("stop_reason") == "max_tokens"
+
+
+def _cut_call(call: ToolCall) -> InvalidToolCall:
+    args = f"{call['name']}({json.dumps(call['args'], ensure_ascii=False, default=str)})"
+    return InvalidToolCall(
+        name=call["name"], args=args, id=call["id"], error=LIMIT_REASON, type="invalid_tool_call"
+    )
 
 
 def _tool_call(call: ParsedCall) -> ToolCall:
@@ -393,6 +413,11 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     allow_unknown_tools: bool = False
     """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
 
+    allow_truncated_calls: bool = False
+    """A message that stopped at the output token limit (``finish_reason`` ``length``,
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
+    ``invalid_tool_calls`` with the reason unless this is set."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``); a message without calls counts as
     ``success``."""
@@ -449,10 +474,14 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             )
             for c in vetted.invalid
         ]
+        calls = [_tool_call(c) for c in vetted.calls]
+        if calls and not self.allow_truncated_calls and stopped_at_limit(message):
+            invalid += [_cut_call(c) for c in calls]
+            calls = []
         adapted = self._rebuild(
             message,
             content=_remaining_content(message.content, remaining),
-            tool_calls=[_tool_call(c) for c in vetted.calls],
+            tool_calls=calls,
             invalid_tool_calls=[*message.invalid_tool_calls, *invalid],
         )
         decoded = dataclasses.replace(decoded, report=vetted.report)
