@@ -43,13 +43,20 @@ def skip_chars(text: str, pos: int, stop: int, chars: str = " \t\r\n,;") -> int:
 
 
 def marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
-    parts = []
+    """One pattern for the openers of ``markers``. Those starting with ``<`` share it as a
+    prefix, so the regex engine tests the alternatives only where a ``<`` stands."""
+    tagged: list[str] = []
+    others: list[str] = []
     for m in markers:
-        part = ("(?i:" + re.escape(m.open) + ")") if m.ignore_case else re.escape(m.open)
+        tag = m.open.startswith("<")
+        body = re.escape(m.open[1:] if tag else m.open)
+        part = ("(?i:" + body + ")") if m.ignore_case else body
         if m.follow:
             part += "(?=[" + re.escape(m.follow) + "])"
-        parts.append(part)
-    return re.compile("|".join(parts))
+        (tagged if tag else others).append(part)
+    if tagged:
+        others.insert(0, "<(?:" + "|".join(tagged) + ")")
+    return re.compile("|".join(others))
 
 
 ALL_MARKERS = marker_pattern(MARKERS)

@@ -25,7 +25,7 @@ MAX_MESSAGES = 256
 
 _MESSAGE = "<|message|>"
 _CHANNEL = "<|channel|>"
-_ENDS = ("<|end|>", "<|call|>", "<|return|>", "<|start|>")
+_END = re.compile(r"<\|(?:end|call|return|start)\|>")
 _RECIPIENT = re.compile(r"to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"\w+")
 _CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
@@ -42,14 +42,12 @@ def is_harmony(text: str, begin: int) -> bool:
 
 
 def _body_end(text: str, start: int) -> tuple[int, int]:
-    """Where a body starting at ``start`` ends, and where the next header starts."""
-    best, after = len(text), len(text)
-    for token in _ENDS:
-        hit = text.find(token, start, best)
-        if 0 <= hit < best:
-            best = hit
-            after = hit if token == "<|start|>" else hit + len(token)
-    return best, after
+    """Where a body starting at ``start`` ends, and where the next header starts (one search:
+    the text after it is never scanned again)."""
+    m = _END.search(text, start)
+    if m is None:
+        return len(text), len(text)
+    return m.start(), (m.start() if m.group() == "<|start|>" else m.end())
 
 
 def read_harmony(

@@ -44,6 +44,7 @@ _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
+_JSON_STARTS = frozenset('-0123456789[{"tfn')
 
 
 def _skip_ws(text: str, pos: int, stop: int) -> int:
@@ -68,8 +69,8 @@ def layout_trimmed(value: str) -> str:
 def json_or_text(raw: str) -> Any:
     """``raw`` as JSON when it reads as JSON (``3``, ``true``, ``[1]``), else the text."""
     stripped = raw.strip()
-    if not stripped:
-        return raw
+    if not stripped or stripped[0] not in _JSON_STARTS:
+        return raw  # most text values: no decode attempt (a failed one costs an exception)
     try:
         return json.loads(stripped)
     except (ValueError, RecursionError):
