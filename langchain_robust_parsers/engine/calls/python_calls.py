@@ -640,6 +640,7 @@ def decode_python_calls(
     *,
     positional: Positional = "drop",
     log: RepairLog | None = None,
+    tolerant: bool = True,
 ) -> list[ParsedCall]:
     """The calls written in Python syntax in ``text[start:stop]``, in order.
 
@@ -647,13 +648,14 @@ def decode_python_calls(
     ``;``, a call list cut off after its complete calls, and the whole thing quoted as one
     string. Backticks and whitespace around it are ignored. Repairs are recorded in ``log``.
     Returns ``[]`` for an empty text or ``[]``; raises :class:`CallDecodeError` (kind ``ast``)
-    when the text is not a call list.
+    when the text is not a call list. ``tolerant=False`` skips the tolerant pass
+    (:mod:`.python_repair`) for callers that repair in their own way.
     """
     log = RepairLog() if log is None else log
     a, b = _strip(text, start, len(text) if stop is None else stop)
     if a >= b:
         return []
-    parsed = _parse_calls(text[a:b], a, log)
+    parsed = _parse_calls(text[a:b], a, log, tolerant=tolerant)
     resolver = _Resolver(_Source(parsed.src), positional, log, a)
     calls: list[ParsedCall] = []
     try:
