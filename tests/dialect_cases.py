@@ -203,6 +203,36 @@ CASES: list[Case] = [
         [(W, {"city": "Madrid"})],
         "",
     ),
+    (
+        "minicpm_param_elements",
+        f'Let me see.\n<function name="{W}">\n<param name="city">Porto</param>\n'
+        '<param name="days">4</param>\n</function>',
+        [(W, {"city": "Porto", "days": "4"})],
+        "Let me see.",
+    ),
+    (
+        "harmony_preamble_and_two_calls",
+        "<|channel|>analysis<|message|>Two lookups.<|end|><|start|>assistant<|channel|>"
+        "commentary<|message|>Checking both now.<|end|><|start|>assistant<|channel|>"
+        f'commentary to=functions.{W} <|constrain|>json<|message|>{{"city": "Lima"}}<|call|>'
+        f"<|start|>assistant<|channel|>commentary to=functions.{T} <|constrain|>json"
+        '<|message|>{"tz": "America/Lima"}<|call|>',
+        [(W, {"city": "Lima"}), (T, {"tz": "America/Lima"})],
+        "Checking both now.",
+    ),
+    (
+        "kimi_k2_bare_name_and_text_after",
+        f'{KIMI_SEC}{KIMI_CALL}{T}:0{KIMI_ARGS}{{"tz": "UTC"}}{KIMI_END}{KIMI_SEC_END}'
+        "\nOne moment.",
+        [(T, {"tz": "UTC"})],
+        "One moment.",
+    ),
+    (
+        "mistral_call_id",
+        f'[TOOL_CALLS]{W}[CALL_ID]a1B2c3D4e[ARGS]{{"city": "Bordeaux"}}',
+        [(W, {"city": "Bordeaux"})],
+        "",
+    ),
     # ---------------------------------------------------------------- JSON-tag families
     (
         "apertus",

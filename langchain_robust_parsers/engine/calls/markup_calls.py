@@ -124,10 +124,11 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
 def _params(
     text: str, a: int, b: int, prefix: str, log: RepairLog
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """``<{prefix}parameter=K>V</..>`` or ``<{prefix}parameter name="K">V</..>`` elements in
-    ``text[a:b]``. A missing closing tag ends the value at the next parameter."""
-    opener = "<" + prefix + "parameter"
-    closer = "</" + prefix + "parameter>"
+    """``<{prefix}parameter=K>V</..>`` or ``<{prefix}parameter name="K">V</..>`` elements
+    (``param`` for ``parameter`` too) in ``text[a:b]``. A missing closing tag ends the value
+    at the next parameter."""
+    opener = "<" + prefix + "param"
+    closer = "</" + prefix + "param"
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     pos = text.find(opener, a, b)
@@ -135,7 +136,9 @@ def _params(
         head_end = text.find(">", pos, b)
         if head_end < 0:
             break
-        key, attrs = _tag_name(text, pos + len(opener), head_end)
+        name_at = pos + len(opener)
+        name_at += 4 if text.startswith("eter", name_at) else 0
+        key, attrs = _tag_name(text, name_at, head_end)
         nxt = text.find(opener, head_end, b)
         limit = b if nxt < 0 else nxt
         close = text.find(closer, head_end, limit)
