@@ -182,10 +182,13 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     [{'get_weather': {'city': 'Paris', 'days': 3}}]
 
     Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
-    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the JSON
-    tool-call dialects (``<tool_call>``, ``<|tool_call|>``, ``<|python_tag|>``,
-    ``[TOOL_CALLS]``, ``<tool_calls>``, ``<function_call>``, ``<TOOLCALL>``, bare lists,
-    ``{"tool_calls": [...]}``, OpenAI's shape) with the JSON engine's repairs. Python text is
+    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
+    dialects of open models, one record each in
+    :mod:`~langchain_robust_parsers.engine.calls.dialect_registry` (``<tool_call>`` with JSON,
+    Qwen3-Coder's XML parameters or GLM's ``<arg_key>``; Seed-OSS, MiniMax-M2, DeepSeek V3 to
+    V3.2, Kimi K2, gpt-oss harmony, FunctionGemma, Mistral, Llama 3/4, Granite, Phi-4-mini,
+    Apertus, OLMo 3, InternLM2, LongCat, bare lists, ``{"tool_calls": [...]}``, OpenAI's
+    shape; see ``docs/tool-call-dialects.md``) with the JSON engine's repairs. Python text is
     read with ``ast.parse`` only: nothing in it is evaluated or run.
 
     Output: BFCL's ``[{"name": {args}}]`` by default, or LangChain ``ToolCall`` dicts with

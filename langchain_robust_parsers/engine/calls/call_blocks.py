@@ -110,13 +110,12 @@ def marker_blocks(
     """The dialect blocks: each runs to its closing tag (searched up to the next marker of its
     own kind), else to the next marker that is not nested in blocks, else to the end."""
     hits = marker_hits(text, begin, skip, markers)
+    same_after, outer_after = _next_limits(hits, len(text))
     blocks: list[Block] = []
     for i, (start, body, marker) in enumerate(hits):
         if blocks and blocks[-1].end > start:
             continue  # a marker inside the previous block
-        later = hits[i + 1 :]
-        same = next((h[0] for h in later if h[2].open == marker.open), len(text))
-        other = next((h[0] for h in later if not h[2].nested), len(text))
+        same, other = same_after[i], outer_after[i]
         stop = end = -1
         after_open = max(body, start + len(marker.open))
         for close in marker.close:
@@ -127,6 +126,23 @@ def marker_blocks(
             stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
         blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
     return blocks
+
+
+def _next_limits(hits: list[tuple[int, int, Marker]], n: int) -> tuple[list[int], list[int]]:
+    """For each hit: where the next hit of the same opener starts, and the next hit that does
+    not nest (``n`` when none); one pass from the end."""
+    same_after = [n] * len(hits)
+    outer_after = [n] * len(hits)
+    seen: dict[str, int] = {}
+    outer = n
+    for i in range(len(hits) - 1, -1, -1):
+        start, _body, marker = hits[i]
+        same_after[i] = seen.get(marker.open, n)
+        outer_after[i] = outer
+        seen[marker.open] = start
+        if not marker.nested:
+            outer = start
+    return same_after, outer_after
 
 
 def next_hit(hits: list[tuple[int, int, Marker]], i: int) -> int:
@@ -204,13 +220,15 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
         s = a
         while s > 0 and text[s - 1] in " \t\r\n":
             s -= 1
-        for token in WRAPPER_TOKENS:
-            if text.endswith(token, 0, s):
-                a, changed = s - len(token), True
-                break
+        if s > 0 and text[s - 1] == ">":  # every wrapper token ends with `>`
+            for token in WRAPPER_TOKENS:
+                if text.endswith(token, 0, s):
+                    a, changed = s - len(token), True
+                    break
         e = skip_chars(text, b, len(text), " \t\r\n")
-        for token in WRAPPER_TOKENS:
-            if text.startswith(token, e):
-                b, changed = e + len(token), True
-                break
+        if text.startswith("<", e):  # and starts with `<`
+            for token in WRAPPER_TOKENS:
+                if text.startswith(token, e):
+                    b, changed = e + len(token), True
+                    break
     return a, b

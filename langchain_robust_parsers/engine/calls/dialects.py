@@ -673,12 +673,17 @@ _NAME_LED = frozenset(("mistral", "deepseek", "kimi", "step3", "gemma"))
 """Dialects whose body starts with a bare function name (cut off after it, still a call)."""
 
 
+def _has_words(text: str, a: int, b: int) -> bool:
+    """Does ``text[a:b]`` hold anything but whitespace?"""
+    return _skip(text, a, b, " \t\r\n") < b
+
+
 def _prose_after_marker(text: str, block: Block) -> bool:
     """An unclosed marker followed by words that are neither calls nor markup (``use
     <tool_call> tags``) is prose that names the marker, not a call."""
-    if block.closed:
-        return False
     a, b = block.body_start, block.body_stop
+    if block.closed or not _has_words(text, a, b):
+        return False
     if block.dialect == "mistral":  # `[TOOL_CALLS] token starts...`: a name, then words
         m = _MISTRAL_NAMED.match(text, _skip(text, a, b), b)
         if m is None or m.group(3) is not None:
