@@ -370,6 +370,7 @@ PROSE: list[str] = [
     "The [TOOL_CALLS] token starts Mistral's calls; functools is a Python module.",
     "In harmony, to=functions.x names a recipient. See <function_calls> docs.",
     "GLM writes <arg_key> and <arg_value> pairs; MiniMax writes <invoke> elements.",
+    "Qwen3-Coder opens a call with <function=name> and closes it later.",
     "Which city? I need one before I look up the weather [in Celsius] {or Fahrenheit}.",
 ]
 """Plain prose that mentions markers: never a call."""

@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 from dialect_cases import CASES, CUT_OFF, PROSE
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
 from tool_calling_fakes import ScriptedChatModel
 
 from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel
-from langchain_robust_parsers.engine.calls.call_stream import parse_answer
+from langchain_robust_parsers.engine.calls.call_stream import CallStreamSplitter, parse_answer
 from langchain_robust_parsers.engine.calls.dialect_registry import DIALECT_RECORDS, MARKERS
 from langchain_robust_parsers.engine.calls.dialects import DIALECTS, decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
@@ -115,3 +117,61 @@ def test_a_dialect_given_by_name_reads_only_its_own_markers(record: Any) -> None
     texts = [t for _n, t, _c, _x in CASES if decode_calls(t).dialect == record.name]
     for text in texts:
         assert decode_calls(text, dialect=record.name).calls
+
+
+FRAGMENTS = [
+    "<tool_call>",
+    "</tool_call>",
+    "<function=f>",
+    "</function>",
+    "<parameter=k>",
+    "</parameter>",
+    '<invoke name="f">',
+    "</invoke>",
+    '<parameter name="k" string="false">',
+    "<minimax:tool_call>",
+    "<｜DSML｜function_calls>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|tool_call_begin|>",
+    "functions.f:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|channel|>",
+    "commentary to=functions.f",
+    "<|message|>",
+    "<|call|>",
+    "<start_function_call>",
+    "call:f{",
+    "<escape>",
+    "}",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "functools[",
+    '{"a": ',
+    "1",
+    '"x"',
+    "\n",
+    " ",
+    "(",
+    ")",
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join))
+def test_any_mix_of_dialect_fragments_gives_calls_or_a_decode_error(text: str) -> None:
+    try:
+        decoded = decode_calls(text)
+    except CallDecodeError:
+        decoded = None
+    assert decoded is None or all(isinstance(c.args, dict) for c in decoded.calls)
+    answer = parse_answer(text, NAMES)
+    splitter = CallStreamSplitter(NAMES)
+    shown = [splitter.feed(text[i : i + 3]) for i in range(0, len(text), 3)]
+    last = splitter.finish(answer)
+    streamed = [c for step in [*shown, last] for c in step.calls]
+    assert [(c.name, c.args) for c in streamed] == [(c.name, c.args) for c in answer.calls]
+    assert "".join(step.content for step in [*shown, last]) == answer.content

@@ -692,6 +692,10 @@ def _prose_after_marker(text: str, block: Block) -> bool:
         return nxt < b and text[nxt] not in "{["
     if block.dialect in _NAME_LED:
         return False
+    if block.dialect == "function_xml":  # `write <function=name> to call`: no parameters
+        head_end = text.find(">", a, b)
+        rest = _skip(text, head_end + 1, b, " \t\r\n") if head_end >= 0 else b
+        return rest < b and text.find("<param", rest, b) < 0 and text[rest] != "{"
     reader = markup_reader(block.dialect, text, a, b, closed=False)
     return classify(text, a, b) is None and reader is None
 
