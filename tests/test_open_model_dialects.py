@@ -4,6 +4,7 @@ calls never come out as calls; prose that mentions markers is no call."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -175,3 +176,36 @@ def test_any_mix_of_dialect_fragments_gives_calls_or_a_decode_error(text: str) -
     streamed = [c for step in [*shown, last] for c in step.calls]
     assert [(c.name, c.args) for c in streamed] == [(c.name, c.args) for c in answer.calls]
     assert "".join(step.content for step in [*shown, last]) == answer.content
+
+
+def _one_big_call(kind: str, n: int) -> str:
+    value = ("abc, def {x} [y] <z " * (n // 20 + 1))[:n]
+    if kind == "xml":
+        return f"<tool_call>\n<function=f>\n<parameter=k>\n{value}\n</parameter>\n</function>"
+    if kind == "glm":
+        return f"<tool_call>f<arg_key>k</arg_key><arg_value>{value}</arg_value></tool_call>"
+    if kind == "gemma":
+        items = ",".join(["1"] * (n // 2))
+        return f"<start_function_call>call:f{{k:[{items}]}}<end_function_call>"
+    if kind == "minimax":
+        params = "".join(f'<parameter name="k{i}">v</parameter>' for i in range(n // 30))
+        return f'<minimax:tool_call><invoke name="f">{params}</invoke></minimax:tool_call>'
+    return f'<|channel|>commentary to=functions.f json<|message|>{{"k": "{value}"}}<|call|>'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["xml", "glm", "gemma", "minimax", "harmony"])
+def test_markup_readers_are_linear(kind: str) -> None:
+    import time
+
+    def per_byte(n: int) -> float:
+        text = _one_big_call(kind, n)
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            with contextlib.suppress(CallDecodeError):
+                decode_calls(text)
+            best = min(best, time.process_time() - start)
+        return max(best, 1e-6) / len(text)
+
+    assert per_byte(400_000) < 4 * per_byte(20_000)
