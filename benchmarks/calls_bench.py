@@ -9,7 +9,10 @@ unicode, numbers, negative floats, nested lists and dicts, booleans) and times, 
 - ``FunctionCallOutputParser().parse(text)``: the LangChain parser, end to end;
 
 and a ~10 KB ``<tool_call>`` JSON answer (Hermes style) through ``decode_calls`` against
-``json.loads`` of its bodies. Prints a table and the ratio to ``ast.parse`` with PASS/MISS
+``json.loads`` of its bodies; then one ~10 KB answer in each of the newer dialects (Qwen3-Coder
+XML, GLM, MiniMax, Kimi K2, FunctionGemma, Mistral, harmony) against ``json.loads`` of the same
+calls as JSON, with the time per byte at 100 KB and 1 MB (linear: about 1; below 1 where
+``MAX_BLOCKS`` stops the reading). Prints a table and the ratio to ``ast.parse`` with PASS/MISS
 against the target (at most 3x); the exit code is 0 either way (it is a report).
 
     python benchmarks/calls_bench.py           # full run
@@ -99,6 +102,96 @@ def build_cases() -> tuple[str, str, list[dict[str, Any]]]:
     return python_text, hermes, [{n: a} for n, a in calls]
 
 
+def _flat_calls(rng: random.Random, target: int) -> list[tuple[str, dict[str, Any]]]:
+    """Calls with text and number arguments (what markup dialects write), about ``target``
+    bytes of JSON."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    size = 0
+    while size < target:
+        args: dict[str, Any] = {
+            "city": rng.choice(CITIES).replace('"', ""),
+            "note": f"Order {rng.randint(1, 10**6)} for {rng.choice(CITIES)}".replace('"', ""),
+            "days": rng.randint(1, 14),
+        }
+        calls.append((rng.choice(["get_weather", "get_time", "search"]), args))
+        size += len(json.dumps(args)) + 40
+    return calls
+
+
+def _xml(n: str, a: dict[str, Any]) -> str:
+    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in a.items())
+    return f"<tool_call>\n<function={n}>\n{params}</function>\n</tool_call>"
+
+
+def _glm(n: str, a: dict[str, Any]) -> str:
+    pairs = "".join(f"<arg_key>{k}</arg_key><arg_value>{v}</arg_value>" for k, v in a.items())
+    return f"<tool_call>{n}{pairs}</tool_call>"
+
+
+def _minimax(n: str, a: dict[str, Any]) -> str:
+    params = "".join(f'<parameter name="{k}">{v}</parameter>' for k, v in a.items())
+    return f'<minimax:tool_call><invoke name="{n}">{params}</invoke></minimax:tool_call>'
+
+
+def _kimi(i: int, n: str, a: dict[str, Any]) -> str:
+    return (
+        f"<|tool_call_begin|>functions.{n}:{i}<|tool_call_argument_begin|>{json.dumps(a)}"
+        "<|tool_call_end|>"
+    )
+
+
+def _gemma(n: str, a: dict[str, Any]) -> str:
+    body = ",".join(
+        f"{k}:<escape>{v}<escape>" if isinstance(v, str) else f"{k}:{v}" for k, v in a.items()
+    )
+    return f"<start_function_call>call:{n}{{{body}}}<end_function_call>"
+
+
+def dialect_texts(target: int) -> dict[str, str]:
+    """One answer a dialect, about ``target`` bytes, holding the same kind of calls."""
+    calls = _flat_calls(random.Random(SEED), target)
+    return {
+        "qwen3_coder_xml": "\n".join(_xml(n, a) for n, a in calls),
+        "glm_arg_key": "".join(_glm(n, a) for n, a in calls),
+        "minimax_invoke": "".join(_minimax(n, a) for n, a in calls),
+        "kimi_k2": "<|tool_calls_section_begin|>"
+        + "".join(_kimi(i, n, a) for i, (n, a) in enumerate(calls))
+        + "<|tool_calls_section_end|>",
+        "function_gemma": "".join(_gemma(n, a) for n, a in calls),
+        "mistral_args": "".join(f"[TOOL_CALLS]{n}[ARGS]{json.dumps(a)}" for n, a in calls),
+        "harmony": "".join(
+            f"<|start|>assistant<|channel|>commentary to=functions.{n} <|constrain|>json"
+            f"<|message|>{json.dumps(a)}<|call|>"
+            for n, a in calls
+        ),
+    }
+
+
+def dialect_rows(repeat: int, min_time: float) -> None:
+    """Per dialect: a 10 KB answer against ``json.loads`` of its calls as one JSON text, and
+    the time per byte at 100 KB and 1 MB against 10 KB (linear: about 1)."""
+    print(
+        "\n| dialect | calls | ours (ms) | json.loads (ms) | ratio | 100 KB / 10 KB per byte "
+        "| 1 MB / 10 KB per byte |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    small = dialect_texts(TARGET_BYTES)
+    for name, text in small.items():
+        calls = decode_calls(text).calls
+        payload = json.dumps([{"name": c.name, "arguments": c.args} for c in calls])
+        ours = per_call(lambda t=text: decode_calls(t), repeat=repeat, min_time=min_time)[0]
+        floor = per_call(lambda p=payload: json.loads(p), repeat=repeat, min_time=min_time)[0]
+        growth = []
+        for size in (100_000, 1_000_000):
+            big = dialect_texts(size)[name]
+            t = per_call(lambda b=big: decode_calls(b), repeat=1, min_time=0.0)[0]
+            growth.append((t / len(big)) / (ours / len(text)))
+        print(
+            f"| {name} | {len(calls)} | {ours * 1e3:.3f} | {floor * 1e3:.3f} | "
+            f"{ours / floor:.2f}x | {growth[0]:.2f} | {growth[1]:.2f} |"
+        )
+
+
 def per_call(fn: Callable[[], Any], *, repeat: int, min_time: float) -> tuple[float, float]:
     """(min, median) seconds per call over ``repeat`` loops of at least ``min_time`` each."""
     fn()
@@ -155,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"decode_calls on <tool_call> answer / json.loads of bodies: {json_ours / json_floor:.2f}x"
     )
+    dialect_rows(repeat, min_time)
     return 0
 
 

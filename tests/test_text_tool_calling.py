@@ -51,7 +51,7 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     remaining_text,
 )
 
-DIALECTS = ("hermes", "python", "json")
+DIALECTS = ("hermes", "python", "json", "xml", "mistral")
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 
@@ -248,13 +248,16 @@ def test_tool_loop(dialect: str, stream: bool) -> None:
     check_loop(messages)
     first = messages[1]
     assert isinstance(first, AIMessage)
-    expected_content = "I will look up the weather first." if dialect == "hermes" else ""
+    first_words = dialect in ("hermes", "xml")
+    expected_content = "I will look up the weather first." if first_words else ""
     assert text_of(first) == expected_content
     # The second call's input shows the first call and its result in the dialect.
     second = fake.received[1]
     results = text_of(second[-1])
-    if dialect == "hermes":
+    if dialect in ("hermes", "xml"):
         assert results == "<tool_response>\nSunny, 21 degrees celsius in Paris\n</tool_response>"
+    elif dialect == "mistral":
+        assert results == "[TOOL_RESULTS]Sunny, 21 degrees celsius in Paris[/TOOL_RESULTS]"
     else:
         assert results == "Result of get_weather: Sunny, 21 degrees celsius in Paris"
 
@@ -266,7 +269,8 @@ def test_parallel_calls(dialect: str, stream: bool) -> None:
     messages = run_loop(llm.bind_tools(TOOLS), stream=stream)
     check_loop(messages, parallel=True)
     results = text_of(fake.received[1][-1])
-    assert results.count("Result of ") + results.count("<tool_response>") == 2
+    marks = ("Result of ", "<tool_response>", "[TOOL_RESULTS]")
+    assert sum(results.count(m) for m in marks) == 2
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -294,7 +298,20 @@ def test_without_tools_the_model_passes_through() -> None:
     assert fake.received[0] == [HumanMessage("q")]
 
 
-def test_unknown_tools_in_markers_are_calls_but_not_in_prose() -> None:
+def test_unknown_tools_in_markers_are_invalid_calls_unless_allowed() -> None:
+    text = 'Searching.\n<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call>'
+    llm, _ = model("hermes", [text, text])
+    bound = llm.bind_tools(TOOLS)
+    message = bound.invoke("q")
+    assert not message.tool_calls and message.content == "Searching."
+    (invalid,) = message.invalid_tool_calls
+    assert invalid["name"] == "search" and "Unknown tool 'search'" in str(invalid["error"])
+    streamed = merged(list(bound.stream("q")))
+    assert not streamed.tool_calls and streamed.content == "Searching."
+    assert [c["name"] for c in streamed.invalid_tool_calls] == ["search"]
+
+
+def test_unknown_tools_in_markers_are_calls_when_allowed_but_not_in_prose() -> None:
     llm, _ = model(
         "hermes",
         [
@@ -302,6 +319,7 @@ def test_unknown_tools_in_markers_are_calls_but_not_in_prose() -> None:
             'You could call search(q="x") for that.',
             'You could call get_weather(city="Oslo") for that.',
         ],
+        allow_unknown_tools=True,
     )
     bound = llm.bind_tools(TOOLS)
     assert calls_of(bound.invoke("q")) == [("search", {"q": "x"})]
@@ -635,6 +653,9 @@ def test_with_structured_output(dialect: str) -> None:
         "</tool_call>",
         "python": '[Weather(city="Oslo", degrees=3)]',
         "json": '[{"name": "Weather", "arguments": {"city": "Oslo", "degrees": 3}}]',
+        "xml": "<tool_call>\n<function=Weather>\n<parameter=city>\nOslo\n</parameter>\n"
+        "<parameter=degrees>\n3\n</parameter>\n</function>\n</tool_call>",
+        "mistral": '[TOOL_CALLS]Weather[ARGS]{"city": "Oslo", "degrees": 3}',
     }
     llm, fake = model(dialect, ["It is cold.", answers[dialect], answers[dialect]])
     structured = llm.with_structured_output(Weather)
@@ -687,7 +708,7 @@ def test_constructor_and_identity() -> None:
     assert llm._llm_type == "text-tool-calling"
     assert llm._identifying_params["llm"] == "scripted"
     with pytest.raises(ValueError):
-        TextToolCallingChatModel(fake, dialect="xml")
+        TextToolCallingChatModel(fake, dialect="yaml")
     with pytest.raises(ValueError):
         TextToolCallingChatModel(fake, max_clarifications=-1)
 

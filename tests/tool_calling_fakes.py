@@ -137,6 +137,18 @@ SEQUENTIAL: dict[str, list[str]] = {
         '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}',
         FINAL_ANSWER,
     ],
+    "xml": [
+        "I will look up the weather first.\n<tool_call>\n<function=get_weather>\n"
+        "<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+        "<tool_call>\n<function=get_time>\n<parameter=tz>\nEurope/Paris\n</parameter>\n"
+        "</function>\n</tool_call>",
+        FINAL_ANSWER,
+    ],
+    "mistral": [
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+        '[TOOL_CALLS]get_time[ARGS]{"tz": "Europe/Paris"}',
+        FINAL_ANSWER,
+    ],
 }
 """An "open model" answering in each dialect: one call, another call, the final answer."""
 
@@ -151,6 +163,17 @@ PARALLEL: dict[str, list[str]] = {
     "json": [
         '[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
         '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}]',
+        FINAL_ANSWER,
+    ],
+    "xml": [
+        "Let me check both.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n"
+        "</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n"
+        "<parameter=tz>\nEurope/Paris\n</parameter>\n</function>\n</tool_call>",
+        FINAL_ANSWER,
+    ],
+    "mistral": [
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}'
+        '[TOOL_CALLS]get_time[ARGS]{"tz": "Europe/Paris"}',
         FINAL_ANSWER,
     ],
 }

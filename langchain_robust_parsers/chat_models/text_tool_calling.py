@@ -3,7 +3,7 @@
 Many open and local models (served by Ollama, llama.cpp, vLLM without a tool parser, or a plain
 completion endpoint) have no native tool calling, or a broken one, but write calls as text well
 enough when told how. The wrapper tells them (a system message describing the tools in one of
-three dialects), reads their calls back with the function-call decoder into
+five dialects), reads their calls back with the function-call decoder into
 ``AIMessage.tool_calls``, and writes earlier calls and tool results back into the conversation
 as text the dialect expects. ``create_agent``, LangGraph's ``ToolNode`` and prebuilt agent,
 ``with_structured_output`` and any chain that reads ``tool_calls`` then work unchanged.
@@ -48,6 +48,7 @@ from langchain_robust_parsers.chat_models.structured_answers import (
     StructuredMethod,
     structured_output_runnable,
 )
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy
 from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
@@ -55,6 +56,7 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     parse_answer,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
     ToolChoice,
@@ -223,6 +225,7 @@ class _Turn:
     parsing: bool
     requirement: str
     inner_kwargs: dict[str, Any] = field(default_factory=dict)
+    policy: CallPolicy = field(default_factory=CallPolicy)
 
 
 def _output_text(output: Any) -> str:
@@ -243,17 +246,23 @@ def _tool_calls(calls: Sequence[ParsedCall], ids: Sequence[str]) -> list[ToolCal
 
 
 def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
-    if answer.error is None:
-        return []
-    return [
+    out = [
         InvalidToolCall(
-            name=None,
-            args=answer.text,
-            id=new_call_id(),
-            error=answer.error,
-            type="invalid_tool_call",
+            name=c.name, args=c.args, id=new_call_id(), error=c.error, type="invalid_tool_call"
         )
+        for c in answer.invalid
     ]
+    if answer.error is not None:
+        out.append(
+            InvalidToolCall(
+                name=None,
+                args=answer.text,
+                id=new_call_id(),
+                error=answer.error,
+                type="invalid_tool_call",
+            )
+        )
+    return out
 
 
 def _outcome(answer: ParsedAnswer) -> Outcome:
@@ -364,7 +373,12 @@ class TextToolCallingChatModel(BaseChatModel):
       "arguments": {..}}</tool_call>``, results in ``<tool_response></tool_response>``;
     - ``python``: calls as a Python list, ``[get_weather(city="Paris")]`` (BFCL's format),
       results as ``Result of get_weather: ...``;
-    - ``json``: calls as ``[{"name": .., "arguments": {..}}]``, results as for ``python``.
+    - ``json``: calls as ``[{"name": .., "arguments": {..}}]``, results as for ``python``;
+    - ``xml``: schemas in ``<tools></tools>``, calls as Qwen3-Coder writes them,
+      ``<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>``, results
+      in ``<tool_response></tool_response>``;
+    - ``mistral``: schemas in ``[AVAILABLE_TOOLS]``, calls as ``[TOOL_CALLS]NAME[ARGS]{..}``,
+      results in ``[TOOL_RESULTS][/TOOL_RESULTS]``.
 
     The answer is read with the function-call decoder (every dialect, whatever was asked, so a
     model that falls back to another still works) into ``AIMessage.tool_calls``, each with a
@@ -412,8 +426,8 @@ class TextToolCallingChatModel(BaseChatModel):
     message or text, such as an LLM)."""
 
     dialect: ToolDialect = "hermes"
-    """How the tools are described and calls and results are written: ``hermes``, ``python``
-    or ``json``."""
+    """How the tools are described and calls and results are written: ``hermes``, ``python``,
+    ``json``, ``xml`` (Qwen3-Coder) or ``mistral``."""
 
     tool_prompt: str | None = None
     """Replaces the dialect's tool prompt; ``{tools}`` in it is replaced by the tool schemas,
@@ -424,6 +438,12 @@ class TextToolCallingChatModel(BaseChatModel):
 
     max_clarifications: int = Field(default=1, ge=0)
     """Clarification turns when a required call is missing."""
+
+    allow_unknown_tools: bool = False
+    """Calls in dialect markers to tools that are not bound become ``tool_calls`` (the tool
+    executor then reports the error to the model); by default they go to
+    ``invalid_tool_calls`` with the reason. Arguments are always typed by the bound tools'
+    schemas (``"2"`` to 2 for an integer parameter; the report names each coercion)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
@@ -523,6 +543,7 @@ class TextToolCallingChatModel(BaseChatModel):
             parsing=parsing,
             requirement=requirement,
             inner_kwargs=inner,
+            policy=CallPolicy(schemas=tool_schemas(tools), allow_unknown=self.allow_unknown_tools),
         )
 
     @staticmethod
@@ -551,7 +572,13 @@ class TextToolCallingChatModel(BaseChatModel):
         return kwargs
 
     def _parse(self, text: str, turn: _Turn) -> ParsedAnswer:
-        return parse_answer(text, turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls)
+        return parse_answer(
+            text,
+            turn.names,
+            dialect=self.parse_dialect,
+            max_calls=turn.max_calls,
+            policy=turn.policy,
+        )
 
     def _needs_clarification(self, answer: ParsedAnswer, turn: _Turn, attempt: int) -> bool:
         if not turn.choice.requires_call or attempt >= self.max_clarifications:
@@ -664,7 +691,11 @@ class TextToolCallingChatModel(BaseChatModel):
                 return choice.satisfied_by([c.name for c in calls])
 
         return CallStreamSplitter(
-            turn.names, dialect=self.parse_dialect, max_calls=turn.max_calls, gate=gate
+            turn.names,
+            dialect=self.parse_dialect,
+            max_calls=turn.max_calls,
+            gate=gate,
+            policy=turn.policy,
         )
 
     def _end_of_answer(

@@ -10,8 +10,9 @@ parser turns such text into BFCL's ``[{"get_weather": {"city": "Paris"}}]`` or L
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
-import re
 import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -22,8 +23,11 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.runnables.config import run_in_executor
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
+from langchain_robust_parsers.engine.calls.call_stream import remaining_text
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -32,6 +36,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     DecodedCalls,
     ParsedCall,
 )
+from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
@@ -66,14 +71,30 @@ Dialect = Literal[
     "python",
     "json",
     "tool_call",
-    "pipe_tool_call",
-    "tool_call_start",
-    "python_tag",
+    "seed_tool_call",
+    "function_xml",
+    "minimax",
+    "dsml",
+    "deepseek",
+    "kimi",
+    "step3",
+    "gemma",
     "mistral",
+    "python_tag",
+    "python_start",
+    "pipe_tool_call",
+    "functools",
+    "tool_call_start",
     "tool_calls",
+    "function_calls",
     "function_call",
     "toolcall",
-    "deepseek",
+    "apertus",
+    "internlm",
+    "longcat",
+    "command",
+    "gigachat",
+    "harmony",
     "bare",
 ]
 """``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
@@ -90,6 +111,40 @@ CALL_ID_HEX_CHARS = 24
 def new_call_id() -> str:
     """A fresh, unique tool-call id such as ``call_3f2a9c...``."""
     return CALL_ID_PREFIX + uuid.uuid4().hex[:CALL_ID_HEX_CHARS]
+
+
+def bound_schemas(tools: Sequence[Any] | None) -> dict[str, dict[str, Any]] | None:
+    """The parameter schemas of bound tools (dicts, Pydantic models, functions,
+    ``BaseTool``s), by name; ``None`` when no tools are given."""
+    if tools is None:
+        return None
+    return tool_schemas(convert_to_openai_tool(t) for t in tools)
+
+
+def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolicy, frozenset[str]]:
+    schemas = bound_schemas(tools)
+    if schemas is None:
+        return CallPolicy(), frozenset()
+    return CallPolicy(schemas, allow_unknown), frozenset(schemas)
+
+
+LIMIT_REASON = (
+    "The answer stopped at the output token limit (finish_reason length): this call may be "
+    "incomplete and was not run."
+)
+
+
+def stopped_at_limit(message: BaseMessage) -> bool:
+    """Did the provider stop this message at its output token limit?"""
+    meta = message.response_metadata or {}
+    return meta.get("finish_reason") == "length" or meta.get("stop_reason") == "max_tokens"
+
+
+def _cut_call(call: ToolCall) -> InvalidToolCall:
+    args = f"{call['name']}({json.dumps(call['args'], ensure_ascii=False, default=str)})"
+    return InvalidToolCall(
+        name=call["name"], args=args, id=call["id"], error=LIMIT_REASON, type="invalid_tool_call"
+    )
 
 
 def _tool_call(call: ParsedCall) -> ToolCall:
@@ -132,10 +187,13 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     [{'get_weather': {'city': 'Paris', 'days': 3}}]
 
     Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
-    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the JSON
-    tool-call dialects (``<tool_call>``, ``<|tool_call|>``, ``<|python_tag|>``,
-    ``[TOOL_CALLS]``, ``<tool_calls>``, ``<function_call>``, ``<TOOLCALL>``, bare lists,
-    ``{"tool_calls": [...]}``, OpenAI's shape) with the JSON engine's repairs. Python text is
+    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
+    dialects of open models, one record each in
+    :mod:`~langchain_robust_parsers.engine.calls.dialect_registry` (``<tool_call>`` with JSON,
+    Qwen3-Coder's XML parameters or GLM's ``<arg_key>``; Seed-OSS, MiniMax-M2, DeepSeek V3 to
+    V3.2, Kimi K2, gpt-oss harmony, FunctionGemma, Mistral, Llama 3/4, Granite, Phi-4-mini,
+    Apertus, OLMo 3, InternLM2, LongCat, bare lists, ``{"tool_calls": [...]}``, OpenAI's
+    shape; see ``docs/tool-call-dialects.md``) with the JSON engine's repairs. Python text is
     read with ``ast.parse`` only: nothing in it is evaluated or run.
 
     Output: BFCL's ``[{"name": {args}}]`` by default, or LangChain ``ToolCall`` dicts with
@@ -173,6 +231,14 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
+
+    tools: Sequence[Any] | None = None
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
+    arguments are typed by their schemas (``"2"`` to 2 for an integer; the report names each
+    coercion ``coerce:<tool>.<argument>:<type>``), and a call to another tool fails."""
+
+    allow_unknown_tools: bool = False
+    """With ``tools``: accept calls to tools that are not among them."""
 
     # ---------------------------------------------------------------- LangChain interface
 
@@ -294,6 +360,13 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
             return self._failure(text, "ast", f"Unexpected error: {exc!r}", name)
         if not decoded.calls and not self.allow_empty:
             return self._failure(text, decoded.kind, "No function call found in the text.", name)
+        policy, names = _policy(self.tools, self.allow_unknown_tools)
+        vetted = policy.vet(decoded, names) if names else VettedCalls(decoded.calls)
+        unknown = [c for c in vetted.invalid if c.name is not None]
+        if unknown:
+            return self._failure(text, decoded.kind, unknown[0].error, name)
+        if names:
+            decoded = dataclasses.replace(decoded, calls=vetted.calls, report=vetted.report)
         report = decoded.report
         outcome = _outcome(decoded) if decoded.calls else "success"
         event = ParseEvent(name, FORMAT, outcome, report)
@@ -321,20 +394,6 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
 
 
 # ----------------------------------------------------------------------------- adapter
-
-_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
-
-
-def remove_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """``text`` without the given regions, blank-line runs closed up, ends stripped."""
-    pieces: list[str] = []
-    pos = 0
-    for a, b in sorted(spans):
-        if a > pos:
-            pieces.append(text[pos:a])
-        pos = max(pos, b)
-    pieces.append(text[pos:])
-    return _BLANK_LINES.sub("\n\n", "".join(pieces)).strip()
 
 
 def _remaining_content(
@@ -375,6 +434,19 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
 
     record_invalid: bool = True
     """Add an ``InvalidToolCall`` for call-like text that does not decode."""
+
+    tools: Sequence[Any] | None = None
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
+    arguments are typed by their schemas, and a call to another tool becomes an
+    ``InvalidToolCall`` with the reason."""
+
+    allow_unknown_tools: bool = False
+    """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
+
+    allow_truncated_calls: bool = False
+    """A message that stopped at the output token limit (``finish_reason`` ``length``,
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
+    ``invalid_tool_calls`` with the reason unless this is set."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``); a message without calls counts as
@@ -423,13 +495,26 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             )
         if not decoded.calls:
             return message, ParseEvent(name, FORMAT, "success")
-        remaining = remove_spans(text, decoded.spans)
+        remaining = remaining_text(text, decoded.spans)
+        policy, names = _policy(self.tools, self.allow_unknown_tools)
+        vetted = policy.vet(decoded, names)
+        invalid = [
+            InvalidToolCall(
+                name=c.name, args=c.args, id=new_call_id(), error=c.error, type="invalid_tool_call"
+            )
+            for c in vetted.invalid
+        ]
+        calls = [_tool_call(c) for c in vetted.calls]
+        if calls and not self.allow_truncated_calls and stopped_at_limit(message):
+            invalid += [_cut_call(c) for c in calls]
+            calls = []
         adapted = self._rebuild(
             message,
             content=_remaining_content(message.content, remaining),
-            tool_calls=[_tool_call(c) for c in decoded.calls],
-            invalid_tool_calls=list(message.invalid_tool_calls),
+            tool_calls=calls,
+            invalid_tool_calls=[*message.invalid_tool_calls, *invalid],
         )
+        decoded = dataclasses.replace(decoded, report=vetted.report)
         return adapted, ParseEvent(name, FORMAT, _outcome(decoded), decoded.report)
 
     def _with_invalid(self, message: AIMessage, text: str, error: str) -> BaseMessage:

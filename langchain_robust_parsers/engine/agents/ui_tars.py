@@ -382,7 +382,7 @@ def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
 def _strict(text: str, start: int, end: int, name: str) -> dict[str, Any] | None:
     """The arguments of ``text[start:end]`` read with Python's grammar, or ``None``."""
     try:
-        calls = decode_python_calls(text, start, end, positional="keep")
+        calls = decode_python_calls(text, start, end, positional="keep", tolerant=False)
     except Exception:  # CallDecodeError, or anything unforeseen: the lenient reading decides
         return None
     if len(calls) != 1 or calls[0].name != name:

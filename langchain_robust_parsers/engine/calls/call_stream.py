@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -34,6 +35,13 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
 )
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
+from langchain_robust_parsers.engine.lexicon import (
+    HARMONY_TOKENS,
+    THINK_CLOSE,
+    THINK_NAMES,
+    THINK_OPEN,
+    THINK_OPEN_UNFINISHED,
+)
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
@@ -55,11 +63,11 @@ BRACKET_RECHECK_CHARS = 1024
 arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
 (a late check only delays showing text, never shows a call as text)."""
 
-_THINK_NAMES = ("think", "thinking", "reasoning")
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*>", re.IGNORECASE)
-_THINK_OPEN_UNFINISHED = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*\Z", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.IGNORECASE)
-_THINK_CLOSE_MAX = len("</reasoning >") + 8
+_THINK_NAMES = THINK_NAMES
+_THINK_OPEN = THINK_OPEN
+_THINK_OPEN_UNFINISHED = THINK_OPEN_UNFINISHED
+_THINK_CLOSE = THINK_CLOSE
+_THINK_CLOSE_MAX = len("</seed:think >") + 8
 _LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
 _TRIGGER = re.compile(r"[<\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -76,6 +84,7 @@ class _Opener:
     close: tuple[str, ...]
     ignore_case: bool
     wrapper: bool = False
+    nested: bool = False  # may sit inside another dialect's block
 
     @property
     def close_re(self) -> re.Pattern[str] | None:
@@ -102,23 +111,32 @@ def _close_pattern(close: tuple[str, ...], ignore_case: bool) -> re.Pattern[str]
 
 
 _OPENERS: tuple[_Opener, ...] = (
-    *(_Opener(m.open, m.close, m.ignore_case) for m in MARKERS),
+    *(_Opener(m.open + m.follow[:1], m.close, m.ignore_case, nested=m.nested) for m in MARKERS),
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
+    *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
-_MARKER_SEARCH = re.compile(
-    "|".join(
-        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text)
-        for o in _MARKER_OPENERS
+
+
+def _opener_pattern(openers: Sequence[_Opener]) -> str:
+    return "|".join(
+        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text) for o in openers
     )
-)
-_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + r"|(?i:<(?:think|thinking|reasoning)\b)")
-_THINK_START = re.compile(r"<(?:think|thinking|reasoning)\b", re.IGNORECASE)
+
+
+_MARKER_SEARCH = re.compile(_opener_pattern(_MARKER_OPENERS))
+_OUTER_MARKER_SEARCH = re.compile(_opener_pattern([o for o in _MARKER_OPENERS if not o.nested]))
+"""Markers that end an unclosed block: not those that may sit inside one."""
+_THINK_START_PATTERN = r"<(?:(?:seed:)?think|thinking|reasoning)\b"
+_THINK_START = re.compile(_THINK_START_PATTERN, re.IGNORECASE)
+_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|(?i:" + _THINK_START_PATTERN + ")")
 _MAX_OPENER = max(len(o.text) for o in _OPENERS)
 _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
 
 # ----------------------------------------------------------------------------- whole answers
+
+_DEFAULT_POLICY = CallPolicy()
 
 
 @dataclass(frozen=True)
@@ -133,6 +151,7 @@ class ParsedAnswer:
     content: str = ""
     error: str | None = None
     report: ParseReport | None = None
+    invalid: tuple[InvalidCall, ...] = ()
 
 
 def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -192,11 +211,13 @@ def parse_answer(
     *,
     dialect: str = "auto",
     max_calls: int | None = None,
+    policy: CallPolicy = _DEFAULT_POLICY,
 ) -> ParsedAnswer:
     """The calls in a complete answer (see the module doc for which count) and the text left.
 
     ``dialect`` is the function-call decoder's (``auto`` reads every dialect); ``max_calls``
-    keeps the first calls only (the text of the others is removed all the same).
+    keeps the first calls only (the text of the others is removed all the same); ``policy``
+    types the arguments and sets apart calls that must not run (``invalid``).
     """
     try:
         decoded = decode_calls(text, dialect=dialect)
@@ -207,9 +228,11 @@ def parse_answer(
         return ParsedAnswer(text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}")
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)
-    calls = decoded.calls if max_calls is None else decoded.calls[:max_calls]
+    vetted = policy.vet(decoded, tool_names)
+    calls = vetted.calls if max_calls is None else vetted.calls[:max_calls]
     safe = tuple(ParsedCall(c.name, _json_safe(c.args)) for c in calls)
-    return ParsedAnswer(text, safe, remaining_text(text, decoded.spans), None, decoded.report)
+    content = remaining_text(text, decoded.spans)
+    return ParsedAnswer(text, safe, content, None, vetted.report, vetted.invalid)
 
 
 # ----------------------------------------------------------------------------- streams
@@ -264,6 +287,7 @@ class CallStreamSplitter:
     dialect: str = "auto"
     max_calls: int | None = None
     gate: Callable[[Sequence[ParsedCall]], bool] | None = None
+    policy: CallPolicy = _DEFAULT_POLICY
 
     text: str = field(default="", init=False)
     """The answer so far."""
@@ -356,6 +380,7 @@ class CallStreamSplitter:
         return StreamStep(content, calls)
 
     def _queue_calls(self, calls: Sequence[ParsedCall]) -> None:
+        calls = self.policy.runnable(calls, self.tool_names) if calls else calls
         room = (
             None
             if self.max_calls is None
@@ -536,6 +561,10 @@ class CallStreamSplitter:
         ``{``: the ``name\\n{args}`` form). False when the text ends before that is known."""
         text = self.text
         n = len(text)
+        if self._opener_at(i):  # a marker spelt as a word: `functools[`, `function call<|..`
+            return True
+        if self._opener_pending(i):
+            return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
         e = m.end()
@@ -593,7 +622,7 @@ class CallStreamSplitter:
         text = self.text
         opener = candidate.opener
         assert opener is not None
-        nxt = _MARKER_SEARCH.search(text, candidate.search)
+        nxt = _OUTER_MARKER_SEARCH.search(text, candidate.search)
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)

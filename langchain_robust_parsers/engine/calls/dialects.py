@@ -28,13 +28,26 @@ whole text, then calls written inside prose.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_robust_parsers.engine.calls.call_blocks import (
+    Block,
+    Fence,
+    find_fences,
+    in_region,
+    marker_blocks,
+    widen,
+)
+from langchain_robust_parsers.engine.calls.dialect_registry import (
+    MARKERS,
+    Marker,
+    markup_reader,
+)
+from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     CallKind,
@@ -52,6 +65,7 @@ from langchain_robust_parsers.engine.calls.python_calls import (
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
+from langchain_robust_parsers.engine.lexicon import FENCE_OPEN as _FENCE_OPEN, WRAPPER_TOKENS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -61,6 +75,7 @@ __all__ = [
     "DIALECTS",
     "MARKERS",
     "NAME_KEYS",
+    "WRAPPER_TOKENS",
     "Marker",
     "calls_from_json",
     "classify",
@@ -87,67 +102,30 @@ MAX_JSON_DEPTH = 100
 the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
 engine time for nothing."""
 
-MAX_BLOCKS = 256
-"""Marker blocks read from one answer; each is a decode attempt."""
 
-MAX_FENCES = 64
-"""Fenced blocks read from one answer, as the JSON locator reads."""
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A dialect's opening marker and the tags that may close its block (none: the block runs
-    to the next marker or the end of the text)."""
-
-    dialect: str
-    open: str
-    close: tuple[str, ...] = ()
-    ignore_case: bool = False
-
-
-MARKERS: tuple[Marker, ...] = (
-    Marker("tool_call", "<tool_call>", ("</tool_call>",), ignore_case=True),
-    Marker("pipe_tool_call", "<|tool_call|>", ("<|/tool_call|>", "</tool_call>")),
-    Marker("tool_call_start", "<|tool_call_start|>", ("<|tool_call_end|>",)),
-    Marker("python_tag", "<|python_tag|>", ("<|eom_id|>", "<|eot_id|>")),
-    Marker("mistral", "[TOOL_CALLS]"),
-    Marker("tool_calls", "<tool_calls>", ("</tool_calls>",), ignore_case=True),
-    Marker("function_call", "<function_call>", ("</function_call>",), ignore_case=True),
-    Marker("toolcall", "<TOOLCALL>", ("</TOOLCALL>",), ignore_case=True),
-    Marker("deepseek", "<｜tool▁call▁begin｜>", ("<｜tool▁call▁end｜>",)),
+DIALECTS: tuple[str, ...] = (
+    "auto",
+    "python",
+    "json",
+    *dict.fromkeys(m.dialect for m in MARKERS),
+    "harmony",
+    "bare",
 )
-
-WRAPPER_TOKENS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<|eom_id|>", "<|eot_id|>")
-"""Tokens around marker blocks that belong to the call text (removed with it)."""
-
-DIALECTS: tuple[str, ...] = ("auto", "python", "json", *(m.dialect for m in MARKERS), "bare")
 """Accepted ``dialect`` values: ``auto`` detects; ``python`` and ``json`` take any wrapper but
-decode only that syntax; a marker dialect looks only for its own marker (optional) and accepts
-either syntax inside; ``bare`` is JSON without markers."""
+decode only that syntax; a marker dialect looks only for its own markers (optional) and reads
+its body as its record says; ``bare`` is JSON without markers."""
 
-_MARKER_BY_DIALECT = {m.dialect: m for m in MARKERS}
 _STRICT = json.JSONDecoder()
 _SEPARATORS = " \t\r\n,;"
-_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
-_MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?\[ARGS\]")
+_MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?(\[ARGS\])?")
 _DEEPSEEK_SEP = "<｜tool▁sep｜>"
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
 thorough, and a flood of brackets without one would cost it time for nothing."""
 _JSON_LIKE_KEY = re.compile(r"[{\[]\s*[\"'](?:name|function|tool_name|tool_calls)[\"']")
-
-
-def _marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
-    parts = [
-        ("(?i:" + re.escape(m.open) + ")") if m.ignore_case else re.escape(m.open) for m in markers
-    ]
-    return re.compile("|".join(parts))
-
-
-_ALL_MARKERS = _marker_pattern(MARKERS)
 
 
 # ----------------------------------------------------------------------------- JSON items
@@ -376,10 +354,16 @@ def _named_call(
         a = fence.end()
         close = text.find(fence.group(1), a, b)
         b = b if close < 0 else close
-    for value, _start, end, _truncated in _json_values(text, a, b, log):
+    for value, _start, end, truncated in _json_values(text, a, b, log):
+        if truncated:  # half a call is never run
+            log.truncated = True
+            raise CallDecodeError("json", f"The tool call {name!r} is cut off.", a)
         if isinstance(value, dict):
             return ParsedCall(name, value, call_id), end
         break
+    if a >= b:
+        log.truncated = True
+        raise CallDecodeError("json", f"The tool call {name!r} is cut off before its arguments.", a)
     raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
 
 
@@ -409,6 +393,9 @@ def _named_calls(
             m = _MISTRAL_NAMED.match(text, _skip(text, pos, b), b)
             if m is None:
                 return calls or None
+            after = _skip(text, m.end(), b)
+            if m.group(3) is None and after < b and text[after] != "{":
+                return calls or None  # a name and prose: not this form
             call, pos = _named_call(text, m.group(1), m.group(2), m.end(), b, log)
             calls.append(call)
             nxt = _skip(text, pos, b)
@@ -458,7 +445,7 @@ class _Ctx:
 
 
 def _decode_body(
-    ctx: _Ctx, a: int, b: int, *, dialect: str, in_marker: bool
+    ctx: _Ctx, a: int, b: int, *, dialect: str, in_marker: bool, closed: bool = True
 ) -> list[ParsedCall] | None:
     """The calls in ``text[a:b]``: ``None`` when it holds nothing call-like, ``[]`` for an
     empty call list; raises :class:`CallDecodeError` for call-like text that does not decode."""
@@ -466,6 +453,9 @@ def _decode_body(
     a = _skip(text, a, b, " \t\r\n")
     if a >= b:
         return [] if in_marker else None
+    reader = markup_reader(dialect, text, a, b, closed=closed) if in_marker else None
+    if reader is not None:
+        return reader(text, a, b, ctx.log, closed)
     fence = _FENCE_OPEN.match(text, a, b) if in_marker else None
     if fence is not None:  # <tool_call>```json\n{..}\n```</tool_call> (Falcon 3)
         ctx.log.add("fence_in_tag", a)
@@ -496,140 +486,6 @@ def _decode_body(
     return got[0]
 
 
-# ----------------------------------------------------------------------------- locating
-
-
-@dataclass(frozen=True)
-class _Block:
-    dialect: str
-    start: int  # the marker
-    body_start: int
-    body_stop: int
-    end: int  # after the closing tag, when there is one
-
-
-def _in(pos: int, regions: list[tuple[int, int]]) -> int:
-    """The end of the region holding ``pos``, or -1."""
-    for a, b in regions:
-        if a <= pos < b:
-            return b
-    return -1
-
-
-def _marker_blocks(
-    text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
-) -> list[_Block]:
-    pattern = _ALL_MARKERS if markers == MARKERS else _marker_pattern(markers)
-    by_open = {m.open.lower(): m for m in markers}
-    hits: list[tuple[int, int, Marker]] = []
-    pos = begin
-    while len(hits) < MAX_BLOCKS:
-        m = pattern.search(text, pos)
-        if m is None:
-            break
-        inside = _in(m.start(), skip)
-        if inside >= 0:
-            pos = inside
-            continue
-        hits.append((m.start(), m.end(), by_open[m.group().lower()]))
-        pos = m.end()
-    blocks: list[_Block] = []
-    for i, (start, body, marker) in enumerate(hits):
-        limit = hits[i + 1][0] if i + 1 < len(hits) else len(text)
-        if blocks and blocks[-1].end > start:
-            continue  # a marker inside the previous block's closing range
-        stop, end = limit, limit
-        for close in marker.close:
-            at = _find(text, close, body, limit, marker.ignore_case)
-            if 0 <= at < stop:
-                stop, end = at, at + len(close)
-        blocks.append(_Block(marker.dialect, start, body, stop, end))
-    return blocks
-
-
-@functools.lru_cache(maxsize=64)
-def _caseless(needle: str) -> re.Pattern[str]:
-    return re.compile(re.escape(needle), re.I)
-
-
-def _find(text: str, needle: str, a: int, b: int, ignore_case: bool) -> int:
-    if not ignore_case:
-        return text.find(needle, a, b)
-    m = _caseless(needle).search(text, a, b)
-    return -1 if m is None else m.start()
-
-
-@dataclass(frozen=True)
-class _Fence:
-    start: int
-    lang: str
-    body_start: int
-    body_stop: int
-    end: int
-
-
-def _fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[_Fence]:
-    """Fenced blocks (any language tag or none, closed or not), outside reasoning."""
-    out: list[_Fence] = []
-    pos = begin
-    while len(out) < MAX_FENCES:
-        tick, tilde = text.find("```", pos), text.find("~~~", pos)
-        hits = [h for h in (tick, tilde) if h >= 0]
-        if not hits:
-            break
-        hit = min(hits)
-        inside = _in(hit, skip)
-        if inside >= 0:
-            pos = inside
-            continue
-        m = _FENCE_OPEN.match(text, hit)
-        assert m is not None  # three backticks or tildes always match
-        marker, body = m.group(1), m.end()
-        close = _line_marker(text, marker, body)
-        if close < 0:
-            close = text.find(marker, body)
-        if close < 0:
-            out.append(_Fence(hit, m.group(2) or "", body, len(text), len(text)))
-            break
-        out.append(_Fence(hit, m.group(2) or "", body, close, close + len(marker)))
-        pos = close + len(marker)
-    return out
-
-
-def _line_marker(text: str, marker: str, pos: int) -> int:
-    """The first ``marker`` at or after ``pos`` that starts a line, or -1."""
-    while True:
-        hit = text.find(marker, pos)
-        if hit < 0:
-            return -1
-        i = hit
-        while i > 0 and text[i - 1] in " \t":
-            i -= 1
-        if i == 0 or text[i - 1] == "\n":
-            return hit
-        pos = hit + len(marker)
-
-
-def _widen(text: str, a: int, b: int) -> tuple[int, int]:
-    """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers)."""
-    changed = True
-    while changed:
-        changed = False
-        s = a
-        while s > 0 and text[s - 1] in " \t\r\n":
-            s -= 1
-        for token in WRAPPER_TOKENS:
-            if text.endswith(token, 0, s):
-                a, changed = s - len(token), True
-                break
-        e = _skip(text, b, len(text), " \t\r\n")
-        for token in WRAPPER_TOKENS:
-            if text.startswith(token, e):
-                b, changed = e + len(token), True
-                break
-    return a, b
-
-
 def _kinds(dialect: str) -> frozenset[CallKind]:
     if dialect == "python":
         return frozenset({"ast"})
@@ -641,8 +497,7 @@ def _kinds(dialect: str) -> frozenset[CallKind]:
 def _markers(dialect: str) -> tuple[Marker, ...]:
     if dialect in ("auto", "python", "json"):
         return MARKERS
-    marker = _MARKER_BY_DIALECT.get(dialect)
-    return () if marker is None else (marker,)
+    return tuple(m for m in MARKERS if m.dialect == dialect)
 
 
 PYTHON_FENCES = frozenset(("", "python", "py", "python3", "tool_code", "ipython"))
@@ -712,10 +567,13 @@ def decode_calls(
     begin = locate.payload_start(text, log)
     skip = locate.think_regions(text, begin)
 
-    # 1. Dialect markers: every block is decoded; a block that fails is dropped unless all do.
-    blocks = _marker_blocks(text, begin, skip, _markers(dialect))
-    if blocks:
-        return _from_blocks(ctx, blocks)
+    # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
+    # that fails is dropped unless all do.
+    tagged = _harmony(ctx, begin, dialect) or _from_blocks(
+        ctx, _call_blocks(text, begin, skip, dialect)
+    )
+    if tagged is not None:
+        return tagged
 
     # 2. Fenced blocks holding calls (one call list may be spread over several).
     first_error: CallDecodeError | None = None
@@ -723,7 +581,7 @@ def decode_calls(
     spans: list[tuple[int, int]] = []
     kind: CallKind | None = None
     tried = list(skip)  # fenced code that was read as a whole is not searched for calls again
-    for fence in _fences(text, begin, skip):
+    for fence in find_fences(text, begin, skip):
         sub = _sub(ctx)
         try:
             got, fence_kind = _fence_calls(sub, fence)
@@ -772,12 +630,28 @@ def decode_calls(
     return _result(ctx, [], "none", _guess_kind(text, ctx.kinds), [], "whole")
 
 
+def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: str) -> list[Block]:
+    """The dialect blocks of the answer, without markers that prose merely names."""
+    blocks = marker_blocks(text, begin, skip, _markers(dialect))
+    return [b for b in blocks if not _prose_after_marker(text, b)]
+
+
+def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
+    """The calls of a harmony answer (gpt-oss), or ``None`` when it is not one."""
+    if dialect not in ("auto", "json", "harmony") or not is_harmony(ctx.text, begin):
+        return None
+    calls, spans = read_harmony(ctx.text, begin, ctx.log)
+    if not calls and not ctx.log.truncated:
+        return None
+    return _result(ctx, calls, "harmony", "json", spans, "tagged")
+
+
 def _sub(ctx: _Ctx) -> _Ctx:
     """A trial context: its repairs join the answer's only when the trial succeeds."""
     return _Ctx(ctx.text, ctx.kinds, ctx.positional, RepairLog())
 
 
-def _fence_calls(ctx: _Ctx, fence: _Fence) -> tuple[list[ParsedCall] | None, CallKind | None]:
+def _fence_calls(ctx: _Ctx, fence: Fence) -> tuple[list[ParsedCall] | None, CallKind | None]:
     """The calls in a fenced block and their syntax; raises :class:`CallDecodeError`
     (:class:`CodeNotCallsError` for Python code that is not calls)."""
     a, b = fence.body_start, fence.body_stop
@@ -794,30 +668,71 @@ def _dialect_name(kind: CallKind | None) -> str:
     return "python" if kind == "ast" else "json"
 
 
-def _from_blocks(ctx: _Ctx, blocks: list[_Block]) -> DecodedCalls:
+_NAME_LED = frozenset(("mistral", "deepseek", "kimi", "step3", "gemma"))
+"""Dialects whose body starts with a bare function name (cut off after it, still a call)."""
+
+
+def _has_words(text: str, a: int, b: int) -> bool:
+    """Does ``text[a:b]`` hold anything but whitespace?"""
+    return _skip(text, a, b, " \t\r\n") < b
+
+
+def _prose_after_marker(text: str, block: Block) -> bool:
+    """An unclosed marker followed by words that are neither calls nor markup (``use
+    <tool_call> tags``) is prose that names the marker, not a call."""
+    a, b = block.body_start, block.body_stop
+    if block.closed or not _has_words(text, a, b):
+        return False
+    if block.dialect == "mistral":  # `[TOOL_CALLS] token starts...`: a name, then words
+        m = _MISTRAL_NAMED.match(text, _skip(text, a, b), b)
+        if m is None or m.group(3) is not None:
+            return m is None and classify(text, a, b) is None
+        nxt = _skip(text, m.end(), b)
+        return nxt < b and text[nxt] not in "{["
+    if block.dialect in _NAME_LED:
+        return False
+    if block.dialect == "function_xml":  # `write <function=name> to call`: no parameters
+        head_end = text.find(">", a, b)
+        rest = _skip(text, head_end + 1, b, " \t\r\n") if head_end >= 0 else b
+        return rest < b and text.find("<param", rest, b) < 0 and text[rest] != "{"
+    reader = markup_reader(block.dialect, text, a, b, closed=False)
+    return classify(text, a, b) is None and reader is None
+
+
+def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
+    if not blocks:
+        return None
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
     first_error: CallDecodeError | None = None
     kind: CallKind | None = None
     decoded = 0
+    failed: list[tuple[int, int]] = []  # markers of a known dialect go, even around bad calls
     for block in blocks:
         sub = _sub(ctx)
         try:
             got = _decode_body(
-                sub, block.body_start, block.body_stop, dialect=block.dialect, in_marker=True
+                sub,
+                block.body_start,
+                block.body_stop,
+                dialect=block.dialect,
+                in_marker=True,
+                closed=block.closed,
             )
         except CallDecodeError as err:
             first_error = first_error or err
+            failed.append(widen(ctx.text, block.start, block.end))
             continue
         ctx.log.extend(sub.log)
         decoded += 1
         kind = kind or classify(ctx.text, block.body_start, block.body_stop) or "json"
         calls.extend(got or [])
-        spans.append(_widen(ctx.text, block.start, block.end))
+        spans.append(widen(ctx.text, block.start, block.end))
     if first_error is not None:
         if not decoded:
             raise first_error
         ctx.log.add("dropped_block", first_error.pos)
+        spans = sorted(spans + failed)
     if kind is None:
         kind = "json"
     return _result(ctx, calls, blocks[0].dialect, kind, spans, "tagged")
@@ -846,7 +761,7 @@ def _prose_calls(
             if got is None or not got[0]:
                 continue
             a, b = begin + report.start, begin + report.end
-            if any(s < b and a < e for s, e, _c, _k in found) or _in(a, skip) >= 0:
+            if any(s < b and a < e for s, e, _c, _k in found) or in_region(a, skip) >= 0:
                 continue
             ctx.log.extend(sub)
             found.append((a, b, got[0], "json"))

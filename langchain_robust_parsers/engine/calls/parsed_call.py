@@ -31,6 +31,8 @@ class ParsedCall:
     """One function call: its (dotted) name, its arguments and the id the model gave, if any.
 
     ``start``/``end`` delimit the text of the call (with its markers) in the decoded input.
+    ``raw``: for markup dialects, each argument's text as written, before any typing (the
+    bound tools' schemas type it).
     """
 
     name: str
@@ -38,6 +40,7 @@ class ParsedCall:
     id: str | None = None
     start: int = 0
     end: int = 0
+    raw: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)

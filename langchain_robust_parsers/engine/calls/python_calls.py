@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.python_repair import tolerant_source
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -562,9 +563,10 @@ def _attempts(src: str, shape: Shape) -> Iterator[tuple[str, Literal["eval", "ex
             yield src[: shape.last_top_separator], "exec", "truncated_call_dropped"
 
 
-def _parse_calls(src: str, pos: int, log: RepairLog) -> _Parsed:
+def _parse_calls(src: str, pos: int, log: RepairLog, *, tolerant: bool = True) -> _Parsed:
     """Parse ``src`` as a call list: as one expression, with missing brackets added, one call
-    per line or ``;``, then cut back to its complete calls when it was cut off."""
+    per line or ``;``, then cut back to its complete calls when it was cut off; then, once, the
+    same after the tolerant repairs (:mod:`.python_repair`)."""
     shape = scan_shape(src, bound=MAX_SYNTAX_DEPTH - 1)  # one level kept for added brackets
     if shape.too_deep_at >= 0:
         raise CallDecodeError(
@@ -597,6 +599,18 @@ def _parse_calls(src: str, pos: int, log: RepairLog) -> _Parsed:
     if not_calls is not None:
         error = CodeNotCallsError if not_calls.code else CallDecodeError
         raise error("ast", not_calls.reason, pos)
+    repaired, repairs = tolerant_source(src) if tolerant else (src, [])
+    if repairs:
+        sub = RepairLog()
+        try:
+            parsed = _parse_calls(repaired, pos, sub, tolerant=False)
+        except CallDecodeError:
+            pass
+        else:
+            for name in repairs:
+                log.add(name, pos)
+            log.extend(sub)
+            return parsed
     raise CallSyntaxError("ast", first_error or "Invalid syntax.", pos)
 
 
@@ -626,6 +640,7 @@ def decode_python_calls(
     *,
     positional: Positional = "drop",
     log: RepairLog | None = None,
+    tolerant: bool = True,
 ) -> list[ParsedCall]:
     """The calls written in Python syntax in ``text[start:stop]``, in order.
 
@@ -633,13 +648,14 @@ def decode_python_calls(
     ``;``, a call list cut off after its complete calls, and the whole thing quoted as one
     string. Backticks and whitespace around it are ignored. Repairs are recorded in ``log``.
     Returns ``[]`` for an empty text or ``[]``; raises :class:`CallDecodeError` (kind ``ast``)
-    when the text is not a call list.
+    when the text is not a call list. ``tolerant=False`` skips the tolerant pass
+    (:mod:`.python_repair`) for callers that repair in their own way.
     """
     log = RepairLog() if log is None else log
     a, b = _strip(text, start, len(text) if stop is None else stop)
     if a >= b:
         return []
-    parsed = _parse_calls(text[a:b], a, log)
+    parsed = _parse_calls(text[a:b], a, log, tolerant=tolerant)
     resolver = _Resolver(_Source(parsed.src), positional, log, a)
     calls: list[ParsedCall] = []
     try:

@@ -2,7 +2,7 @@
 
 A model without native tool calling learns about its tools from a system message and writes its
 calls as text; the wrapper writes earlier calls and tool results back into the conversation in
-the same convention. Three dialects:
+the same convention. Five dialects:
 
 - ``hermes``: the tools as JSON schemas inside ``<tools></tools>``, each call as
   ``<tool_call>{"name": .., "arguments": {..}}</tool_call>``, each result inside
@@ -13,6 +13,14 @@ the same convention. Three dialects:
   as ``Result of get_weather: ...`` in a user turn.
 - ``json``: the tools as JSON schemas, calls as a JSON list,
   ``[{"name": "get_weather", "arguments": {"city": "Paris"}}]``, results as for ``python``.
+- ``xml``: the tools inside ``<tools></tools>``, each call as Qwen3-Coder writes it,
+  ``<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>
+  \n</tool_call>`` (values as text, lists and objects as JSON), results in
+  ``<tool_response></tool_response>`` (Qwen3-Coder, Qwen3.5, Seed-OSS and Step-3.5 are trained
+  on it).
+- ``mistral``: the tools inside ``[AVAILABLE_TOOLS][/AVAILABLE_TOOLS]``, each call as
+  ``[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}``, results inside
+  ``[TOOL_RESULTS][/TOOL_RESULTS]`` (Mistral's own convention).
 
 Everything here is plain text in, text out: no LangChain import. The texts are part of the
 public contract (snapshot-tested): changing them changes what every wrapped model sees.
@@ -41,10 +49,10 @@ __all__ = [
     "render_tool_schemas",
 ]
 
-ToolDialect = Literal["hermes", "python", "json"]
+ToolDialect = Literal["hermes", "python", "json", "xml", "mistral"]
 """How tools are described to the model and how it writes its calls."""
 
-TOOL_DIALECTS: tuple[ToolDialect, ...] = ("hermes", "python", "json")
+TOOL_DIALECTS: tuple[ToolDialect, ...] = ("hermes", "python", "json", "xml", "mistral")
 
 TOOLS_PLACEHOLDER = "{tools}"
 """Where a tool prompt takes the tool schemas, one JSON object a line. Replaced literally (not
@@ -64,6 +72,20 @@ _PYTHON_FORMAT = (
     "[function_name1(parameter1=value1, parameter2=value2), function_name2(parameter=value)]\n"
     "Write strings in quotes, and True, False and None for booleans and null."
 )
+_XML_FORMAT = (
+    "To call a function, write it inside <tool_call></tool_call> tags, each argument in its "
+    "own parameter element:\n"
+    "<tool_call>\n<function=function_name>\n<parameter=parameter_name>\nvalue\n"
+    "</parameter>\n</function>\n</tool_call>\n"
+    "Write values as plain text, lists and objects as JSON. "
+    "Write one <tool_call> block for each call."
+)
+_MISTRAL_FORMAT = (
+    "To call a function, write [TOOL_CALLS], the function's name, [ARGS] and its arguments as "
+    "a JSON object:\n"
+    '[TOOL_CALLS]function_name[ARGS]{"parameter": "value"}\n'
+    "Write [TOOL_CALLS] before each call."
+)
 _JSON_FORMAT = (
     "To call functions, answer with only a JSON list of calls, and no other text:\n"
     '[{"name": "function_name1", "arguments": {"parameter1": "value1"}}, '
@@ -71,7 +93,13 @@ _JSON_FORMAT = (
 )
 
 CALL_FORMATS: Mapping[ToolDialect, str] = MappingProxyType(
-    {"hermes": _HERMES_FORMAT, "python": _PYTHON_FORMAT, "json": _JSON_FORMAT}
+    {
+        "hermes": _HERMES_FORMAT,
+        "python": _PYTHON_FORMAT,
+        "json": _JSON_FORMAT,
+        "xml": _XML_FORMAT,
+        "mistral": _MISTRAL_FORMAT,
+    }
 )
 """How a call is written, by dialect: part of the tool prompt, and the format requirement
 restated by a clarification turn."""
@@ -105,6 +133,21 @@ TOOL_PROMPTS: Mapping[ToolDialect, str] = MappingProxyType(
         ),
         "json": (
             _INTRO_LINES + ":\n" + TOOLS_PLACEHOLDER + "\n\n" + _JSON_FORMAT + "\n" + _PLAIN_RESULTS
+        ),
+        "xml": (
+            _INTRO_LINES + " inside <tools></tools> tags:\n"
+            "<tools>\n" + TOOLS_PLACEHOLDER + "\n</tools>\n\n" + _XML_FORMAT + " "
+            "The results come back inside <tool_response></tool_response> tags. "
+            "If no function is needed, answer normally, without tags."
+        ),
+        "mistral": (
+            _INTRO_LINES + " inside [AVAILABLE_TOOLS][/AVAILABLE_TOOLS]:\n"
+            "[AVAILABLE_TOOLS]\n"
+            + TOOLS_PLACEHOLDER
+            + "\n[/AVAILABLE_TOOLS]\n\n"
+            + _MISTRAL_FORMAT
+            + " The results come back inside [TOOL_RESULTS][/TOOL_RESULTS]. "
+            "If no function is needed, answer normally, without [TOOL_CALLS]."
         ),
     }
 )
@@ -235,7 +278,21 @@ def render_calls(calls: Sequence[tuple[str, Mapping[str, Any]]], dialect: ToolDi
         )
     if dialect == "python":
         return "[" + ", ".join(_python_call(n, a) for n, a in calls) + "]"
+    if dialect == "xml":
+        return "\n".join(_xml_call(n, a) for n, a in calls)
+    if dialect == "mistral":
+        return "".join(f"[TOOL_CALLS]{n}[ARGS]{_dumps(dict(a))}" for n, a in calls)
     return _dumps([{"name": n, "arguments": dict(a)} for n, a in calls])
+
+
+def _xml_call(name: str, args: Mapping[str, Any]) -> str:
+    """One call as Qwen3-Coder writes it: text values as they are, others as JSON."""
+    lines = ["<tool_call>", f"<function={name}>"]
+    for key, value in args.items():
+        text = value if isinstance(value, str) else _dumps(value)
+        lines += [f"<parameter={key}>", text, "</parameter>"]
+    lines += ["</function>", "</tool_call>"]
+    return "\n".join(lines)
 
 
 RESULT_PREFIX = "Result of {name}: "
@@ -247,9 +304,12 @@ UNKNOWN_TOOL_NAME = "tool"
 
 def render_tool_results(results: Sequence[tuple[str | None, str]], dialect: ToolDialect) -> str:
     """Tool results ``(name, text)`` as one user turn: ``<tool_response>`` blocks for
-    ``hermes``, ``Result of name: text`` lines otherwise."""
-    if dialect == "hermes":
+    ``hermes`` and ``xml``, ``[TOOL_RESULTS]`` blocks for ``mistral``, ``Result of name: text``
+    lines otherwise."""
+    if dialect in ("hermes", "xml"):
         return "\n".join(f"<tool_response>\n{text}\n</tool_response>" for _name, text in results)
+    if dialect == "mistral":
+        return "".join(f"[TOOL_RESULTS]{text}[/TOOL_RESULTS]" for _name, text in results)
     return "\n".join(
         RESULT_PREFIX.format(name=name or UNKNOWN_TOOL_NAME) + text for name, text in results
     )

@@ -11,17 +11,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from langchain_robust_parsers.engine.lexicon import (
+    FENCE_OPEN as _FENCE_OPEN,
+    THINK_CLOSE as THINK_CLOSE,
+    THINK_OPEN as _THINK_OPEN,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-# Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
-# `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
-_THINK_NAME = r"(?:[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
-_THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
-THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
-"""The closing tag of a reasoning block, any case (shared with the stream decoder)."""
 _THINK_CLOSE = THINK_CLOSE
 _LONE_THINK_CLOSE = THINK_CLOSE
-_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
 # A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
 _SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")

@@ -1,0 +1,234 @@
+"""Where the call blocks of an answer are: dialect marker blocks and fenced blocks.
+
+Offsets only; nothing is decoded here. A marker block runs to its closing tag (searched up to
+the next marker of its own kind), else to the next marker that does not nest, else to the end
+of the answer; a fence runs to its closing fence at the start of a line, else to the end.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
+from langchain_robust_parsers.engine.lexicon import FENCE_OPEN, WRAPPER_TOKENS
+
+__all__ = [
+    "ALL_MARKERS",
+    "MAX_BLOCKS",
+    "MAX_FENCES",
+    "Block",
+    "Fence",
+    "find_fences",
+    "in_region",
+    "marker_blocks",
+    "marker_pattern",
+    "skip_chars",
+    "widen",
+]
+
+MAX_BLOCKS = 256
+"""Marker blocks read from one answer; each is a decode attempt."""
+
+MAX_FENCES = 64
+"""Fenced blocks read from one answer, as the JSON locator reads."""
+
+
+def skip_chars(text: str, pos: int, stop: int, chars: str = " \t\r\n,;") -> int:
+    """The first position at or after ``pos`` (before ``stop``) not in ``chars``."""
+    while pos < stop and text[pos] in chars:
+        pos += 1
+    return pos
+
+
+def marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
+    """One pattern for the openers of ``markers``. Those starting with ``<`` share it as a
+    prefix, so the regex engine tests the alternatives only where a ``<`` stands."""
+    tagged: list[str] = []
+    others: list[str] = []
+    for m in markers:
+        tag = m.open.startswith("<")
+        body = re.escape(m.open[1:] if tag else m.open)
+        part = ("(?i:" + body + ")") if m.ignore_case else body
+        if m.follow:
+            part += "(?=[" + re.escape(m.follow) + "])"
+        (tagged if tag else others).append(part)
+    if tagged:
+        others.insert(0, "<(?:" + "|".join(tagged) + ")")
+    return re.compile("|".join(others))
+
+
+ALL_MARKERS = marker_pattern(MARKERS)
+
+
+# ----------------------------------------------------------------------------- locating
+
+
+@dataclass(frozen=True)
+class Block:
+    dialect: str
+    start: int  # the marker
+    body_start: int
+    body_stop: int
+    end: int  # after the closing tag, when there is one
+    closed: bool = False  # ended by its closing tag
+
+
+def in_region(pos: int, regions: list[tuple[int, int]]) -> int:
+    """The end of the region holding ``pos``, or -1."""
+    for a, b in regions:
+        if a <= pos < b:
+            return b
+    return -1
+
+
+def marker_hits(
+    text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
+) -> list[tuple[int, int, Marker]]:
+    pattern = ALL_MARKERS if markers == MARKERS else marker_pattern(markers)
+    by_open = {m.open.lower(): m for m in markers}
+    hits: list[tuple[int, int, Marker]] = []
+    pos = begin
+    while len(hits) < MAX_BLOCKS:
+        m = pattern.search(text, pos)
+        if m is None:
+            break
+        inside = in_region(m.start(), skip)
+        if inside >= 0:
+            pos = inside
+            continue
+        marker = by_open[m.group().lower()]
+        hits.append((m.start(), m.start() if marker.from_marker else m.end(), marker))
+        pos = m.end()
+    return hits
+
+
+def marker_blocks(
+    text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
+) -> list[Block]:
+    """The dialect blocks: each runs to its closing tag (searched up to the next marker of its
+    own kind), else to the next marker that is not nested in blocks, else to the end."""
+    hits = marker_hits(text, begin, skip, markers)
+    same_after, outer_after = _next_limits(hits, len(text))
+    blocks: list[Block] = []
+    for i, (start, body, marker) in enumerate(hits):
+        if blocks and blocks[-1].end > start:
+            continue  # a marker inside the previous block
+        same, other = same_after[i], outer_after[i]
+        stop = end = -1
+        after_open = max(body, start + len(marker.open))
+        for close in marker.close:
+            at = find_text(text, close, after_open, same, marker.ignore_case)
+            if at >= 0 and (stop < 0 or at < stop):
+                stop, end = at, at + len(close)
+        if stop < 0:
+            stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
+        blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
+    return blocks
+
+
+def _next_limits(hits: list[tuple[int, int, Marker]], n: int) -> tuple[list[int], list[int]]:
+    """For each hit: where the next hit of the same opener starts, and the next hit that does
+    not nest (``n`` when none); one pass from the end."""
+    same_after = [n] * len(hits)
+    outer_after = [n] * len(hits)
+    seen: dict[str, int] = {}
+    outer = n
+    for i in range(len(hits) - 1, -1, -1):
+        start, _body, marker = hits[i]
+        same_after[i] = seen.get(marker.open, n)
+        outer_after[i] = outer
+        seen[marker.open] = start
+        if not marker.nested:
+            outer = start
+    return same_after, outer_after
+
+
+def next_hit(hits: list[tuple[int, int, Marker]], i: int) -> int:
+    return hits[i + 1][0] if i + 1 < len(hits) else 1 << 62
+
+
+@functools.lru_cache(maxsize=64)
+def caseless(needle: str) -> re.Pattern[str]:
+    return re.compile(re.escape(needle), re.I)
+
+
+def find_text(text: str, needle: str, a: int, b: int, ignore_case: bool) -> int:
+    if not ignore_case:
+        return text.find(needle, a, b)
+    m = caseless(needle).search(text, a, b)
+    return -1 if m is None else m.start()
+
+
+@dataclass(frozen=True)
+class Fence:
+    start: int
+    lang: str
+    body_start: int
+    body_stop: int
+    end: int
+
+
+def find_fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[Fence]:
+    """Fenced blocks (any language tag or none, closed or not), outside reasoning."""
+    out: list[Fence] = []
+    pos = begin
+    while len(out) < MAX_FENCES:
+        tick, tilde = text.find("```", pos), text.find("~~~", pos)
+        hits = [h for h in (tick, tilde) if h >= 0]
+        if not hits:
+            break
+        hit = min(hits)
+        inside = in_region(hit, skip)
+        if inside >= 0:
+            pos = inside
+            continue
+        m = FENCE_OPEN.match(text, hit)
+        assert m is not None  # three backticks or tildes always match
+        marker, body = m.group(1), m.end()
+        close = line_marker(text, marker, body)
+        if close < 0:
+            close = text.find(marker, body)
+        if close < 0:
+            out.append(Fence(hit, m.group(2) or "", body, len(text), len(text)))
+            break
+        out.append(Fence(hit, m.group(2) or "", body, close, close + len(marker)))
+        pos = close + len(marker)
+    return out
+
+
+def line_marker(text: str, marker: str, pos: int) -> int:
+    """The first ``marker`` at or after ``pos`` that starts a line, or -1."""
+    while True:
+        hit = text.find(marker, pos)
+        if hit < 0:
+            return -1
+        i = hit
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i == 0 or text[i - 1] == "\n":
+            return hit
+        pos = hit + len(marker)
+
+
+def widen(text: str, a: int, b: int) -> tuple[int, int]:
+    """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers)."""
+    changed = True
+    while changed:
+        changed = False
+        s = a
+        while s > 0 and text[s - 1] in " \t\r\n":
+            s -= 1
+        if s > 0 and text[s - 1] == ">":  # every wrapper token ends with `>`
+            for token in WRAPPER_TOKENS:
+                if text.endswith(token, 0, s):
+                    a, changed = s - len(token), True
+                    break
+        e = skip_chars(text, b, len(text), " \t\r\n")
+        if text.startswith("<", e):  # and starts with `<`
+            for token in WRAPPER_TOKENS:
+                if text.startswith(token, e):
+                    b, changed = e + len(token), True
+                    break
+    return a, b

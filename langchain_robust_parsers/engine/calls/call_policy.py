@@ -1,0 +1,88 @@
+"""Which decoded calls may run: typed by the bound tools' schemas, and the calls that must not
+run (to a tool that is not bound, or cut off) set apart as invalid calls with their reason.
+
+An agent must never execute half a call or a call to a tool it does not have: such calls go
+to ``AIMessage.invalid_tool_calls`` (with the reason), not to ``tool_calls``, unless the user
+opts in (``allow_unknown``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence, Set
+from dataclasses import dataclass, field
+
+from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
+from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
+from langchain_robust_parsers.engine.report import ParseReport, Repair
+
+__all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls"]
+
+CUT_OFF_REASON = "A tool call was cut off before its end; it was not run."
+UNKNOWN_TOOL_REASON = "Unknown tool {name!r}: it is not among the bound tools ({names})."
+
+
+@dataclass(frozen=True)
+class InvalidCall:
+    """A call that must not run: its name when known, the call as text (``name({..})``, or
+    empty when it was cut off), and why."""
+
+    name: str | None
+    args: str
+    error: str
+
+
+@dataclass(frozen=True)
+class VettedCalls:
+    """The calls that may run, the invalid ones, and the report with the coercions made."""
+
+    calls: tuple[ParsedCall, ...]
+    invalid: tuple[InvalidCall, ...] = ()
+    report: ParseReport = field(default_factory=ParseReport)
+
+
+@dataclass(frozen=True)
+class CallPolicy:
+    """``schemas``: the bound tools' parameter schemas (arguments are typed by them);
+    ``allow_unknown``: calls to tools not among the bound names run all the same."""
+
+    schemas: ToolSchemas | None = None
+    allow_unknown: bool = True
+
+    def type(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[str]]:
+        """``calls`` typed by the schemas, and the coercions made."""
+        if not self.schemas:
+            return list(calls), []
+        return type_calls(calls, self.schemas)
+
+    def runnable(self, calls: Sequence[ParsedCall], tool_names: Set[str]) -> list[ParsedCall]:
+        """The calls that may run (typed), without the invalid ones (for streaming)."""
+        typed, _ = self.type(calls)
+        if self.allow_unknown or not tool_names:
+            return typed
+        return [c for c in typed if c.name in tool_names]
+
+    def vet(self, decoded: DecodedCalls, tool_names: Set[str]) -> VettedCalls:
+        """Type ``decoded.calls`` and set apart the calls that must not run."""
+        typed, coercions = self.type(decoded.calls)
+        invalid: list[InvalidCall] = []
+        keep: list[ParsedCall] = []
+        names = ", ".join(sorted(tool_names)) or "none"
+        for call in typed:
+            if self.allow_unknown or not tool_names or call.name in tool_names:
+                keep.append(call)
+                continue
+            # The call as text, `name({..})`: not a bare JSON object, so LangChain's chunk
+            # merging keeps it invalid when it streams.
+            args = f"{call.name}({json.dumps(call.args, ensure_ascii=False, default=str)})"
+            reason = UNKNOWN_TOOL_REASON.format(name=call.name, names=names)
+            invalid.append(InvalidCall(call.name, args, reason))
+        report = decoded.report
+        if "truncated_call_dropped" in report.repair_names:
+            invalid.append(InvalidCall(None, "", CUT_OFF_REASON))
+        if coercions:
+            extra = tuple(Repair(name, report.start) for name in coercions)
+            report = ParseReport(
+                report.source, report.start, report.end, report.repairs + extra, report.truncated
+            )
+        return VettedCalls(tuple(keep), tuple(invalid), report)

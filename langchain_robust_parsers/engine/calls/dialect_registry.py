@@ -1,0 +1,325 @@
+"""The registry of tool-call dialects: one record a dialect.
+
+A record names the dialect, its markers (the tokens that open and close a call block), how its
+body is read (``reader``), what is left of the answer once the calls are taken out
+(``remaining``), which :mod:`~langchain_robust_parsers.engine.calls.tool_prompts` dialect
+writes it (``writer``, when the chat model can prompt in it), and the model families that
+write it. :mod:`~langchain_robust_parsers.engine.calls.dialects` finds the blocks and reads
+them with the record's reader; the stream splitter holds text at the same markers. Adding a
+dialect is one record here (and its reader when the body is new) plus its tests.
+
+Readers by name:
+
+- ``calls``: JSON calls (``{"name": .., "arguments": ..}``, lists, BFCL's ``{"f": {..}}``) or
+  Python calls, with the JSON engine's repairs;
+- ``tool_call``: as ``calls``, or Qwen3-Coder's ``<function=..>`` elements, or GLM's
+  ``NAME<arg_key>..``, whichever the body holds;
+- ``xml`` / ``invoke`` / ``dsml``: parameter elements (see
+  :mod:`~langchain_robust_parsers.engine.calls.markup_calls`);
+- ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from langchain_robust_parsers.engine.calls.markup_calls import (
+    read_arg_pairs,
+    read_elements,
+    read_gemma,
+    read_kimi,
+    sniff_tool_call,
+)
+from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = [
+    "DIALECT_RECORDS",
+    "MARKERS",
+    "REMOVED",
+    "DialectRecord",
+    "Marker",
+    "markup_reader",
+]
+
+REMOVED = "markers and calls removed; the prose before, between and after them kept"
+"""The remaining-content rule of every marker dialect."""
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A dialect's opening marker and the tags that may close its block (none: the block runs
+    to the next marker or the end of the text). ``follow``: characters one of which must come
+    right after the opener (``functools[``). ``nested``: the marker may sit inside another
+    dialect's block (``<function=`` inside ``<tool_call>``), where it is part of that block.
+    ``from_marker``: the reader reads the block from the marker itself (it carries the name)."""
+
+    dialect: str
+    open: str
+    close: tuple[str, ...] = ()
+    ignore_case: bool = False
+    follow: str = ""
+    nested: bool = False
+    from_marker: bool = False
+
+
+@dataclass(frozen=True)
+class DialectRecord:
+    """One tool-call dialect."""
+
+    name: str
+    markers: tuple[Marker, ...]
+    reader: str
+    families: str
+    example: str
+    remaining: str = REMOVED
+    writer: str | None = None
+
+
+def _m(dialect: str, open_: str, *close: str, **kw: bool | str) -> Marker:
+    return Marker(dialect, open_, tuple(close), **kw)  # type: ignore[arg-type]
+
+
+DIALECT_RECORDS: tuple[DialectRecord, ...] = (
+    DialectRecord(
+        "tool_call",
+        (_m("tool_call", "<tool_call>", "</tool_call>", ignore_case=True),),
+        "tool_call",
+        "Hermes 2/3, Qwen 2.5/3, QwQ, Qwen3-Coder, GLM-4.5/4.6/4.7, ERNIE 4.5, Granite 4, "
+        "Falcon 3, xLAM, Hermes-style fine-tunes",
+        '<tool_call>{"name": "f", "arguments": {..}}</tool_call>; '
+        "<tool_call><function=f><parameter=k>v</parameter></function></tool_call>; "
+        "<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>",
+        writer="hermes, xml",
+    ),
+    DialectRecord(
+        "seed_tool_call",
+        (_m("seed_tool_call", "<seed:tool_call>", "</seed:tool_call>"),),
+        "tool_call",
+        "Seed-OSS",
+        "<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>",
+    ),
+    DialectRecord(
+        "function_xml",
+        (
+            _m("function_xml", "<function=", "</function>", nested=True, from_marker=True),
+            _m("function_xml", "<function name=", "</function>", nested=True, from_marker=True),
+        ),
+        "xml",
+        "Qwen3-Coder and Step-3.5 without the wrapper, MiniCPM, Llama 3.1 (<function=f>{..})",
+        '<function=f><parameter=k>v</parameter></function>; <function name="f">..</function>',
+    ),
+    DialectRecord(
+        "minimax",
+        (_m("minimax", "<minimax:tool_call>", "</minimax:tool_call>"),),
+        "invoke",
+        "MiniMax-M2, M2.1, M2.5",
+        '<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>'
+        "</minimax:tool_call>",
+    ),
+    DialectRecord(
+        "dsml",
+        (_m("dsml", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),),
+        "dsml",
+        "DeepSeek V3.2",
+        '<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="k" '
+        'string="true">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>',
+    ),
+    DialectRecord(
+        "deepseek",
+        (_m("deepseek", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),),
+        "calls",
+        "DeepSeek V3, R1, V3.1",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{..}\\n```"
+        "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>",
+    ),
+    DialectRecord(
+        "kimi",
+        (_m("kimi", "<|tool_call_begin|>", "<|tool_call_end|>"),),
+        "kimi",
+        "Kimi K2",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+        "<|tool_call_argument_begin|>{..}<|tool_call_end|><|tool_calls_section_end|>",
+    ),
+    DialectRecord(
+        "step3",
+        (_m("step3", "<｜tool_call_begin｜>", "<｜tool_call_end｜>"),),
+        "kimi",
+        "Step-3",
+        '<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f">'
+        '<steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜>',
+    ),
+    DialectRecord(
+        "harmony",
+        (),
+        "harmony",
+        "gpt-oss",
+        "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{..}<|call|>",
+        remaining="the text of the final channel and of commentary without a recipient",
+    ),
+    DialectRecord(
+        "gemma",
+        (_m("gemma", "<start_function_call>", "<end_function_call>"),),
+        "gemma",
+        "FunctionGemma",
+        "<start_function_call>call:f{k:<escape>v<escape>,n:3}<end_function_call>",
+    ),
+    DialectRecord(
+        "mistral",
+        (_m("mistral", "[TOOL_CALLS]"),),
+        "calls",
+        "Mistral, Mixtral, Ministral, Magistral, Devstral, Mistral Small 3.x",
+        "[TOOL_CALLS][{..}]; [TOOL_CALLS]f[ARGS]{..}; [TOOL_CALLS]f{..}",
+        writer="mistral",
+    ),
+    DialectRecord(
+        "python_tag",
+        (_m("python_tag", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"),),
+        "calls",
+        "Llama 3.1/3.2/3.3",
+        '<|python_tag|>{"name": "f", "parameters": {..}}; {..}',
+    ),
+    DialectRecord(
+        "python_start",
+        (_m("python_start", "<|python_start|>", "<|python_end|>"),),
+        "calls",
+        "Llama 4",
+        "<|python_start|>[f(k=1)]<|python_end|>",
+    ),
+    DialectRecord(
+        "pipe_tool_call",
+        (_m("pipe_tool_call", "<|tool_call|>", "<|/tool_call|>", "</tool_call>"),),
+        "calls",
+        "Granite 3.x",
+        '<|tool_call|>[{"name": "f", "arguments": {..}}]',
+    ),
+    DialectRecord(
+        "functools",
+        (_m("functools", "functools", follow="["),),
+        "calls",
+        "Phi-4-mini",
+        'functools[{"name": "f", "arguments": {..}}]',
+    ),
+    DialectRecord(
+        "tool_call_start",
+        (_m("tool_call_start", "<|tool_call_start|>", "<|tool_call_end|>"),),
+        "calls",
+        "LFM2",
+        "<|tool_call_start|>[f(k=1)]<|tool_call_end|>",
+    ),
+    DialectRecord(
+        "tool_calls",
+        (_m("tool_calls", "<tool_calls>", "</tool_calls>", ignore_case=True),),
+        "calls",
+        "Jamba, Hunyuan A13B, MiniMax-M1, Apriel",
+        '<tool_calls>[{"name": "f", "arguments": {..}}]</tool_calls>',
+    ),
+    DialectRecord(
+        "function_calls",
+        (_m("function_calls", "<function_calls>", "</function_calls>", ignore_case=True),),
+        "tool_call",
+        "OLMo 3 (Python calls, one a line); <invoke> elements",
+        '<function_calls>f(k="v")\\ng(n=1)</function_calls>',
+    ),
+    DialectRecord(
+        "function_call",
+        (_m("function_call", "<function_call>", "</function_call>", ignore_case=True),),
+        "calls",
+        "granite-20b-functioncalling",
+        '<function_call> {"name": "f", "arguments": {..}}',
+    ),
+    DialectRecord(
+        "toolcall",
+        (_m("toolcall", "<TOOLCALL>", "</TOOLCALL>", ignore_case=True),),
+        "calls",
+        "Nemotron, BFCL's tag",
+        '<TOOLCALL>[{"name": "f", "arguments": {..}}]</TOOLCALL>',
+    ),
+    DialectRecord(
+        "apertus",
+        (_m("apertus", "<|tools_prefix|>", "<|tools_suffix|>"),),
+        "calls",
+        "Apertus",
+        '<|tools_prefix|>[{"f": {..}}]<|tools_suffix|>',
+    ),
+    DialectRecord(
+        "internlm",
+        (_m("internlm", "<|action_start|><|plugin|>", "<|action_end|>"),),
+        "calls",
+        "InternLM2 / 2.5",
+        '<|action_start|><|plugin|>{"name": "f", "parameters": {..}}<|action_end|>',
+    ),
+    DialectRecord(
+        "longcat",
+        (_m("longcat", "<longcat_tool_call>", "</longcat_tool_call>"),),
+        "calls",
+        "LongCat-Flash",
+        '<longcat_tool_call>{"name": "f", "arguments": {..}}</longcat_tool_call>',
+    ),
+    DialectRecord(
+        "command",
+        (_m("command", "<|START_ACTION|>", "<|END_ACTION|>"),),
+        "calls",
+        "Command R7B, Command A",
+        '<|START_ACTION|>[{"tool_name": "f", "parameters": {..}}]<|END_ACTION|>',
+    ),
+    DialectRecord(
+        "gigachat",
+        (_m("gigachat", "function call<|role_sep|>"),),
+        "calls",
+        "GigaChat 3",
+        'function call<|role_sep|>\\n{"name": "f", "arguments": {..}}',
+    ),
+)
+"""Every marker dialect, in the order their markers are tried at one position."""
+
+MARKERS: tuple[Marker, ...] = tuple(m for r in DIALECT_RECORDS for m in r.markers)
+READERS: dict[str, str] = {r.name: r.reader for r in DIALECT_RECORDS}
+
+MarkupReader = Callable[[str, int, int, RepairLog, bool], list[ParsedCall]]
+
+
+def _xml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_elements(text, a, b, log, closed=closed, element="function")
+
+
+def _invoke(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_elements(text, a, b, log, closed=closed, element="invoke")
+
+
+def _dsml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_elements(text, a, b, log, closed=closed, element="invoke", prefix="｜DSML｜")
+
+
+def _glm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_arg_pairs(text, a, b, log, closed=closed)
+
+
+def _kimi(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_kimi(text, a, b, log, closed=closed)
+
+
+def _gemma(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_gemma(text, a, b, log, closed=closed)
+
+
+_MARKUP: dict[str, MarkupReader] = {
+    "xml": _xml,
+    "invoke": _invoke,
+    "dsml": _dsml,
+    "glm": _glm,
+    "kimi": _kimi,
+    "gemma": _gemma,
+}
+
+
+def markup_reader(
+    dialect: str, text: str, a: int, b: int, *, closed: bool = True
+) -> MarkupReader | None:
+    """The markup reader for a block of ``dialect`` whose body is ``text[a:b]``; ``None``
+    when it is read as JSON or Python calls."""
+    reader = READERS.get(dialect, "calls")
+    if reader == "tool_call":
+        reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+    return _MARKUP.get(reader)

@@ -1,0 +1,102 @@
+"""gpt-oss's harmony format: an answer as a run of messages, each a header and a body.
+
+``<|channel|>analysis<|message|>reasoning<|end|><|start|>assistant<|channel|>commentary
+to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>``
+
+A header names its channel (``analysis``, ``commentary``, ``final``) and, for a tool call, its
+recipient (``to=functions.NAME``, before or after the channel); the body of a call is its JSON
+arguments, ended by ``<|call|>``. What remains of the answer is the text of the ``final`` and
+``commentary`` messages without a recipient (the preamble a model may write before its calls);
+``analysis`` is reasoning and is removed with every token and header.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_robust_parsers.engine.calls.markup_calls import json_object
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = ["is_harmony", "read_harmony"]
+
+MAX_MESSAGES = 256
+"""Harmony messages read from one answer; each may be a decode attempt."""
+
+_MESSAGE = "<|message|>"
+_CHANNEL = "<|channel|>"
+_END = re.compile(r"<\|(?:end|call|return|start)\|>")
+_RECIPIENT = re.compile(r"to=([^\s<]+)")
+_CHANNEL_NAME = re.compile(r"\w+")
+_CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
+
+
+def is_harmony(text: str, begin: int) -> bool:
+    """Does the answer hold harmony messages (a ``<|message|>`` after a channel or a
+    recipient)?"""
+    at = text.find(_MESSAGE, begin)
+    if at < 0:
+        return False
+    head = text[max(begin, at - 512) : at]
+    return _CHANNEL in head or "to=" in head
+
+
+def _body_end(text: str, start: int) -> tuple[int, int]:
+    """Where a body starting at ``start`` ends, and where the next header starts (one search:
+    the text after it is never scanned again)."""
+    m = _END.search(text, start)
+    if m is None:
+        return len(text), len(text)
+    return m.start(), (m.start() if m.group() == "<|start|>" else m.end())
+
+
+def read_harmony(
+    text: str, begin: int, log: RepairLog
+) -> tuple[list[ParsedCall], list[tuple[int, int]]]:
+    """The calls of a harmony answer and the regions to remove (everything but the text of
+    its content messages)."""
+    calls: list[ParsedCall] = []
+    kept: list[tuple[int, int]] = []
+    pos = begin
+    for _ in range(MAX_MESSAGES):
+        at = text.find(_MESSAGE, pos)
+        if at < 0:
+            break
+        header = text[pos:at]
+        body = at + len(_MESSAGE)
+        stop, stop_after = _body_end(text, body)
+        recipient = _RECIPIENT.search(header)
+        channel_at = header.find(_CHANNEL)
+        channel = ""
+        if channel_at >= 0:
+            m = _CHANNEL_NAME.match(header, channel_at + len(_CHANNEL))
+            channel = "" if m is None else m.group()
+        if recipient is not None:
+            name = recipient.group(1).removeprefix("functions.")
+            ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
+            try:
+                args, truncated = json_object(text, body, stop, log, repr(name))
+            except CallDecodeError:
+                if ended:
+                    raise
+                truncated = True
+                args = {}
+            if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
+                log.truncated = True
+                log.add("truncated_call_dropped", pos)
+            else:
+                calls.append(ParsedCall(name, args))
+        elif channel in _CONTENT_CHANNELS:
+            kept.append((body, stop))
+        pos = stop_after
+    if pos < len(text) and text.find(_MESSAGE, pos) < 0:
+        kept.append((pos, len(text)))  # text after the last message
+    spans: list[tuple[int, int]] = []
+    last = 0
+    for a, b in kept:
+        if a > last:
+            spans.append((last, a))
+        last = b
+    if last < len(text):
+        spans.append((last, len(text)))
+    return calls, spans

@@ -1,0 +1,361 @@
+"""Readers for the tool-call dialects whose arguments are markup rather than one JSON object.
+
+- XML elements: ``<function=NAME><parameter=K>V</parameter></function>`` (Qwen3-Coder,
+  Seed-OSS, Step-3.5), ``<invoke name="NAME"><parameter name="K">V</parameter></invoke>``
+  (MiniMax-M2, and with a ``｜DSML｜`` or ``steptml:`` prefix DeepSeek V3.2 and Step-3),
+  ``<function name="NAME">`` (MiniCPM). A value is text: one line break next to each tag is
+  layout and is dropped; the bound tools' schemas type it later. DeepSeek's ``string="false"``
+  says the value is JSON.
+- Key/value tags: ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>`` (GLM-4.5 to 4.7); a
+  value is JSON when it reads as JSON, else text, as GLM's servers do.
+- Kimi K2's ``functions.NAME:0<|tool_call_argument_begin|>{..}`` (the id is the model's).
+- FunctionGemma's ``call:NAME{key:<escape>text<escape>,n:3}``.
+
+Every reader takes the block body ``text[a:b]`` and whether the block was closed by its tag;
+a call whose own closing tag is missing in an unclosed block at the end of the answer was cut
+off: it is dropped (``truncated_call_dropped``) and the log marks the answer truncated, so no
+agent runs half a call. Plain ``str.find`` scans, each bounded by the next tag: linear time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.json.decode import decode
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = [
+    "read_arg_pairs",
+    "read_elements",
+    "read_gemma",
+    "read_kimi",
+    "sniff_tool_call",
+]
+
+MAX_GEMMA_DEPTH = 64
+"""Nesting of FunctionGemma values read; tool arguments never nest deeper, and the reader
+recurses once a level."""
+
+_ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_STRICT = json.JSONDecoder()
+_WS = " \t\r\n"
+_JSON_STARTS = frozenset('-0123456789[{"tfn')
+
+
+def _skip_ws(text: str, pos: int, stop: int) -> int:
+    while pos < stop and text[pos] in _WS:
+        pos += 1
+    return pos
+
+
+def layout_trimmed(value: str) -> str:
+    """A markup value without the one line break that sits next to each of its tags."""
+    if value.startswith("\r\n"):
+        value = value[2:]
+    elif value.startswith("\n"):
+        value = value[1:]
+    if value.endswith("\r\n"):
+        value = value[:-2]
+    elif value.endswith("\n"):
+        value = value[:-1]
+    return value
+
+
+def json_or_text(raw: str) -> Any:
+    """``raw`` as JSON when it reads as JSON (``3``, ``true``, ``[1]``), else the text."""
+    stripped = raw.strip()
+    if not stripped or stripped[0] not in _JSON_STARTS:
+        return raw  # most text values: no decode attempt (a failed one costs an exception)
+    try:
+        return json.loads(stripped)
+    except (ValueError, RecursionError):
+        return raw
+
+
+def json_object(
+    text: str, a: int, b: int, log: RepairLog, what: str
+) -> tuple[dict[str, Any], bool]:
+    """The JSON object in ``text[a:b]`` and whether it was cut off; raises
+    :class:`CallDecodeError` when there is none."""
+    a = _skip_ws(text, a, b)
+    if a >= b:
+        return {}, False
+    try:
+        value, end = _STRICT.raw_decode(text, a)
+        if end > b:
+            raise ValueError("past the block")
+        truncated = False
+    except (ValueError, RecursionError):
+        try:
+            value, report = decode(text[a:b])
+        except (JsonEngineError, RecursionError, ValueError):
+            raise CallDecodeError("json", f"Invalid JSON arguments for {what}.", a) from None
+        for r in report.repairs:
+            log.add(r.name, a + r.pos)
+        truncated = bool(report.truncated)
+    if not isinstance(value, dict):
+        raise CallDecodeError("json", f"Arguments for {what} are not a JSON object.", a)
+    return value, truncated
+
+
+def _cut(log: RepairLog, pos: int) -> None:
+    log.truncated = True
+    log.add("truncated_call_dropped", pos)
+
+
+# ----------------------------------------------------------------------------- elements
+
+
+def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str, str]]:
+    """The name of an element whose tag runs from ``pos`` (after the element name) to
+    ``head_end`` (its ``>``): ``=NAME`` or ``name="NAME"``, and its other attributes."""
+    head = text[pos:head_end]
+    if head.startswith("="):
+        return head[1:].strip().strip("\"'") or None, {}
+    attrs = {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _ATTR.finditer(head)}
+    return attrs.get("name"), attrs
+
+
+def _params(
+    text: str, a: int, b: int, prefix: str, log: RepairLog
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``<{prefix}parameter=K>V</..>`` or ``<{prefix}parameter name="K">V</..>`` elements
+    (``param`` for ``parameter`` too) in ``text[a:b]``. A missing closing tag ends the value
+    at the next parameter."""
+    opener = "<" + prefix + "param"
+    closer = "</" + prefix + "param"
+    args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
+    pos = text.find(opener, a, b)
+    while pos >= 0:
+        head_end = text.find(">", pos, b)
+        if head_end < 0:
+            break
+        name_at = pos + len(opener)
+        name_at += 4 if text.startswith("eter", name_at) else 0
+        key, attrs = _tag_name(text, name_at, head_end)
+        nxt = text.find(opener, head_end, b)
+        limit = b if nxt < 0 else nxt
+        close = text.find(closer, head_end, limit)
+        if close < 0:
+            log.add("unclosed_parameter", pos)
+            close = limit
+        raw = layout_trimmed(text[head_end + 1 : close])
+        if key is not None:
+            string = attrs.get("string")
+            args[key] = json_or_text(raw) if string == "false" else raw
+            raws[key] = raw
+        pos = nxt
+    return args, raws
+
+
+def read_elements(
+    text: str, a: int, b: int, log: RepairLog, *, closed: bool, element: str, prefix: str = ""
+) -> list[ParsedCall]:
+    """Calls written as elements ``<{prefix}{element}=NAME>`` or ``<{prefix}{element}
+    name="NAME">`` holding parameter elements, or (Llama 3.1's ``<function=NAME>{..}``) one
+    JSON object."""
+    opener = "<" + prefix + element
+    closer = "</" + prefix + element + ">"
+    calls: list[ParsedCall] = []
+    pos = text.find(opener, a, b)
+    while pos >= 0:
+        head_end = text.find(">", pos, b)
+        if head_end < 0:
+            _cut(log, pos)
+            break
+        name, _attrs = _tag_name(text, pos + len(opener), head_end)
+        close = text.find(closer, head_end, b)
+        stop = b if close < 0 else close
+        if close < 0 and not closed:
+            _cut(log, pos)
+            break
+        if not name:
+            raise CallDecodeError("json", f"A {element} element without a name.", pos)
+        body = _skip_ws(text, head_end + 1, stop)
+        raws: dict[str, str] | None = None
+        if body < stop and text[body] == "{":
+            args, truncated = json_object(text, body, stop, log, repr(name))
+            if truncated:
+                _cut(log, pos)
+                break
+        else:
+            args, raws = _params(text, head_end + 1, stop, prefix, log)
+        calls.append(ParsedCall(name, args, raw=raws))
+        pos = -1 if close < 0 else text.find(opener, close + len(closer), b)
+    if not calls and not log.truncated:
+        raise CallDecodeError("json", f"No <{prefix}{element}> call in the block.", a)
+    return calls
+
+
+# ----------------------------------------------------------------------------- GLM
+
+
+def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """GLM's ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`` (a name alone: no
+    arguments)."""
+    first = text.find("<arg_key>", a, b)
+    name = text[a : b if first < 0 else first].strip()
+    if not _IDENT.fullmatch(name):
+        raise CallDecodeError("json", "A GLM tool call without a function name.", a)
+    if first < 0 and not closed:  # a name alone in a block the answer ends in: cut off
+        _cut(log, a)
+        return []
+    args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
+    pos = first
+    while pos >= 0:
+        key_end = text.find("</arg_key>", pos, b)
+        value_at = -1 if key_end < 0 else text.find("<arg_value>", key_end, b)
+        value_end = -1 if value_at < 0 else text.find("</arg_value>", value_at, b)
+        if value_end < 0:
+            if not closed:
+                _cut(log, pos)
+                return []
+            raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
+        key = text[pos + len("<arg_key>") : key_end].strip()
+        raws[key] = text[value_at + len("<arg_value>") : value_end]
+        args[key] = json_or_text(raws[key])
+        pos = text.find("<arg_key>", value_end, b)
+    return [ParsedCall(name, args, raw=raws)]
+
+
+# ----------------------------------------------------------------------------- Kimi K2
+
+_KIMI_ARGS = "<|tool_call_argument_begin|>"
+_STEP_SEPS = ("<｜tool_sep｜>", "<|tool_sep|>")
+
+
+def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """One ``<|tool_call_begin|>`` block: Kimi K2's ``functions.NAME:0<|tool_call_argument_begin|>
+    {..}``, or Step-3's ``function<｜tool_sep｜><steptml:invoke name=..>``."""
+    sep = text.find(_KIMI_ARGS, a, b)
+    if sep < 0:
+        for step_sep in _STEP_SEPS:
+            at = text.find(step_sep, a, b)
+            if at >= 0:
+                start = at + len(step_sep)
+                return read_elements(
+                    text, start, b, log, closed=closed, element="invoke", prefix="steptml:"
+                )
+        if not closed:
+            _cut(log, a)
+            return []
+        raise CallDecodeError("json", "A Kimi tool call without its arguments.", a)
+    call_id = text[a:sep].strip()
+    name = call_id.split(":", 1)[0].rsplit(".", 1)[-1]
+    if not _IDENT.fullmatch(name):
+        raise CallDecodeError("json", "A Kimi tool call without a function name.", a)
+    args, truncated = json_object(text, sep + len(_KIMI_ARGS), b, log, repr(name))
+    if truncated or (not closed and not text[a:b].rstrip().endswith("}")):
+        _cut(log, a)
+        return []
+    return [ParsedCall(name, args, call_id or None)]
+
+
+# ----------------------------------------------------------------------------- FunctionGemma
+
+_ESCAPE = "<escape>"
+
+
+def _gemma_value(text: str, pos: int, b: int, depth: int) -> tuple[Any, int]:
+    if depth > MAX_GEMMA_DEPTH:
+        raise CallDecodeError("json", "FunctionGemma arguments nest too deep.", pos)
+    pos = _skip_ws(text, pos, b)
+    if text.startswith(_ESCAPE, pos):
+        end = text.find(_ESCAPE, pos + len(_ESCAPE), b)
+        if end < 0:
+            raise CallDecodeError("json", "The tool call is cut off.", pos)
+        return text[pos + len(_ESCAPE) : end], end + len(_ESCAPE)
+    if pos < b and text[pos] == "{":
+        return _gemma_object(text, pos, b, depth + 1)
+    if pos < b and text[pos] == "[":
+        items: list[Any] = []
+        pos = _skip_ws(text, pos + 1, b)
+        while pos < b and text[pos] != "]":
+            value, pos = _gemma_value(text, pos, b, depth + 1)
+            items.append(value)
+            pos = _skip_ws(text, pos, b)
+            if pos < b and text[pos] == ",":
+                pos = _skip_ws(text, pos + 1, b)
+        if pos >= b:
+            raise CallDecodeError("json", "The tool call is cut off.", pos)
+        return items, pos + 1
+    end = pos
+    while end < b and text[end] not in ",}]":
+        end += 1
+    return json_or_text(text[pos:end].strip()), end
+
+
+def _gemma_object(text: str, pos: int, b: int, depth: int) -> tuple[dict[str, Any], int]:
+    """``{key:value,...}`` at ``pos`` (its ``{``)."""
+    out: dict[str, Any] = {}
+    pos = _skip_ws(text, pos + 1, b)
+    while pos < b and text[pos] != "}":
+        colon = text.find(":", pos, b)
+        if colon < 0:
+            raise CallDecodeError("json", "The tool call is cut off.", pos)
+        key = text[pos:colon].strip().strip("\"'")
+        value, pos = _gemma_value(text, colon + 1, b, depth)
+        out[key] = value
+        pos = _skip_ws(text, pos, b)
+        if pos < b and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1, b)
+    if pos >= b:
+        raise CallDecodeError("json", "The tool call is cut off.", pos)
+    return out, pos + 1
+
+
+def read_gemma(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """FunctionGemma's ``call:NAME{key:<escape>text<escape>,...}``, one or more."""
+    calls: list[ParsedCall] = []
+    pos = _skip_ws(text, a, b)
+    while pos < b:
+        if text.startswith("call:", pos):
+            pos += len("call:")
+        m = _IDENT.match(text, pos, b)
+        brace = -1 if m is None else _skip_ws(text, m.end(), b)
+        if m is None or brace >= b or text[brace] != "{":
+            if not closed and (m is None or brace >= b):
+                _cut(log, pos)
+                break
+            raise CallDecodeError("json", "Invalid FunctionGemma call.", pos)
+        try:
+            args, pos = _gemma_object(text, brace, b, 1)
+        except CallDecodeError:
+            if closed:
+                raise
+            _cut(log, brace)
+            break
+        calls.append(ParsedCall(m.group(), args))
+        pos = _skip_ws(text, pos, b)
+    if not calls and not log.truncated:
+        raise CallDecodeError("json", "No FunctionGemma call in the block.", a)
+    return calls
+
+
+# ----------------------------------------------------------------------------- sniffing
+
+
+def sniff_tool_call(text: str, a: int, b: int, *, closed: bool = True) -> str | None:
+    """What a ``<tool_call>`` body holds beyond JSON or Python: ``xml`` (Qwen3-Coder's
+    ``<function=``), ``invoke``, ``glm`` (a name, then ``<arg_key>``, or a name alone in a
+    closed block; alone in an unclosed one it may be a word of prose); ``None`` for the JSON
+    and Python forms."""
+    pos = _skip_ws(text, a, b)
+    if text.startswith("<function", pos):
+        return "xml"
+    if text.startswith("<invoke", pos):
+        return "invoke"
+    m = _IDENT.match(text, pos, b)
+    if m is None:
+        return None
+    after = _skip_ws(text, m.end(), b)
+    if (after >= b and closed) or text.startswith("<arg_key>", after):
+        return "glm"
+    return None

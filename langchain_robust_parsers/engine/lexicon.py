@@ -1,0 +1,61 @@
+"""The shared lexicon of model answers: reasoning tags, code fences, and the special tokens of
+tool-call dialects that belong to the call text.
+
+The JSON locator, the function-call decoder and the call stream splitter all read reasoning
+blocks and fences with these patterns, so they agree on where a payload starts and what call
+text is removed. The markers of each tool-call dialect live with its record in
+:mod:`langchain_robust_parsers.engine.calls.dialect_registry`.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "FENCE_OPEN",
+    "HARMONY_TOKENS",
+    "THINK_CLOSE",
+    "THINK_NAMES",
+    "THINK_OPEN",
+    "THINK_OPEN_UNFINISHED",
+    "WRAPPER_TOKENS",
+]
+
+THINK_NAMES = ("think", "thinking", "reasoning", "seed:think")
+"""Tag names of reasoning blocks (``<seed:think>``: Seed-OSS)."""
+
+# Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
+# `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
+_THINK_NAME = (
+    r"(?:(?:[Ss][Ee][Ee][Dd]:)?[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?"
+    r"|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
+)
+THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
+"""The opening tag of a reasoning block, any case."""
+THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
+"""The closing tag of a reasoning block, any case."""
+THINK_OPEN_UNFINISHED = re.compile(r"<" + _THINK_NAME + r"\b[^>]*\Z")
+"""An opening reasoning tag cut off at the end of the text so far (streaming)."""
+
+FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
+"""A code fence opening: the fence run (group 1) and its language tag (group 2)."""
+
+WRAPPER_TOKENS = (
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁calls▁end｜>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_calls_section_end|>",
+    "<|tool_call_section_begin|>",
+    "<|tool_call_section_end|>",
+    "<｜tool_calls_begin｜>",
+    "<｜tool_calls_end｜>",
+    "<|tool_calls_begin|>",
+    "<|tool_calls_end|>",
+    "<|eom_id|>",
+    "<|eot_id|>",
+)
+"""Tokens around marker blocks that belong to the call text (removed with it): DeepSeek's,
+Kimi K2's and Step-3's outer markers, Llama's end-of-message tokens."""
+
+HARMONY_TOKENS = ("<|channel|>", "<|start|>", "<|message|>")
+"""Tokens of gpt-oss's harmony format: an answer holding them is read as harmony messages."""
