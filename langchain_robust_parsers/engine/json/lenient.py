@@ -13,511 +13,73 @@ Positions are offsets into the original input: the scanner reads ``src`` between
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from langchain_robust_parsers.engine.json.scan_lexicon import (
+    _ARR,
+    _CLOSERS,
+    _DELIMITERS,
+    _LITERAL_PREFIXES,
+    _LITERALS,
+    _OBJ,
+    _UNQUOTED_KEY,
+    _WORD,
+    SIMPLE_ESCAPES,
+    LenientError,
+    _canonical_closer,
+    _Frame,
+    _looks_like_member_start,
+    _next_member_on_line,
+    _next_significant,
+    more_members_follow,
+    skip_ws_and_comments,
+)
+from langchain_robust_parsers.engine.json.scan_scalars import _scan_number, _unquoted_value
+from langchain_robust_parsers.engine.json.scan_strings import (
+    _closers_after_unclosed_string,
+    _concatenate,
+    key_in_unclosed_string,
+    scan_string,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = [
+    "MAX_DEPTH",
+    "SIMPLE_ESCAPES",
+    "LenientError",
+    "decode_clean_container",
+    "more_members_follow",
+    "scan_value",
+    "skip_ws_and_comments",
+]
+
 
 MAX_DEPTH = 500
 """Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
 return can still be compared, copied, pickled and serialised by recursive code downstream."""
 
+
 WINDOW_CUT_SLACK = 6
 """An error this close to the end of a slice may be the slice's doing (a ``\\uXXXX`` escape cut
 in two reports its start); the slice is then doubled rather than the container failed."""
+
 
 C_FIRST_WINDOW = 1024
 """First slice offered to the C decoder for a container; later ones start at twice the size of
 the last container it decoded, so siblings of similar size usually need one attempt."""
 
+
 MAX_STRING_RESUMES = 4
 """Times one scan may re-read the tail of a cut-off string as members (``"first, b: 1}``).
 Each re-read covers text already read once, so the cap keeps the scan linear."""
+
 
 C_SUBTREE_MAX_DEPTH = 8
 """Containers this close to the root are first offered to the C decoder whole. A failed attempt
 costs the distance to its error, so the cap bounds the re-reads along the path to one error."""
 
+
 _STRICT_DECODER = json.JSONDecoder(strict=True)
-
-_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
-_INLINE_WS = re.compile(r"[ \t]*")
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LOOSE_NUMBER = re.compile(
-    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?"
-)
-_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’]+")
-_UNQUOTED_VALUE_IN_OBJECT = re.compile(r"[^,}\]\n\r\"“”]*")
-_UNQUOTED_VALUE_IN_ARRAY = re.compile(r"[^,\]}\n\r\"“”]*")
-_DANGLING_EXPONENT = re.compile(r"[eE][-+]?\Z")
-_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-
-# Characters that end a bare token (number, literal, unquoted key).
-_DELIMITERS = frozenset(" \t\r\n\f\v,:}])#`\u00a0")
-
-# Opening quote -> the characters accepted as its closing quote. Models mix straight and smart.
-_CLOSERS: dict[str, str] = {
-    '"': '"',
-    "'": "'",
-    "“": '”“"',
-    "”": '”"',
-    "‘": "’‘'",
-    "’": "’'",
-}
-_QUOTE_REPAIR = {
-    '"': "",
-    "'": "single_quotes",
-    "“": "smart_quotes",
-    "”": "smart_quotes",
-    "‘": "smart_quotes",
-    "’": "smart_quotes",
-}
-_RUNS: dict[str, re.Pattern[str]] = {
-    q: re.compile("[^" + re.escape(c) + r"\\\x00-\x1f`]*") for q, c in _CLOSERS.items()
-}
-SIMPLE_ESCAPES: dict[str, str] = {
-    '"': '"',
-    "\\": "\\",
-    "/": "/",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "'": "'",  # not JSON, but models escape apostrophes; shared by every string reader
-}
-_LITERALS: dict[str, tuple[Any, bool]] = {
-    # word -> (value, is a repair)
-    "true": (True, False),
-    "false": (False, False),
-    "null": (None, False),
-    "True": (True, True),
-    "False": (False, True),
-    "None": (None, True),
-    "TRUE": (True, True),
-    "FALSE": (False, True),
-    "NULL": (None, True),
-    "Null": (None, True),
-    "NaN": (float("nan"), False),
-    "Infinity": (float("inf"), False),
-    "undefined": (None, True),
-}
-_LITERAL_PREFIXES = frozenset(w[:i] for w in _LITERALS for i in range(1, len(w)))
-
-_OBJ = 0
-_ARR = 1
-
-
-class LenientError(ValueError):
-    """The scanner found no value it could stand behind; ``pos`` says where it stopped.
-
-    ``too_deep`` marks the nesting bound: every start inside the same run of openers would hit
-    it too, so callers searching for payloads skip to ``pos``.
-    """
-
-    def __init__(self, msg: str, pos: int, *, too_deep: bool = False) -> None:
-        super().__init__(f"{msg} at offset {pos}")
-        self.msg = msg
-        self.pos = pos
-        self.too_deep = too_deep
-
-
-class _Frame:
-    __slots__ = (
-        "closer",
-        "commas",
-        "container",
-        "is_root",
-        "key",
-        "kind",
-        "last_value",
-        "members",
-    )
-
-    def __init__(self, kind: int, closer: str, *, is_root: bool = False) -> None:
-        self.kind = kind
-        self.is_root = is_root
-        self.closer = closer
-        self.container: Any = {} if kind == _OBJ else []
-        self.key: str | None = None
-        self.members = 0
-        self.commas = 0
-        self.last_value: Any = None
-
-
-def skip_ws_and_comments(src: str, pos: int, end: int, log: RepairLog) -> int:
-    """Skip whitespace and ``//``, ``/* */`` and ``#`` comments (each a ``comment`` repair)."""
-    while True:
-        pos = _WS.match(src, pos, end).end()  # type: ignore[union-attr]
-        if pos >= end:
-            return end
-        c = src[pos]
-        if c == "#" or (c == "/" and src.startswith("//", pos)):
-            log.add("comment", pos)
-            eol = src.find("\n", pos, end)
-            pos = end if eol < 0 else eol + 1
-        elif c == "/" and src.startswith("/*", pos):
-            log.add("comment", pos)
-            close = src.find("*/", pos + 2, end)
-            pos = end if close < 0 else close + 2
-        else:
-            return pos
-
-
-def _next_significant(src: str, pos: int, end: int) -> int:
-    """The position of the next non-whitespace character (``end`` if none)."""
-    return _WS.match(src, pos, end).end()  # type: ignore[union-attr]
-
-
-def _looks_like_member_start(src: str, pos: int, end: int, *, jumped: bool = False) -> bool:
-    """True when ``pos`` starts ``"key":`` or ``key:``: a quote there opens a new member."""
-    if pos >= end:
-        return False
-    c = src[pos]
-    if c in _CLOSERS:
-        close = src.find(c if c in "\"'" else _CLOSERS[c][0], pos + 1, min(end, pos + 200))
-        if close < 0:
-            return False
-        after = _next_significant(src, close + 1, end)
-        if after < end and src[after] == c and after > close + 1 and not jumped:
-            # `"key" "value"`: a member whose colon is missing.
-            return True
-        return after < end and src[after] == ":"
-    m = _WORD.match(src, pos, end)
-    if m is None:
-        return False
-    after = _next_significant(src, m.end(), end)
-    if after < end and src[after] in _CLOSERS and after > m.end() and not jumped:
-        # `COMMENT "key": 1`: a stray word before a quoted key.
-        return _looks_like_member_start(src, after, end, jumped=True)
-    return after < end and src[after] == ":"
-
-
-def _closer_is_structural(src: str, p: int, end: int) -> bool:
-    """True when the ``}``/``]`` at ``p`` is followed by what may follow a closed container: the
-    end, another closer, a fence, or a comma before a new member or value."""
-    g = _next_significant(src, p + 1, end)
-    if g >= end or src[g] in "}])`{[":
-        return True
-    if src[g] in _CLOSERS:
-        return _looks_like_member_start(src, g, end)
-    if src[g] != ",":
-        return False
-    h = _next_significant(src, g + 1, end)
-    if h >= end or src[h] in "{[}]0123456789-" or src[h] in _CLOSERS:
-        return True
-    return _looks_like_member_start(src, h, end)
-
-
-_QUOTE_OR_SEPARATOR = re.compile(r"[\"“”,}\n]")
-_QUOTE_OR_ITEM_END = re.compile(r"[\"“”,\]\n]")
-
-
-def _junk_until_separator(src: str, p: int, end: int) -> bool:
-    """True when the text at ``p`` reaches the end of the member (a ``,`` before the next key,
-    or the object's ``}``) on its line before any quote."""
-    m = _QUOTE_OR_SEPARATOR.search(src, p, end)
-    if m is None:
-        return False
-    if m.group() == "}":
-        return _closer_is_structural(src, m.start(), end)
-    if m.group() == ",":
-        n = _next_significant(src, m.end(), end)
-        return n >= end or src[n] == "}" or _looks_like_member_start(src, n, end)
-    return False
-
-
-def _quote_closes(
-    src: str, q: int, end: int, role: str, frame: _Frame | None, inner_quotes: int
-) -> bool:
-    """Decide whether the quote at ``q`` closes the string or is an unescaped inner quote.
-
-    A closing quote is followed by what JSON allows there: a separator, a closer, a colon after a
-    key, the end of the text, a comment or a fence. Anything else means the model forgot to
-    escape a quote inside the string (``"say "hi" now"``).
-    """
-    p = _next_significant(src, q + 1, end)
-    if p >= end:
-        return True
-    f = src[p]
-    in_array = frame is not None and frame.kind == _ARR
-    if role == "key":
-        # `"a": 1`, or `"a" 1` / `"a" "x"` / `"a" [1]` with the colon missing.
-        return f in ":,}" or (p > q + 1 and (f in "\"'[{-" or f.isalnum()))
-    if f in "}]":
-        if _closer_is_structural(src, p, end):
-            return True
-        # The closer of the whole value may be followed by prose, unless a comma says the
-        # value goes on (`{"a": "is {"k": 1}, which"}`).
-        if frame is None or not frame.is_root or f != _canonical_closer(frame.closer):
-            return False
-        after = _next_significant(src, p + 1, end)
-        return after >= end or src[after] != ","
-    if f == ")":
-        return frame is not None and frame.closer == ")"
-    if f in "`#+" or src.startswith("//", p) or src.startswith("/*", p):
-        return True
-    if f == ":":
-        # `["key": "value"]`: an object in list brackets; `{"a": [1, "b": 2}`: a key of the
-        # object around a list left open. Elsewhere a colon is text.
-        return in_array
-    if f == ",":
-        n = _next_significant(src, p + 1, end)
-        if n >= end:
-            return True
-        g = src[n]
-        if g in "}]{[0123456789-.`/#" or g in _CLOSERS:
-            return True
-        if frame is not None and frame.kind == _OBJ:
-            return _looks_like_member_start(src, n, end)
-        w = _WORD.match(src, n, end)
-        return w is not None and w.group() in _LITERALS
-    if f in _CLOSERS:
-        # `"a" "b"` separated by whitespace: a closed string and another value. Adjacent quotes
-        # (`""`) read as an escaped quote the model wrote the CSV way, unless they open a key.
-        if frame is not None and frame.kind == _OBJ and _looks_like_member_start(src, p, end):
-            return True
-        return p > q + 1
-    if p > q + 1 and frame is not None:
-        if frame.kind == _OBJ:
-            # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma;
-            # `"value" junk }`: words with no quote before the member ends are junk (unless
-            # this quote closes an inner quotation: `"a "b" c}`).
-            if _looks_like_member_start(src, p, end):
-                return True
-            return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end)
-        # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
-        # (json_repair#152: inch marks and quoted words) when a quote ends it; a bracket, a
-        # number or a bare word running to the next separator starts the next item.
-        if f in "{[-" or f.isdigit():
-            return True
-        m = _QUOTE_OR_ITEM_END.search(src, p, end)
-        return m is not None and m.group() in ",]"
-    return False
-
-
-def scan_string(
-    src: str, pos: int, end: int, log: RepairLog, role: str, frame: _Frame | None
-) -> tuple[str, int, bool]:
-    """Read a quoted string whose opening quote is at ``pos``.
-
-    Returns the text, the position after the closing quote and whether the string was cut off
-    by the end of the text. Handles escapes, literal control characters and unescaped inner
-    quotes.
-    """
-    opener = src[pos]
-    closers = _CLOSERS[opener]
-    run = _RUNS[opener]
-    if _QUOTE_REPAIR[opener]:
-        log.add(_QUOTE_REPAIR[opener], pos)
-    parts: list[str] = []
-    pos += 1
-    noted_control = False
-    inner_quotes = 0
-    doubled = (
-        pos + 1 < end and src[pos] == opener and (src[pos + 1].isalnum() or src[pos + 1] == "_")
-    )
-    if doubled:
-        # `""key""`: quotes doubled the CSV way around the whole string.
-        log.add("doubled_quote", pos)
-        pos += 1
-    while True:
-        m = run.match(src, pos, end)
-        assert m is not None  # a starred class always matches
-        if m.end() > pos:
-            parts.append(m.group())
-            pos = m.end()
-        if pos >= end:
-            return "".join(parts), end, True
-        c = src[pos]
-        if c == "\\":
-            if pos + 1 >= end:
-                return "".join(parts), end, True  # a dangling backslash is half an escape
-            e = src[pos + 1]
-            if e == "u":
-                h = _HEX4.match(src, pos + 2, end)
-                if h is None:
-                    if end - (pos + 2) < 4 and re.fullmatch(r"[0-9a-fA-F]*", src[pos + 2 : end]):
-                        return "".join(parts), end, True  # cut inside \uXXXX
-                    log.add("invalid_escape", pos)
-                    parts.append("\\u")
-                    pos += 2
-                    continue
-                code = int(h.group(), 16)
-                pos += 6
-                if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
-                    low = _HEX4.match(src, pos + 2, end)
-                    if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
-                        code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
-                        pos += 6
-                parts.append(chr(code))
-            elif e in SIMPLE_ESCAPES:
-                parts.append(SIMPLE_ESCAPES[e])
-                pos += 2
-            elif e in closers or e in "„“”‘’":
-                if e not in closers:
-                    log.add("invalid_escape", pos)
-                parts.append(e)
-                pos += 2
-            else:
-                log.add("invalid_escape", pos)
-                parts.append("\\" + e)
-                pos += 2
-        elif c in closers:
-            if doubled and src.startswith(c, pos + 1):
-                return "".join(parts), pos + 2, False
-            if _quote_closes(src, pos, end, role, frame, inner_quotes):
-                text = "".join(parts)
-                if noted_control:
-                    text = _strip_layout_break(src, pos, text)
-                return text, pos + 1, False
-            if role == "value" and frame is not None and frame.kind == _OBJ:
-                text = _tail(parts, _KEY_LOOKBACK)
-                if text.rstrip().endswith(",") and _looks_like_member_start(src, pos, end):
-                    # `"New York, "gender": "male"`: the string lost its closing quote before
-                    # the comma; end it there and let the quote open the next key.
-                    log.add("missing_quote", pos)
-                    full = "".join(parts).rstrip()
-                    return full[:-1], pos, False
-                resume = _key_inside_string(src, pos, text)
-                if resume is not None:
-                    # `"first, b: "second"`: an unquoted key was swallowed the same way.
-                    log.add("missing_quote", pos)
-                    full = "".join(parts)
-                    return full[: len(full) - (len(text) - resume[0])], resume[1], False
-            log.add("inner_quote", pos)
-            inner_quotes += 1
-            parts.append(c)
-            pos += 1
-        elif c == "`":
-            if src.startswith("```", pos) and _fence_ends_string(src, pos, end):
-                # The closing fence came before the closing quote: the string ends here.
-                return "".join(parts), pos, True
-            parts.append(c)
-            pos += 1
-        else:
-            if not noted_control:
-                log.add("control_character", pos)
-                noted_control = True
-            parts.append(c)
-            pos += 1
-
-
-_KEY_LOOKBACK = 256
-"""Characters of a string examined when a quote inside it might start the next member: enough
-for ``, "key": `` with a long key, and a bound that keeps many inner quotes linear."""
-
-
-def _tail(parts: list[str], n: int) -> str:
-    """The last ``n`` characters of ``"".join(parts)`` without joining all of it."""
-    out: list[str] = []
-    size = 0
-    for part in reversed(parts):
-        out.append(part)
-        size += len(part)
-        if size >= n:
-            break
-    return "".join(reversed(out))[-n:]
-
-
-def _closers_after_unclosed_string(text: str, stack: list[_Frame]) -> int:
-    """How many trailing characters of a string cut off at the end are really the closers (and
-    a closing fence) of every open container; 0 when they are not."""
-    if not stack:
-        return 0
-    want = "".join(_canonical_closer(f.closer) for f in reversed(stack))
-    i = len(text)
-    while i > 0 and text[i - 1] in " \t\r\n`":
-        i -= 1
-    got: list[str] = []
-    while i > 0 and text[i - 1] in "}]) \t\r\n":
-        if not text[i - 1].isspace():
-            got.append(_canonical_closer(text[i - 1]))
-        i -= 1
-    return len(text) - i if "".join(reversed(got)) == want else 0
-
-
-def _strip_layout_break(src: str, q: int, text: str) -> str:
-    """Drop literal whitespace holding a line break just before the closing quote at ``q``: the
-    model broke the line to lay out the JSON, not to end the string with a newline."""
-    i = q
-    while i > 0 and src[i - 1] in " \t\r\n":
-        i -= 1
-    run = src[i:q]
-    if "\n" in run and text.endswith(run):
-        return text[: len(text) - len(run)]
-    return text
-
-
-_KEY_INSIDE_STRING = re.compile(r",[ \t]*([A-Za-z_][A-Za-z0-9_\-]*)[ \t]*:[ \t]*\Z")
-_LAST_KEY_INSIDE_STRING = re.compile(r".*(,)[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:", re.S)
-
-
-def _key_inside_string(src: str, q: int, text: str) -> tuple[int, int] | None:
-    """``(cut, resume)`` when ``text`` (read up to the quote at ``q``) ends with ``, key: ``: the
-    string should have ended at the comma (``cut`` in ``text``), and scanning resumes at the
-    comma (``resume`` in ``src``). ``None`` unless the tail was copied verbatim from ``src``."""
-    m = _KEY_INSIDE_STRING.search(text)
-    if m is None:
-        return None
-    tail = len(text) - m.start()
-    if src[q - tail : q] != text[m.start() :]:
-        return None
-    return m.start(), q - tail
-
-
-def key_in_unclosed_string(src: str, stop: int, text: str) -> tuple[int, int] | None:
-    """Like :func:`_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
-    it marks where the closing quote was forgotten (``{"a": "first, b: 1}``)."""
-    m = _LAST_KEY_INSIDE_STRING.match(text)
-    if m is None:
-        return None
-    comma = m.start(1)
-    tail = len(text) - comma
-    if src[stop - tail : stop] != text[comma:]:
-        return None
-    return comma, stop - tail
-
-
-def _fence_ends_string(src: str, pos: int, end: int) -> bool:
-    """True when a fence at ``pos`` closes the document: only closers and space follow it."""
-    rest = src[pos + 3 : end].strip(" \t\r\n`")
-    return rest == "" or all(ch in "}]" for ch in rest)
-
-
-def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int, bool] | None:
-    """A number at ``pos``: ``(value, end, cut_off_incomplete)`` or ``None`` if it is not one."""
-    m = _JSON_NUMBER.match(src, pos, end)
-    if m is not None and m.end() > pos and src[m.end() - 1].isdigit():
-        stop = m.end()
-        if stop >= end or src[stop] in _DELIMITERS or src[stop] in "\"'":
-            text = m.group()
-            if stop >= end and end == len(src):
-                # Cut off: a number is complete only when followed by something; keep it (the
-                # digits so far), as LangChain's partial parser shows numbers growing.
-                pass
-            if "." in text or "e" in text or "E" in text:
-                return float(text), stop, False
-            return int(text), stop, False
-    m = _LOOSE_NUMBER.match(src, pos, end)
-    if m is None or m.end() == pos:
-        if src[pos] in "-+" and pos + 1 >= end:
-            return None, end, True  # a lone sign at the end: an unfinished number
-        return None
-    stop = m.end()
-    text = m.group()
-    if stop < end and src[stop] not in _DELIMITERS and src[stop] not in "\"'":
-        return None
-    if stop >= end and text[-1] in ".eE+-":
-        return None, end, True
-    cleaned = _DANGLING_EXPONENT.sub("", text.replace("_", "").lstrip("+"))
-    try:
-        value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
-    except ValueError:
-        return None
-    log.add("number_format", pos)
-    return value, stop, False
 
 
 TOO_DEEP = (None, -1)
@@ -953,31 +515,6 @@ def _reopen_root(
     return True
 
 
-def _next_member_on_line(src: str, pos: int, end: int) -> int:
-    """Where a quoted ``"key":`` starts later on this line when no colon follows ``pos``; -1 if
-    the text at ``pos`` continues normally."""
-    p = _next_significant(src, pos, end)
-    if p >= end or src[p] == ":":
-        return -1
-    stop = src.find("\n", p, end)
-    stop = end if stop < 0 else stop
-    while p < stop:
-        if src[p] in _CLOSERS:
-            return p if _looks_like_member_start(src, p, end) else -1
-        if src[p] in "{}[],:":
-            return -1
-        p += 1
-    return -1
-
-
-def more_members_follow(src: str, pos: int, end: int) -> bool:
-    """True when ``, "key":`` (or ``, key:``) follows ``pos``: the object is not finished."""
-    p = _next_significant(src, pos, end)
-    if p >= end or src[p] != ",":
-        return False
-    return _looks_like_member_start(src, _next_significant(src, p + 1, end), end)
-
-
 def _attach_member(frame: _Frame, key: str, value: Any) -> None:
     frame.key = key
     _attach(frame, value)
@@ -1017,63 +554,3 @@ def _closed_value(frame: _Frame) -> Any:
     if frame.closer == ")" and frame.members == 1 and frame.commas == 0:
         return frame.container[0]
     return frame.container
-
-
-def _canonical_closer(closer: str) -> str:
-    """A tuple's ``)`` and a list's ``]`` close the same kind of container."""
-    return "]" if closer == ")" else closer
-
-
-def _concatenate(
-    src: str, text: str, pos: int, end: int, log: RepairLog, frame: _Frame | None
-) -> tuple[str, int]:
-    """Join ``'a' + 'b'`` and ``'a' 'b'`` on one line into one string."""
-    while True:
-        n = _INLINE_WS.match(src, pos, end).end()  # type: ignore[union-attr]
-        if n >= end:
-            return text, pos
-        c = src[n]
-        if c == "+":
-            m = _WS.match(src, n + 1, end).end()  # type: ignore[union-attr]
-            if m < end and src[m] in _CLOSERS:
-                log.add("string_concat", n)
-                more, pos, _ = scan_string(src, m, end, log, "value", frame)
-                text += more
-                continue
-            return text, pos
-        if c in _CLOSERS and n > pos and (frame is None or frame.kind == _OBJ):
-            if frame is not None and _looks_like_member_start(src, n, end):
-                return text, pos
-            log.add("string_concat", n)
-            more, pos, _ = scan_string(src, n, end, log, "value", frame)
-            text += more
-            continue
-        return text, pos
-
-
-def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, int]:
-    """A bare word or phrase used as a string value.
-
-    It ends at a quote followed by a separator (the opening quote was missing: ``abc",``), else
-    at the next separator or line end; brackets it opens (``words{in brackets}``) stay inside.
-    """
-    eol = src.find("\n", pos, end)
-    eol = end if eol < 0 else eol
-    quote = src.find('"', pos, eol)
-    if quote > pos and '"' not in src[pos:quote]:
-        after = _next_significant(src, quote + 1, end)
-        if after >= end or src[after] in ",}]":
-            return src[pos:quote].strip(), quote + 1
-    stops = ",}]" if frame.closer != ")" else ",})]"
-    depth = 0
-    i = pos
-    while i < eol:
-        ch = src[i]
-        if ch in "{[":
-            depth += 1
-        elif ch in "}]" and depth:
-            depth -= 1
-        elif ch in stops or ch == '"':
-            break
-        i += 1
-    return src[pos:i].strip(), i
