@@ -402,7 +402,7 @@ def scan_value(
                 raise LenientError("a closer where a value was expected", pos)
             if frame_or_none.kind == _OBJ and frame_or_none.key is not None:
                 log.add("missing_value", pos)
-                _attach(frame_or_none, "")
+                _attach(frame_or_none, None)
             state = 2
             continue
         elif c == ",":
@@ -410,7 +410,7 @@ def scan_value(
                 raise LenientError("a comma where a value was expected", pos)
             if frame_or_none.kind == _OBJ and frame_or_none.key is not None:
                 log.add("missing_value", pos)
-                _attach(frame_or_none, "")
+                _attach(frame_or_none, None)
             else:
                 log.add("extra_comma", pos)
             state = 2
@@ -425,10 +425,13 @@ def scan_value(
                 raise LenientError("only a placeholder", pos)
             continue
         else:
-            got_num = _scan_number(src, pos, end, log) if c in "-+.0123456789" else None
+            in_obj = frame_or_none is not None and frame_or_none.kind == _OBJ
+            got_num = (
+                _scan_number(src, pos, end, log, in_object=in_obj) if c in "-+.0123456789" else None
+            )
             if got_num is not None:
                 value, stop, incomplete = got_num
-                if incomplete:
+                if incomplete and value is None:
                     if frame_or_none is not None and frame_or_none.kind == _OBJ:
                         frame_or_none.key = None
                     return finish_at_end(end)
@@ -463,10 +466,12 @@ def scan_value(
                     if text in ("", "-", "+"):
                         if pos == start:
                             raise LenientError("expected a value", pos)
-                        # A lone sign is an unfinished number: dropped.
+                        if _next_significant(src, pos, end) >= end and at_text_end:
+                            return finish_at_end(end)  # `[- `: a number cut at its sign
+                        # A lone sign is a number the model never wrote: null, as a
+                        # missing value is.
                         log.add("missing_value", start)
-                        if frame_or_none.kind == _OBJ:
-                            frame_or_none.key = None
+                        _attach(frame_or_none, None)
                         state = 2
                         continue
                     log.add("unquoted_string", start)
@@ -539,7 +544,11 @@ def _close(
         # innermost container's.
         log.add("mismatched_closer", pos)
         return pos + 1, _closed_value(stack.pop())
-    if depth is None:
+    if depth is None or (
+        depth < len(stack) - 1 and _innermost_closer_follows(stack, src, pos + 1, end)
+    ):
+        # `{"a": {"b": 1}}}], "size": 50}`: the list's `]` comes next, so this `}` was one
+        # too many; closing the root here would drop the members that follow.
         log.add("extra_closer", pos)
         return pos + 1, _NOT_CLOSED
     while len(stack) - 1 > depth:
@@ -547,6 +556,12 @@ def _close(
         log.add("missing_closer", pos)
         _attach(stack[-1], _closed_value(inner))
     return pos + 1, _closed_value(stack.pop())
+
+
+def _innermost_closer_follows(stack: list[_Frame], src: str, pos: int, end: int) -> bool:
+    """True when the next significant character closes the innermost open container."""
+    g = _next_significant(src, pos, end)
+    return g < end and _canonical_closer(src[g]) == _canonical_closer(stack[-1].closer)
 
 
 def _closed_value(frame: _Frame) -> Any:

@@ -10,7 +10,11 @@ from typing import Any
 
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
+_ODD_SPACES = "\u1680\u180e\u2000-\u200b\u202f\u205f\u3000\ufeff"
+"""Unicode spaces (and zero-width ones, and a BOM) that models and editors put between tokens;
+skipping them is the ``unicode_space`` repair."""
+_PLAIN_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029]*")
+_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029" + _ODD_SPACES + "]*")
 
 
 _INLINE_WS = re.compile(r"[ \t]*")
@@ -27,7 +31,7 @@ _LOOSE_NUMBER = re.compile(
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
-_UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’]+")
+_UNQUOTED_KEY = re.compile(r"[^\s:,{}\[\]\"'/#`“”‘’＂" + _ODD_SPACES + "]+")
 
 
 _UNQUOTED_VALUE_IN_OBJECT = re.compile(r"[^,}\]\n\r\"“”]*")
@@ -43,7 +47,10 @@ _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 
 
 # Characters that end a bare token (number, literal, unquoted key).
-_DELIMITERS = frozenset(" \t\r\n\f\v,:}])#`\u00a0")
+_DELIMITERS = frozenset(
+    " \t\r\n\f\v,:}])#`\u00a0\u1680\u180e\u202f\u205f\u3000\ufeff"
+    + "".join(chr(c) for c in range(0x2000, 0x200C))
+)
 
 
 # Opening quote -> the characters accepted as its closing quote. Models mix straight and smart.
@@ -54,6 +61,7 @@ _CLOSERS: dict[str, str] = {
     "”": '”"',
     "‘": "’‘'",
     "’": "’'",
+    "＂": '＂"',
 }
 
 
@@ -64,6 +72,7 @@ _QUOTE_REPAIR = {
     "”": "smart_quotes",
     "‘": "smart_quotes",
     "’": "smart_quotes",
+    "＂": "fullwidth_quote",
 }
 
 
@@ -152,7 +161,10 @@ class _Frame:
 def skip_ws_and_comments(src: str, pos: int, end: int, log: RepairLog) -> int:
     """Skip whitespace and ``//``, ``/* */`` and ``#`` comments (each a ``comment`` repair)."""
     while True:
-        pos = _WS.match(src, pos, end).end()  # type: ignore[union-attr]
+        plain = _PLAIN_WS.match(src, pos, end).end()  # type: ignore[union-attr]
+        pos = _WS.match(src, plain, end).end()  # type: ignore[union-attr]
+        if pos > plain:
+            log.add("unicode_space", plain)
         if pos >= end:
             return end
         c = src[pos]

@@ -4,6 +4,7 @@ words or phrases used as string values.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langchain_robust_parsers.engine.json.scan_lexicon import (
@@ -16,21 +17,54 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
+_HEX_NUMBER = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
+_THOUSANDS_GROUP = re.compile(r",[0-9]{3}")
+_FRACTION = re.compile(r"\.[0-9]+")
 
-def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int, bool] | None:
-    """A number at ``pos``: ``(value, end, cut_off_incomplete)`` or ``None`` if it is not one."""
+
+def _is_bare_end(src: str, stop: int, end: int) -> bool:
+    """True when a bare token ending at ``stop`` is followed by a delimiter or the end."""
+    return stop >= end or src[stop] in _DELIMITERS or src[stop] in "\"'"
+
+
+def _thousands(src: str, stop: int, end: int, *, in_object: bool) -> int:
+    """Where ``1,000,000`` ends when the digits before ``stop`` open a thousands-separated
+    number, else ``stop``. In a list ``[1,500]`` is two items, so a group must start with 0
+    (``000`` is no JSON number); after a key a comma and three digits cannot start a member."""
+    p = stop
+    while True:
+        m = _THOUSANDS_GROUP.match(src, p, end)
+        if m is None or (m.end() < end and src[m.end()].isdigit()):
+            return p
+        if not in_object and src[p + 1] != "0":
+            return p
+        p = m.end()
+
+
+def _scan_number(
+    src: str, pos: int, end: int, log: RepairLog, *, in_object: bool = False
+) -> tuple[Any, int, bool] | None:
+    """A number at ``pos``: ``(value, end, cut_off)`` or ``None`` if it is not one.
+
+    ``cut_off`` marks a number the end of the text interrupted: its value is the digits so far
+    (``2.`` gives 2, as LangChain's partial parser does), or ``None`` for a lone sign.
+    """
     m = _JSON_NUMBER.match(src, pos, end)
     if m is not None and m.end() > pos and src[m.end() - 1].isdigit():
         stop = m.end()
-        if stop >= end or src[stop] in _DELIMITERS or src[stop] in "\"'":
-            text = m.group()
-            if stop >= end and end == len(src):
-                # Cut off: a number is complete only when followed by something; keep it (the
-                # digits so far), as LangChain's partial parser shows numbers growing.
-                pass
-            if "." in text or "e" in text or "E" in text:
-                return float(text), stop, False
-            return int(text), stop, False
+        if "." not in m.group() and "e" not in m.group().lower():
+            grouped = _thousands(src, stop, end, in_object=in_object)
+            fraction = _FRACTION.match(src, grouped, end) if grouped > stop else None
+            grouped = fraction.end() if fraction is not None else grouped
+            if grouped > stop and _is_bare_end(src, grouped, end):
+                log.add("thousands_separator", pos)
+                return _number_value(src[pos:grouped].replace(",", ""), grouped)
+        if _is_bare_end(src, stop, end):
+            return _number_value(m.group(), stop)
+    h = _HEX_NUMBER.match(src, pos, end)
+    if h is not None and _is_bare_end(src, h.end(), end):
+        log.add("hex_number", pos)
+        return int(h.group(), 16), h.end(), False
     m = _LOOSE_NUMBER.match(src, pos, end)
     if m is None or m.end() == pos:
         if src[pos] in "-+" and pos + 1 >= end:
@@ -38,16 +72,29 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
         return None
     stop = m.end()
     text = m.group()
-    if stop < end and src[stop] not in _DELIMITERS and src[stop] not in "\"'":
+    if not _is_bare_end(src, stop, end):
         return None
     if stop >= end and text[-1] in ".eE+-":
-        return None, end, True
+        digits = text.rstrip(".eE+-")
+        if not any(ch.isdigit() for ch in digits):
+            return None, end, True
+        return _number_value(digits.lstrip("+"), end)[0], end, True
+    digits = text.lstrip("+-")
+    if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit() and "." not in digits:
+        # `0789`: a zip code or an id; as a number it would lose its leading zero.
+        log.add("leading_zero", pos)
+        return text, stop, False
     cleaned = _DANGLING_EXPONENT.sub("", text.replace("_", "").lstrip("+"))
     try:
         value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
     except ValueError:
         return None
     log.add("number_format", pos)
+    return value, stop, False
+
+
+def _number_value(text: str, stop: int) -> tuple[Any, int, bool]:
+    value: Any = float(text) if any(ch in text for ch in ".eE") else int(text)
     return value, stop, False
 
 
