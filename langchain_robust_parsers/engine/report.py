@@ -18,10 +18,13 @@ SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3}
 
 @dataclass(frozen=True)
 class Repair:
-    """One named repair rule applied at ``pos``, an offset into the original input text."""
+    """One named repair rule applied at ``pos``, an offset into the original input text;
+    ``path`` is the JSON pointer of the member or item it changed (``/items/1/price``; ``""``
+    for the root or outside the payload)."""
 
     name: str
     pos: int
+    path: str = ""
 
     def __str__(self) -> str:
         return f"{self.name}@{self.pos}"
@@ -32,7 +35,9 @@ class ParseReport:
     """What was located and repaired to obtain a value.
 
     ``start``/``end`` delimit the payload in the original input; ``repairs`` lists the rules
-    applied in the order they fired; ``truncated`` says the payload was cut off and completed.
+    applied in the order they fired; ``truncated`` says the payload was cut off and completed;
+    ``dropped_values`` holds the offsets of further top-level values (NDJSON, several fenced
+    blocks) that were not returned.
     """
 
     source: Source = "whole"
@@ -40,6 +45,7 @@ class ParseReport:
     end: int = 0
     repairs: tuple[Repair, ...] = field(default_factory=tuple)
     truncated: bool = False
+    dropped_values: tuple[int, ...] = ()
 
     @property
     def repaired(self) -> bool:
@@ -59,7 +65,8 @@ class ParseReport:
     @property
     def outcome(self) -> Literal["success", "recovered"]:
         """``success`` for a clean payload taken as a whole, else ``recovered``."""
-        return "success" if self.source == "whole" and not self.repaired else "recovered"
+        clean = self.source == "whole" and not self.repaired and not self.dropped_values
+        return "success" if clean else "recovered"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary, as emitted in the ``parse_report`` callback event."""
@@ -67,7 +74,8 @@ class ParseReport:
             "source": self.source,
             "start": self.start,
             "end": self.end,
-            "repairs": [{"name": r.name, "pos": r.pos} for r in self.repairs],
+            "repairs": [{"name": r.name, "pos": r.pos, "path": r.path} for r in self.repairs],
             "truncated": self.truncated,
+            "dropped_values": list(self.dropped_values),
             "outcome": self.outcome,
         }

@@ -184,7 +184,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     def _parse_partial(self, text: str) -> Any:
         """The best value of a stream prefix, or ``None``; never raises."""
         try:
-            return decode(text, allow_truncated=True)[0]
+            return decode(text, allow_truncated=True, stream_prefix=True)[0]
         except JsonEngineError:
             return None
         except Exception:

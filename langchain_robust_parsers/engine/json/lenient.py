@@ -117,9 +117,18 @@ def _c_decode(src: str, pos: int, end: int, window: int) -> tuple[Any, int] | No
 
 
 def scan_value(
-    src: str, pos: int, end: int, log: RepairLog, *, at_text_end: bool = True
+    src: str,
+    pos: int,
+    end: int,
+    log: RepairLog,
+    *,
+    at_text_end: bool = True,
+    stream_prefix: bool = False,
 ) -> tuple[Any, int]:
     """Decode one JSON value starting at ``pos`` (after whitespace), repairing as it goes.
+
+    With ``stream_prefix`` the text is an unfinished stream: closers at the end of an open
+    string are its content so far (LangChain's ``parse_partial_json``), not a missing quote.
 
     ``end`` bounds the payload (a fence closer, or the end of the text). When the payload stops
     inside open containers, they are closed: ``log.truncated`` is set when ``end`` is the end of
@@ -379,7 +388,7 @@ def scan_value(
                     log.add("missing_quote", resume[1])
                     text, pos, cut = text[: resume[0]], resume[1], False
             if cut:
-                closing = _closers_after_unclosed_string(text, stack)
+                closing = 0 if stream_prefix else _closers_after_unclosed_string(text, stack)
                 if closing:
                     # `{"key": "value}`: the quote is missing, the closers are there.
                     log.add("missing_quote", pos)

@@ -231,11 +231,14 @@ _QUOTE_OR_SEPARATOR = re.compile(r"[\"“”,}\n]")
 _QUOTE_OR_ITEM_END = re.compile(r"[\"“”,\]\n]")
 
 
-def _junk_until_separator(src: str, p: int, end: int) -> bool:
+def _junk_until_separator(src: str, p: int, end: int, quote: str = '"') -> bool:
     """True when the text at ``p`` reaches the end of the member (a ``,`` before the next key,
-    or the object's ``}``) on its line before any quote."""
+    or the object's ``}``) on its line before any quote (``quote``, the string's own, too:
+    ``'it'   s'``)."""
     m = _QUOTE_OR_SEPARATOR.search(src, p, end)
     if m is None:
+        return False
+    if quote != '"' and src.find(quote, p, m.start()) >= 0:
         return False
     if m.group() == "}":
         return _closer_is_structural(src, m.start(), end)

@@ -73,7 +73,7 @@ def _quote_closes(
         if frame is not None and frame.kind == _OBJ:
             return _looks_like_member_start(src, n, end)
         w = _WORD.match(src, n, end)
-        return w is not None and w.group() in _LITERALS
+        return w is not None and (w.group() in _LITERALS or _bare_item_follows(src, n, end))
     if f in _CLOSERS:
         # `"a" "b"` separated by whitespace: a closed string and another value. Adjacent quotes
         # (`""`) read as an escaped quote the model wrote the CSV way, unless they open a key.
@@ -87,7 +87,7 @@ def _quote_closes(
             # this quote closes an inner quotation: `"a "b" c}`).
             if _looks_like_member_start(src, p, end):
                 return True
-            return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end)
+            return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end, src[q])
         # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
         # (json_repair#152: inch marks and quoted words) when a quote ends it; a bracket, a
         # number or a bare word running to the next separator starts the next item.
@@ -96,6 +96,45 @@ def _quote_closes(
         m = _QUOTE_OR_ITEM_END.search(src, p, end)
         return m is not None and m.group() in ",]"
     return False
+
+
+def _bare_item_follows(src: str, n: int, end: int) -> bool:
+    """``["this", that]``: the word at ``n`` runs to the next item or the list's end with no
+    quote before it, so it is an unquoted item and the quote before the comma closed a string."""
+    m = _QUOTE_OR_ITEM_END.search(src, n, end)
+    if m is None:
+        return False
+    if m.group() == "\n":
+        g = _next_significant(src, m.end(), end)
+        return g >= end or src[g] in ",]"
+    return m.group() in ",]"
+
+
+def _item_starts_after_comma(src: str, q: int, end: int, text: str) -> int:
+    """``[\n"abc,\n"def"\n]``: the string read so far ends with a comma and a line break, and
+    the quote at ``q`` opens an item that closes on its line; returns the comma's position in
+    ``src`` (the string ends there), else -1."""
+    stripped = text.rstrip()
+    if not stripped.endswith(",") or "\n" not in text[len(stripped) :]:
+        return -1
+    eol = src.find("\n", q + 1, end)
+    close = src.find(src[q], q + 1, end if eol < 0 else eol)
+    if close < 0:
+        return -1
+    g = _next_significant(src, close + 1, end)
+    if g < end and src[g] not in ",]":
+        return -1
+    return src.rfind(",", 0, q)
+
+
+def _triple_quoted(src: str, pos: int, end: int) -> int:
+    """Where the Python triple-quoted string at ``pos`` closes (after its closing quotes), or
+    -1 when ``pos`` opens none or it never closes."""
+    opener = src[pos] * 3
+    if src[pos] not in "\"'" or not src.startswith(opener, pos):
+        return -1
+    close = src.find(opener, pos + 3, end)
+    return -1 if close < 0 else close + 3
 
 
 def scan_string(
@@ -110,6 +149,10 @@ def scan_string(
     opener = src[pos]
     closers = _CLOSERS[opener]
     run = _RUNS[opener]
+    triple = _triple_quoted(src, pos, end)
+    if triple >= 0:
+        log.add("triple_quotes", pos)
+        return src[pos + 3 : triple - 3], triple, False
     if _QUOTE_REPAIR[opener]:
         log.add(_QUOTE_REPAIR[opener], pos)
     parts: list[str] = []
@@ -182,11 +225,19 @@ def scan_string(
                     full = "".join(parts).rstrip()
                     return full[:-1], pos, False
                 resume = _key_inside_string(src, pos, text)
-                if resume is not None:
-                    # `"first, b: "second"`: an unquoted key was swallowed the same way.
-                    log.add("missing_quote", pos)
-                    full = "".join(parts)
-                    return full[: len(full) - (len(text) - resume[0])], resume[1], False
+            elif role == "value" and frame is not None and frame.kind == _ARR:
+                comma = _item_starts_after_comma(src, pos, end, _tail(parts, _KEY_LOOKBACK))
+                if comma >= 0:
+                    log.add("missing_quote", comma)
+                    return "".join(parts).rstrip()[:-1], comma, False
+                resume = None
+            else:
+                resume = None
+            if resume is not None:
+                # `"first, b: "second"`: an unquoted key was swallowed the same way.
+                log.add("missing_quote", pos)
+                full = "".join(parts)
+                return full[: len(full) - (len(text) - resume[0])], resume[1], False
             log.add("inner_quote", pos)
             inner_quotes += 1
             parts.append(c)
