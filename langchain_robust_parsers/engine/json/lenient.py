@@ -31,10 +31,15 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _looks_like_member_start,
     _next_member_on_line,
     _next_significant,
+    _spaced_key_end,
     more_members_follow,
     skip_ws_and_comments,
 )
-from langchain_robust_parsers.engine.json.scan_scalars import _scan_number, _unquoted_value
+from langchain_robust_parsers.engine.json.scan_scalars import (
+    _scan_number,
+    _unquoted_value,
+    constructor_argument,
+)
 from langchain_robust_parsers.engine.json.scan_strings import (
     _closers_after_unclosed_string,
     _concatenate,
@@ -302,7 +307,13 @@ def scan_value(
                     log.add("stray_text", key_start)
                     pos = member
                     continue
-                log.add("unquoted_key", key_start)
+                colon = _spaced_key_end(src, pos, end)
+                if colon >= 0:
+                    # `my key: 1`: an unquoted key of several words.
+                    log.add("spaced_key", key_start)
+                    key, pos = src[key_start:colon].strip(), colon
+                else:
+                    log.add("unquoted_key", key_start)
             pos = skip_ws_and_comments(src, pos, end, log)
             if pos >= end:
                 return finish_at_end(end)  # a key without a value is dropped
@@ -438,7 +449,14 @@ def scan_value(
             got_num = (
                 _scan_number(src, pos, end, log, in_object=in_obj) if c in "-+.0123456789" else None
             )
-            if got_num is not None:
+            if got_num is None and c.isalpha():
+                call = constructor_argument(src, pos, end, log)
+                if call is not None:
+                    pending, pos = call
+                    got_num, have_pending = (pending, pos, False), True
+            if got_num is not None and have_pending:
+                pass
+            elif got_num is not None:
                 value, stop, incomplete = got_num
                 if incomplete and value is None:
                     if frame_or_none is not None and frame_or_none.kind == _OBJ:

@@ -276,3 +276,22 @@ def more_members_follow(src: str, pos: int, end: int) -> bool:
 def _canonical_closer(closer: str) -> str:
     """A tuple's ``)`` and a list's ``]`` close the same kind of container."""
     return "]" if closer == ")" else closer
+
+
+MAX_SPACED_KEY = 80
+"""Characters searched for the colon of an unquoted key of several words: keys are short, and
+the bound keeps a line of prose from being re-read per word."""
+_KEY_BREAKERS = re.compile(r"[,{}\[\]\"'\n]")
+
+
+def _spaced_key_end(src: str, pos: int, end: int) -> int:
+    """After the first word of an unquoted key at ``pos``: the position of the colon when more
+    words on the same line lead to it (``my key: 1``), else -1."""
+    if pos >= end or src[pos] not in " \t":
+        return -1
+    if _next_significant(src, pos, end) < end and src[_next_significant(src, pos, end)] == ":":
+        return -1
+    colon = src.find(":", pos, min(end, pos + MAX_SPACED_KEY))
+    if colon < 0 or _KEY_BREAKERS.search(src, pos, colon) is not None:
+        return -1
+    return colon

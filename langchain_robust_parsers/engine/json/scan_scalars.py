@@ -124,3 +124,31 @@ def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, i
             break
         i += 1
     return src[pos:i].strip(), i
+
+
+_CONSTRUCTOR = re.compile(r"(?:new[ \t]+)?[A-Z][A-Za-z0-9_]*\(")
+
+
+def constructor_argument(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int] | None:
+    """``ObjectId("x")``, ``ISODate("...")``, ``NumberLong(1)``, ``new Date(5)``: a Mongo shell or
+    JavaScript constructor around one literal reads as that literal; ``(value, end)`` or
+    ``None`` when the text at ``pos`` is not such a call."""
+    m = _CONSTRUCTOR.match(src, pos, end)
+    if m is None:
+        return None
+    p = _next_significant(src, m.end(), end)
+    value: Any = None
+    if p < end and src[p] in "\"'":
+        q = src.find(src[p], p + 1, end)
+        if q < 0:
+            return None
+        value, p = src[p + 1 : q], _next_significant(src, q + 1, end)
+    elif p < end and src[p] != ")":
+        got = _scan_number(src, p, end, RepairLog())
+        if got is None or got[2]:
+            return None
+        value, p = got[0], _next_significant(src, got[1], end)
+    if p >= end or src[p] != ")":
+        return None
+    log.add("js_constructor", pos)
+    return value, p + 1
