@@ -21,6 +21,7 @@ from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.json.json_path import paths_at
 from langchain_robust_parsers.engine.json.lenient import (
+    MAX_STRAY_CLOSERS,
     LenientError,
     decode_clean_container,
     more_members_follow,
@@ -90,7 +91,7 @@ def _decode_region(
         )
         if got is not None:
             got = (got[0], a + got[1])
-            if more_members_follow(text, got[1], region.stop):
+            if _members_follow_closers(text, got[1], region.stop):
                 got = None  # `{"a": 1}, "b": 2}`: the lenient scanner merges the members
     else:
         try:
@@ -190,6 +191,19 @@ def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | N
         return None
     value: Any = float(digits) if any(ch in digits for ch in ".eE") else int(digits)
     return value, last, digits != m.group()
+
+
+def _members_follow_closers(text: str, pos: int, stop: int) -> bool:
+    """True when ``, "key":`` follows ``pos``, after at most a few stray closers: the value the
+    C decoder read is a fragment of a larger object (``{"a": {"b": 1}}}, "c": 2}``)."""
+    for _ in range(MAX_STRAY_CLOSERS + 1):
+        if more_members_follow(text, pos, stop):
+            return True
+        pos = _first_significant(text, pos, stop)
+        if pos >= stop or text[pos] not in "}]":
+            return False
+        pos += 1
+    return False
 
 
 _Decode = tuple[Any, int]

@@ -50,6 +50,7 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_STRAY_CLOSERS",
     "SIMPLE_ESCAPES",
     "LenientError",
     "decode_clean_container",
@@ -83,6 +84,10 @@ C_SUBTREE_MAX_DEPTH = 8
 """Containers this close to the root are first offered to the C decoder whole. A failed attempt
 costs the distance to its error, so the cap bounds the re-reads along the path to one error."""
 
+
+MAX_STRAY_CLOSERS = 8
+"""Stray closers skipped after the root's closer when members follow them; more than a few in
+a row is not a typo but the end of the document."""
 
 _STRICT_DECODER = json.JSONDecoder(strict=True)
 
@@ -191,8 +196,10 @@ def scan_value(
                 if closed is _NOT_CLOSED:
                     continue
                 if not stack:
-                    if not _reopen_root(stack, closed, src, pos, end, log):
+                    reopened = _reopen_root(stack, closed, src, pos, end, log)
+                    if reopened < 0:
                         return closed, pos
+                    pos = reopened
                     continue
                 _attach(stack[-1], closed)
                 continue
@@ -256,8 +263,10 @@ def scan_value(
                     continue
                 state = 2
                 if not stack:
-                    if not _reopen_root(stack, closed, src, pos, end, log):
+                    reopened = _reopen_root(stack, closed, src, pos, end, log)
+                    if reopened < 0:
                         return closed, pos
+                    pos = reopened
                     continue
                 _attach(stack[-1], closed)
                 continue
@@ -508,8 +517,9 @@ def scan_value(
         have_pending = False
         after_comma = False
         if not stack:
-            if _reopen_root(stack, pending, src, pos, end, log):
-                state = 2
+            reopened = _reopen_root(stack, pending, src, pos, end, log)
+            if reopened >= 0:
+                pos, state = reopened, 2
                 continue
             return pending, pos
         _attach(stack[-1], pending)
@@ -534,17 +544,27 @@ _NOT_CLOSED = object()
 
 def _reopen_root(
     stack: list[_Frame], closed: Any, src: str, pos: int, end: int, log: RepairLog
-) -> bool:
-    """``{"a": 1}, "b": 2}``: members follow the root's closer, so that closer was extra and
-    the root object goes on. Returns True after reopening it."""
-    if not isinstance(closed, dict) or not more_members_follow(src, pos, end):
-        return False
+) -> int:
+    """``{"a": 1}, "b": 2}`` or ``{"a": {"b": 1}}}, "c": 2}``: members follow the root's closer
+    (after any stray closers), so that closer was extra and the root object goes on. Returns the
+    position to resume at after reopening it, else -1."""
+    if not isinstance(closed, dict):
+        return -1
+    p = _next_significant(src, pos, end)
+    strays: list[int] = []
+    while p < end and src[p] in "}]" and len(strays) < MAX_STRAY_CLOSERS:
+        strays.append(p)
+        p = _next_significant(src, p + 1, end)
+    if not more_members_follow(src, p, end):
+        return -1
     log.add("extra_closer", pos - 1)
+    for q in strays:
+        log.add("extra_closer", q)
     frame = _Frame(_OBJ, "}")
     frame.container = closed
     frame.members = len(closed)
     stack.append(frame)
-    return True
+    return p
 
 
 def _attach_member(frame: _Frame, key: str, value: Any) -> None:
