@@ -206,7 +206,7 @@ def _looks_like_member_start(src: str, pos: int, end: int, *, jumped: bool = Fal
     if after < end and src[after] in _CLOSERS and after > m.end() and not jumped:
         # `COMMENT "key": 1`: a stray word before a quoted key.
         return _looks_like_member_start(src, after, end, jumped=True)
-    return after < end and src[after] == ":"
+    return after < end and (src[after] == ":" or _spaced_key_end(src, m.end(), end) >= 0)
 
 
 def _closer_is_structural(src: str, p: int, end: int) -> bool:

@@ -12,7 +12,9 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _DELIMITERS,
     _JSON_NUMBER,
     _LOOSE_NUMBER,
+    _OBJ,
     _Frame,
+    _looks_like_member_start,
     _next_significant,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -98,11 +100,40 @@ def _number_value(text: str, stop: int) -> tuple[Any, int, bool]:
     return value, stop, False
 
 
+_BARE_RUN = {
+    ",}]": re.compile(r'[^,}\]{\["\n]*'),
+    ",})]": re.compile(r'[^,})\]{\["\n]*'),
+}
+"""Characters of a bare value up to the next one that may end it (a separator, a quote, a
+bracket, a line break), consumed at C speed."""
+
+
+def _line_value_end(src: str, pos: int, eol: int, stops: str) -> int:
+    """Where a bare value starting at ``pos`` ends on its line: at a separator or a quote;
+    brackets it opens (``words{in brackets}``) stay inside."""
+    run = _BARE_RUN[stops]
+    depth = 0
+    i = pos
+    while True:
+        i = run.match(src, i, eol).end()  # type: ignore[union-attr]
+        if i >= eol:
+            return eol
+        ch = src[i]
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]" and depth:
+            depth -= 1
+        elif ch in stops or ch == '"':
+            return i
+        i += 1
+
+
 def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, int]:
     """A bare word or phrase used as a string value.
 
     It ends at a quote followed by a separator (the opening quote was missing: ``abc",``), else
-    at the next separator or line end; brackets it opens (``words{in brackets}``) stay inside.
+    at the next separator; in an object it runs on over the following lines (an unquoted
+    paragraph) until a line starts a member or closes the object.
     """
     eol = src.find("\n", pos, end)
     eol = end if eol < 0 else eol
@@ -112,17 +143,14 @@ def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, i
         if after >= end or src[after] in ",}]":
             return src[pos:quote].strip(), quote + 1
     stops = ",}]" if frame.closer != ")" else ",})]"
-    depth = 0
-    i = pos
-    while i < eol:
-        ch = src[i]
-        if ch in "{[":
-            depth += 1
-        elif ch in "}]" and depth:
-            depth -= 1
-        elif ch in stops or ch == '"':
+    i = _line_value_end(src, pos, eol, stops)
+    while i == eol < end and frame.kind == _OBJ:
+        nxt = _next_significant(src, eol, end)
+        if nxt >= end or src[nxt] in "}],\"'" or _looks_like_member_start(src, nxt, end):
             break
-        i += 1
+        eol = src.find("\n", nxt, end)
+        eol = end if eol < 0 else eol
+        i = _line_value_end(src, nxt, eol, stops)
     return src[pos:i].strip(), i
 
 
