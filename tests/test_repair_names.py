@@ -58,3 +58,14 @@ def test_every_name_has_an_example() -> None:
 def test_example_reports_its_repair(name: str) -> None:
     _value, report = decode(REPAIR_EXAMPLES[name])  # type: ignore[index]
     assert name in report.repair_names
+
+
+def test_every_scanner_rule_is_documented_and_each_state_ends_with_a_catch_all() -> None:
+    from langchain_robust_parsers.engine.json.scan_rules import RULES
+
+    for rules in RULES.values():
+        assert rules, "a state without rules"
+        for rule in rules:
+            assert rule.__doc__, f"{rule.__name__} has no docstring"
+    # The driver relies on the last rule of each state always applying.
+    assert [rules[-1].__name__ for rules in RULES.values()] == ["missing_comma", "key", "unquoted"]

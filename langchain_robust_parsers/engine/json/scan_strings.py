@@ -176,38 +176,9 @@ def scan_string(
             return "".join(parts), end, True
         c = src[pos]
         if c == "\\":
-            if pos + 1 >= end:
-                return "".join(parts), end, True  # a dangling backslash is half an escape
-            e = src[pos + 1]
-            if e == "u":
-                h = _HEX4.match(src, pos + 2, end)
-                if h is None:
-                    if end - (pos + 2) < 4 and re.fullmatch(r"[0-9a-fA-F]*", src[pos + 2 : end]):
-                        return "".join(parts), end, True  # cut inside \uXXXX
-                    log.add("invalid_escape", pos)
-                    parts.append("\\u")
-                    pos += 2
-                    continue
-                code = int(h.group(), 16)
-                pos += 6
-                if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
-                    low = _HEX4.match(src, pos + 2, end)
-                    if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
-                        code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
-                        pos += 6
-                parts.append(chr(code))
-            elif e in SIMPLE_ESCAPES:
-                parts.append(SIMPLE_ESCAPES[e])
-                pos += 2
-            elif e in closers or e in "„“”‘’":
-                if e not in closers:
-                    log.add("invalid_escape", pos)
-                parts.append(e)
-                pos += 2
-            else:
-                log.add("invalid_escape", pos)
-                parts.append("\\" + e)
-                pos += 2
+            pos = _read_escape(src, pos, end, closers, log, parts)
+            if pos < 0:
+                return "".join(parts), end, True  # cut inside an escape
         elif c in closers:
             if doubled and src.startswith(c, pos + 1):
                 return "".join(parts), pos + 2, False
@@ -216,28 +187,9 @@ def scan_string(
                 if noted_control:
                     text = _strip_layout_break(src, pos, text)
                 return text, pos + 1, False
-            if role == "value" and frame is not None and frame.kind == _OBJ:
-                text = _tail(parts, _KEY_LOOKBACK)
-                if text.rstrip().endswith(",") and _looks_like_member_start(src, pos, end):
-                    # `"New York, "gender": "male"`: the string lost its closing quote before
-                    # the comma; end it there and let the quote open the next key.
-                    log.add("missing_quote", pos)
-                    full = "".join(parts).rstrip()
-                    return full[:-1], pos, False
-                resume = _key_inside_string(src, pos, text)
-            elif role == "value" and frame is not None and frame.kind == _ARR:
-                comma = _item_starts_after_comma(src, pos, end, _tail(parts, _KEY_LOOKBACK))
-                if comma >= 0:
-                    log.add("missing_quote", comma)
-                    return "".join(parts).rstrip()[:-1], comma, False
-                resume = None
-            else:
-                resume = None
-            if resume is not None:
-                # `"first, b: "second"`: an unquoted key was swallowed the same way.
-                log.add("missing_quote", pos)
-                full = "".join(parts)
-                return full[: len(full) - (len(text) - resume[0])], resume[1], False
+            ended = _ended_before_quote(src, pos, end, log, role, frame, parts)
+            if ended is not None:
+                return ended
             log.add("inner_quote", pos)
             inner_quotes += 1
             parts.append(c)
@@ -254,6 +206,78 @@ def scan_string(
                 noted_control = True
             parts.append(c)
             pos += 1
+
+
+def _read_escape(
+    src: str, pos: int, end: int, closers: str, log: RepairLog, parts: list[str]
+) -> int:
+    """Append the character the escape at ``pos`` stands for; returns the position after it,
+    or -1 when the text ends inside it (a dangling backslash, half a ``\\uXXXX``)."""
+    if pos + 1 >= end:
+        return -1
+    e = src[pos + 1]
+    if e == "u":
+        h = _HEX4.match(src, pos + 2, end)
+        if h is None:
+            if end - (pos + 2) < 4 and re.fullmatch(r"[0-9a-fA-F]*", src[pos + 2 : end]):
+                return -1
+            log.add("invalid_escape", pos)
+            parts.append("\\u")
+            return pos + 2
+        code = int(h.group(), 16)
+        pos += 6
+        if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
+            low = _HEX4.match(src, pos + 2, end)
+            if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
+                code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
+                pos += 6
+        parts.append(chr(code))
+        return pos
+    if e in SIMPLE_ESCAPES:
+        parts.append(SIMPLE_ESCAPES[e])
+    elif e in closers or e in "„“”‘’":
+        if e not in closers:
+            log.add("invalid_escape", pos)
+        parts.append(e)
+    else:
+        log.add("invalid_escape", pos)
+        parts.append("\\" + e)
+    return pos + 2
+
+
+def _ended_before_quote(
+    src: str,
+    pos: int,
+    end: int,
+    log: RepairLog,
+    role: str,
+    frame: _Frame | None,
+    parts: list[str],
+) -> tuple[str, int, bool] | None:
+    """The quote at ``pos`` does not close the string, but it may open the next member or item
+    the string swallowed because its own closing quote was forgotten (``missing_quote``):
+    returns the string cut where it should have ended, else ``None``."""
+    if role != "value" or frame is None:
+        return None
+    tail = _tail(parts, _KEY_LOOKBACK)
+    if frame.kind == _ARR:
+        comma = _item_starts_after_comma(src, pos, end, tail)
+        if comma < 0:
+            return None
+        log.add("missing_quote", comma)  # `[\n"abc,\n"def"\n]`
+        return "".join(parts).rstrip()[:-1], comma, False
+    if tail.rstrip().endswith(",") and _looks_like_member_start(src, pos, end):
+        # `"New York, "gender": "male"`: the string lost its closing quote before the comma;
+        # end it there and let the quote open the next key.
+        log.add("missing_quote", pos)
+        return "".join(parts).rstrip()[:-1], pos, False
+    resume = _key_inside_string(src, pos, tail)
+    if resume is None:
+        return None
+    # `"first, b: "second"`: an unquoted key was swallowed the same way.
+    log.add("missing_quote", pos)
+    full = "".join(parts)
+    return full[: len(full) - (len(tail) - resume[0])], resume[1], False
 
 
 _KEY_LOOKBACK = 256
