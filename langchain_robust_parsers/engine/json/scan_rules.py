@@ -323,12 +323,24 @@ def key(scan: Scan, pos: int, c: str) -> Step:
     return VALUE, p
 
 
+def _misplaced_quote(cut_key: str) -> bool:
+    """True when a key cut off by the end holds ``key:value}``: a whole member, not a key."""
+    k, colon, v = cut_key.rstrip().partition(":")
+    return bool(colon) and bool(k.strip()) and v.rstrip().endswith("}") and "\n" not in cut_key
+
+
 def _read_key(scan: Scan, pos: int, c: str) -> tuple[str, int, Step | None]:
     """The key at ``pos`` and the position after it, or a step to take instead of reading a
     colon and a value."""
     src, end, log = scan.src, scan.end, scan.log
     if c in _CLOSERS:
         name, p, cut = scan_string(src, pos, end, log, "key", scan.stack[-1])
+        if cut and not scan.stream_prefix and _misplaced_quote(name):
+            # `{"key:value}`: one quote went missing and the other ended up before the key.
+            k, _, v = name.rstrip().rstrip("}").partition(":")
+            log.add("misplaced_quote", pos)
+            _attach_member(scan.stack[-1], k.strip(), v.strip().strip("\"'"))
+            return name, p, finish(scan, end)
         return name, p, (finish(scan, end) if cut else None)  # an unfinished key is dropped
     m = _UNQUOTED_KEY.match(src, pos, end)
     if m is None or m.end() == pos:

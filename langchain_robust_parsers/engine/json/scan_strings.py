@@ -30,7 +30,14 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 
 def _quote_closes(
-    src: str, q: int, end: int, role: str, frame: _Frame | None, inner_quotes: int
+    src: str,
+    q: int,
+    end: int,
+    role: str,
+    frame: _Frame | None,
+    inner_quotes: int,
+    *,
+    after_fence: bool = False,
 ) -> bool:
     """Decide whether the quote at ``q`` closes the string or is an unescaped inner quote.
 
@@ -79,6 +86,12 @@ def _quote_closes(
         # (`""`) read as an escaped quote the model wrote the CSV way, unless they open a key.
         if frame is not None and frame.kind == _OBJ and _looks_like_member_start(src, p, end):
             return True
+        if after_fence and role == "value" and frame is not None and frame.kind == _OBJ:
+            # `"\n```{}```\n"\n",`: after a code block, a lone quote before the separator
+            # cannot open a key (no colon follows), so it closes this string.
+            after = _next_significant(src, p + 1, end)
+            if p > q + 1 and after < end and src[after] in ",}":
+                return False
         return p > q + 1
     if p > q + 1 and frame is not None:
         if frame.kind == _OBJ:
@@ -158,6 +171,7 @@ def scan_string(
     parts: list[str] = []
     pos += 1
     noted_control = False
+    fenced = False
     inner_quotes = 0
     doubled = (
         pos + 1 < end and src[pos] == opener and (src[pos + 1].isalnum() or src[pos + 1] == "_")
@@ -182,7 +196,7 @@ def scan_string(
         elif c in closers:
             if doubled and src.startswith(c, pos + 1):
                 return "".join(parts), pos + 2, False
-            if _quote_closes(src, pos, end, role, frame, inner_quotes):
+            if _quote_closes(src, pos, end, role, frame, inner_quotes, after_fence=fenced):
                 text = "".join(parts)
                 if noted_control:
                     text = _strip_layout_break(src, pos, text)
@@ -198,6 +212,7 @@ def scan_string(
             if src.startswith("```", pos) and _fence_ends_string(src, pos, end):
                 # The closing fence came before the closing quote: the string ends here.
                 return "".join(parts), pos, True
+            fenced = fenced or src.startswith("```", pos)
             parts.append(c)
             pos += 1
         else:
