@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.json.json_path import paths_at
 from langchain_robust_parsers.engine.json.lenient import (
@@ -34,6 +35,11 @@ from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 MAX_DROPPED_VALUES = 64
 """Further top-level values listed in a report (NDJSON may hold millions); the first ones are
 enough to tell a user that values were not returned."""
+
+MAX_PATHED_REPAIRS = 64
+"""Repairs given their JSON path, the earliest first. Finding a path walks the payload up to the
+repair in Python; a document with hundreds of repairs gets paths for the first ones and costs
+a walk of the text up to them, not of the whole document."""
 
 SPAN_SCAN_BUDGET = 4
 """Failed payload starts in prose (``{name}``, ``[1]``...) may together re-read at most this
@@ -93,6 +99,10 @@ def _decode_region(
             got = (got[0], a + got[1])
             if _members_follow_closers(text, got[1], region.stop):
                 got = None  # `{"a": 1}, "b": 2}`: the lenient scanner merges the members
+        else:
+            log = RepairLog()
+            log.extend(prefix)
+            got = bulk_decode(text, a, region.stop, log)
     else:
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
@@ -140,7 +150,8 @@ def _with_paths(text: str, a: int, end: int, repairs: list[Repair]) -> tuple[Rep
     """The repairs, each with the JSON pointer of the place it changed."""
     if not repairs:
         return ()
-    paths = paths_at(text, a, max(end, a), [r.pos for r in repairs])
+    wanted = sorted(r.pos for r in repairs if not r.path)[:MAX_PATHED_REPAIRS]
+    paths = paths_at(text, a, max(end, a), wanted)
     return tuple(Repair(r.name, r.pos, r.path or paths.get(r.pos, "")) for r in repairs)
 
 

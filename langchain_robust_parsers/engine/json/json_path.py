@@ -8,10 +8,13 @@ changes the structure (a missing opener) is placed where the text put it.
 
 from __future__ import annotations
 
+import re
+
 _QUOTES = "\"'"
 _OPENERS = "{[("
 _CLOSERS = "}])"
-_WORD_STOPS = frozenset(" \t\r\n,:{}[]()\"'")
+_STRUCTURE = re.compile(r"""["'{}\[\]():,]""")
+"""Characters that change the path; everything between them is skipped at C speed."""
 
 
 def _pointer(stack: list[list[object]]) -> str:
@@ -46,21 +49,25 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
     out: dict[int, str] = {}
     stack: list[list[object]] = []  # [kind, key or index]; a key is None until its colon
     last_token = ""
-    i = start
+    i = seg = start  # seg: where the bare text before the next structural character starts
     w = 0
     while w < len(wanted):
-        while w < len(wanted) and (wanted[w] <= i or i >= stop):
-            out[wanted[w]] = _pointer(stack) if wanted[w] >= start else ""
+        m = _STRUCTURE.search(src, i, stop)
+        at = m.start() if m is not None else stop
+        while w < len(wanted) and (wanted[w] <= at or m is None):
+            out[wanted[w]] = _pointer(stack) if start <= wanted[w] < stop else ""
             w += 1
-        if i >= stop:
+        if m is None:
             break
-        c = src[i]
+        c = src[at]
+        bare = src[seg:at].strip()  # an unquoted key or a bare value before this character
+        if bare:
+            last_token = bare
+        i = seg = at + 1
         if c in _QUOTES:
-            j = _string_end(src, i, stop)
-            last_token = src[i + 1 : j - 1]
-            i = j
-            continue
-        if c in _OPENERS:
+            i = seg = _string_end(src, at, stop)
+            last_token = src[at + 1 : i - 1]
+        elif c in _OPENERS:
             stack.append([c, None if c == "{" else 0])
         elif c in _CLOSERS:
             if stack:
@@ -70,12 +77,4 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
         elif c == "," and stack:
             top = stack[-1]
             top[1] = None if top[0] == "{" else int(str(top[1])) + 1
-        elif c not in " \t\r\n":
-            j = i
-            while j < stop and src[j] not in _WORD_STOPS:
-                j += 1
-            last_token = src[i:j]
-            i = max(j, i + 1)
-            continue
-        i += 1
     return out
