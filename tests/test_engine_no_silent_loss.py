@@ -103,3 +103,12 @@ def test_a_top_level_scalar_is_returned_only_when_it_is_the_whole_text() -> None
     assert loads('"abc', partial=False) == "abc"
     assert loads("12 apples", partial=True) is None
     assert loads('"Sure!" here you go', partial=True) is None
+
+
+def test_a_repaired_key_carries_its_members_path() -> None:
+    _value, report = decode("{'a': {b: None}}")
+    assert [(r.name, r.path) for r in report.repairs] == [
+        ("single_quotes", "/a"),
+        ("unquoted_key", "/a/b"),
+        ("python_literal", "/a/b"),
+    ]

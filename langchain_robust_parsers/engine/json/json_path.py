@@ -44,10 +44,19 @@ def _string_end(src: str, i: int, stop: int) -> int:
 
 def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int, str]:
     """The pointer of the member or item being read at each of ``positions`` (offsets into
-    ``src``); positions outside ``[start, stop)`` map to ``""`` (the root)."""
+    ``src``); a position on a key gets the key's member. Positions outside ``[start, stop)``
+    map to ``""`` (the root)."""
     wanted = sorted(set(positions))
     out: dict[int, str] = {}
     stack: list[list[object]] = []  # [kind, key or index]; a key is None until its colon
+    pending: list[int] = []  # positions on the token being read, placed when it ends
+
+    def place() -> None:
+        path = _pointer(stack)
+        for p in pending:
+            out[p] = path if start <= p < stop else ""
+        pending.clear()
+
     last_token = ""
     i = seg = start  # seg: where the bare text before the next structural character starts
     w = 0
@@ -55,7 +64,7 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
         m = _STRUCTURE.search(src, i, stop)
         at = m.start() if m is not None else stop
         while w < len(wanted) and (wanted[w] <= at or m is None):
-            out[wanted[w]] = _pointer(stack) if start <= wanted[w] < stop else ""
+            pending.append(wanted[w])
             w += 1
         if m is None:
             break
@@ -67,14 +76,17 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
         if c in _QUOTES:
             i = seg = _string_end(src, at, stop)
             last_token = src[at + 1 : i - 1]
-        elif c in _OPENERS:
+            continue
+        if c == ":" and stack and stack[-1][0] == "{":
+            stack[-1][1] = last_token
+        place()
+        if c in _OPENERS:
             stack.append([c, None if c == "{" else 0])
         elif c in _CLOSERS:
             if stack:
                 stack.pop()
-        elif c == ":" and stack and stack[-1][0] == "{":
-            stack[-1][1] = last_token
         elif c == "," and stack:
             top = stack[-1]
             top[1] = None if top[0] == "{" else int(str(top[1])) + 1
+    place()
     return out
