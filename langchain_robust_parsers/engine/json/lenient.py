@@ -21,6 +21,7 @@ from langchain_robust_parsers.engine.json.scan_containers import (
 )
 from langchain_robust_parsers.engine.json.scan_lexicon import (
     SIMPLE_ESCAPES,
+    SKIP_STARTS,
     LenientError,
     more_members_follow,
     skip_ws_and_comments,
@@ -80,10 +81,11 @@ def scan_value(
             return scan.result
         if state == AFTER and not scan.stack:
             return scan.pending, pos
-        pos = skip_ws_and_comments(src, pos, end, log)
-        if pos >= end:
-            state, pos = finish(scan, pos)
-            continue
+        if pos >= end or src[pos] in SKIP_STARTS:
+            pos = skip_ws_and_comments(src, pos, end, log)
+            if pos >= end:
+                state, pos = finish(scan, pos)
+                continue
         c = src[pos]
         for rule in RULES[state]:
             step = rule(scan, pos, c)

@@ -13,6 +13,12 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 _ODD_SPACES = "\u1680\u180e\u2000-\u200b\u202f\u205f\u3000\ufeff"
 """Unicode spaces (and zero-width ones, and a BOM) that models and editors put between tokens;
 skipping them is the ``unicode_space`` repair."""
+_PLAIN_SPACE_CHARS = frozenset(" \t\r\n\f\v\u00a0\u2028\u2029")
+_ODD_SPACE_CHARS = frozenset(
+    "\u1680\u180e\u202f\u205f\u3000\ufeff" + "".join(chr(c) for c in range(0x2000, 0x200C))
+)
+SKIP_STARTS = _PLAIN_SPACE_CHARS | _ODD_SPACE_CHARS | frozenset("#/")
+"""Characters :func:`skip_ws_and_comments` may skip; any other character is significant."""
 _PLAIN_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029]*")
 _WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029" + _ODD_SPACES + "]*")
 
@@ -161,13 +167,15 @@ class _Frame:
 def skip_ws_and_comments(src: str, pos: int, end: int, log: RepairLog) -> int:
     """Skip whitespace and ``//``, ``/* */`` and ``#`` comments (each a ``comment`` repair)."""
     while True:
-        plain = _PLAIN_WS.match(src, pos, end).end()  # type: ignore[union-attr]
-        pos = _WS.match(src, plain, end).end()  # type: ignore[union-attr]
-        if pos > plain:
-            log.add("unicode_space", plain)
+        if pos < end and src[pos] in _PLAIN_SPACE_CHARS:
+            pos = _PLAIN_WS.match(src, pos, end).end()  # type: ignore[union-attr]
         if pos >= end:
             return end
         c = src[pos]
+        if c in _ODD_SPACE_CHARS:
+            log.add("unicode_space", pos)
+            pos = _WS.match(src, pos, end).end()  # type: ignore[union-attr]
+            continue
         if c == "#" or (c == "/" and src.startswith("//", pos)):
             log.add("comment", pos)
             eol = src.find("\n", pos, end)

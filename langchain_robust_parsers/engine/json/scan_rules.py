@@ -37,6 +37,7 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _OBJ,
     _UNQUOTED_KEY,
     _WORD,
+    SKIP_STARTS,
     LenientError,
     _Frame,
     _looks_like_member_start,
@@ -377,16 +378,22 @@ def container(scan: Scan, pos: int, c: str) -> Step | None:
             scan.c_window = max(C_FIRST_WINDOW, 2 * (got[1] - pos))
             scan.pending = got[0]
             return COMPLETE, got[1]
-    scan.too_deep(pos)
+    if len(scan.stack) >= MAX_DEPTH:
+        scan.too_deep(pos)
     if c == "(":
         scan.log.add("tuple", pos)
     kind = _OBJ if c == "{" else _ARR
-    scan.stack.append(_Frame(kind, {"{": "}", "[": "]", "(": ")"}[c], is_root=not scan.stack))
+    scan.stack.append(_Frame(kind, _OPENER_CLOSES[c], is_root=not scan.stack))
     scan.after_comma = False
     if kind == _OBJ:
         return KEY, pos + 1
-    n = skip_ws_and_comments(scan.src, pos + 1, scan.end, scan.log)
+    n = pos + 1
+    if n < scan.end and scan.src[n] in SKIP_STARTS:
+        n = skip_ws_and_comments(scan.src, n, scan.end, scan.log)
     return (AFTER, n) if n < scan.end and scan.src[n] in "])}" else (VALUE, pos + 1)
+
+
+_OPENER_CLOSES = {"{": "}", "[": "]", "(": ")"}
 
 
 def string(scan: Scan, pos: int, c: str) -> Step | None:
