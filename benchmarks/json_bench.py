@@ -17,7 +17,9 @@ and nested lists, pretty-printed):
 (c) a ~100 KB object cut off 40 characters into a string;
 (d) ~100 KB and ~1 MB documents with one error every ~2 KB (trailing commas alternating with
     single-quoted strings);
-(e) 100 000 nested ``[``: a value or ``OutputParserException``, run in a child process.
+(e) 100 000 nested ``[``: a value or ``OutputParserException``, run in a child process;
+(f) the (a) object as a Python ``repr`` and with unquoted keys, against ``json.loads`` of the
+    clean text, json_repair, and ``repairjson``/``fast-json-repair`` when installed.
 """
 
 from __future__ import annotations
