@@ -112,3 +112,11 @@ def test_a_repaired_key_carries_its_members_path() -> None:
         ("unquoted_key", "/a/b"),
         ("python_literal", "/a/b"),
     ]
+
+
+def test_a_list_where_a_key_belongs_does_not_lose_the_object() -> None:
+    # Before: the object failed and the span `["x"]` inside it was returned instead.
+    value, report = decode('{"tags": ["x"], "n": 1, ["extra"]}')
+    assert value == {"tags": ["x"], "n": 1, "extra": None}
+    assert report.source == "whole"
+    assert "missing_value" in report.repair_names

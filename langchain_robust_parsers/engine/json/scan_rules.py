@@ -278,6 +278,19 @@ def list_goes_on(scan: Scan, pos: int, c: str) -> Step | None:
     return VALUE, pos + 1
 
 
+def listed_key(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"a": 1, ["b"]}``: a one-string list where a key belongs is that key, its value
+    missing (``missing_value``), rather than a reason to give up the whole object."""
+    if c != "[":
+        return None
+    got = _c_decode(scan.src, pos, scan.end, C_FIRST_WINDOW)
+    if got is None or got is TOO_DEEP or not (len(got[0]) == 1 and isinstance(got[0][0], str)):
+        return None
+    scan.log.add("missing_value", pos)
+    _attach_member(scan.stack[-1], got[0][0], None)
+    return AFTER, got[1]
+
+
 def ellipsis(scan: Scan, pos: int, c: str) -> Step | None:
     """``[1, 2, ...]``: a placeholder the model wrote for "and so on" is dropped."""
     if c != "." or not scan.src.startswith("...", pos):
@@ -525,7 +538,16 @@ def unquoted(scan: Scan, pos: int, c: str) -> Step:
 
 RULES: dict[int, tuple[Rule, ...]] = {
     AFTER: (comma, closer, fence, list_left_open, object_in_list, missing_comma),
-    KEY: (key_closer, key_comma, object_left_open, list_goes_on, ellipsis, fence, key),
+    KEY: (
+        key_closer,
+        key_comma,
+        object_left_open,
+        list_goes_on,
+        listed_key,
+        ellipsis,
+        fence,
+        key,
+    ),
     VALUE: (
         container,
         string,
