@@ -52,6 +52,8 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
     pending: list[int] = []  # positions on the token being read, placed when it ends
 
     def place() -> None:
+        if not pending:
+            return
         path = _pointer(stack)
         for p in pending:
             out[p] = path if start <= p < stop else ""
