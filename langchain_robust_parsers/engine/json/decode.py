@@ -167,7 +167,9 @@ def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:
             break
         found.append(p)
         try:
-            pos = _STRICT.raw_decode(text[p:stop])[1] + p
+            pos = _STRICT.raw_decode(text, p)[1]  # no copy of the rest per value
+            if pos > stop:
+                raise ValueError("past the payload")
         except (ValueError, RecursionError):
             try:
                 pos = scan_value(text, p, stop, RepairLog(), at_text_end=stop == len(text))[1]
