@@ -33,29 +33,6 @@ _HINTS = re.compile(r"""['#]|//|\b(?:True|False|None)\b|,[ \t\r\n]*[}\]]|[{,][ \
 """A defect the rewrite can fix; without one the rewrite is not tried."""
 
 
-_BARE_KEY = re.compile(r"([{,][ \t\r\n]*)([A-Za-z_][A-Za-z0-9_]*)([ \t]*:)")
-"""An unquoted key after ``{`` or ``,``, quoted by a template at C speed. Safe without knowing
-where strings are: quoting a key inside a string leaves a bare word between two strings there,
-which JSON never allows, so such a rewrite cannot decode."""
-
-
-def _quote_bare_keys(
-    text: str, start: int, stop: int, fixes: list[tuple[str, int]]
-) -> tuple[Any] | None:
-    """``(value,)`` of a document whose only defect is unquoted keys (a JavaScript object), or
-    ``None``; each key quoted is noted in ``fixes``."""
-    chunk = text[start:stop]
-    fixed, count = _BARE_KEY.subn(r'\1"\2"\3', chunk)
-    if not count:
-        return None
-    try:
-        value = json.loads(fixed)
-    except (ValueError, RecursionError):
-        return None
-    fixes.extend(("unquoted_key", start + m.start(2)) for m in _BARE_KEY.finditer(chunk))
-    return (value,)
-
-
 def _rewrite(text: str, start: int, stop: int, fixes: list[tuple[str, int]]) -> str:
     """``text[start:stop]`` with its lexical defects rewritten, each noted in ``fixes``."""
 
@@ -93,18 +70,16 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
     if stop - start > MAX_BULK_CHARS or _HINTS.search(text, start, stop) is None:
         return None
     fixes: list[tuple[str, int]] = []
-    got = _quote_bare_keys(text, start, stop, fixes)
-    if got is None:
-        fixed = _rewrite(text, start, stop, fixes)
-        if not fixes:
-            return None
-        try:
-            got = (json.loads(fixed),)
-        except (ValueError, RecursionError):
-            return None
+    fixed = _rewrite(text, start, stop, fixes)
+    if not fixes:
+        return None
+    try:
+        value = json.loads(fixed)
+    except (ValueError, RecursionError):
+        return None
     for name, at in fixes:
         log.add(name, at)
     end = stop
     while end > start and text[end - 1].isspace():
         end -= 1
-    return got[0], end
+    return value, end
