@@ -17,7 +17,9 @@ and nested lists, pretty-printed):
 (c) a ~100 KB object cut off 40 characters into a string;
 (d) ~100 KB and ~1 MB documents with one error every ~2 KB (trailing commas alternating with
     single-quoted strings);
-(e) 100 000 nested ``[``: a value or ``OutputParserException``, run in a child process.
+(e) 100 000 nested ``[``: a value or ``OutputParserException``, run in a child process;
+(f) the (a) object as a Python ``repr`` and with unquoted keys, against ``json.loads`` of the
+    clean text, json_repair, and ``repairjson``/``fast-json-repair`` when installed.
 """
 
 from __future__ import annotations
@@ -470,6 +472,54 @@ def case_a_b(bench: Bench) -> None:
     bench.target("(b) ours >= 10x faster than json_repair", f"{r:.1f}x", r >= 10 and ours.ok)
 
 
+def _peers() -> dict[str, Callable[[str], Any]]:
+    """The repair libraries installed here, by name; a peer that is not installed is skipped."""
+    peers: dict[str, Callable[[str], Any]] = {}
+    import json_repair
+
+    peers["json_repair.loads"] = json_repair.loads
+    for module, label in (
+        ("repairjson", "repairjson.loads"),
+        ("fast_json_repair", "fast_json_repair.loads"),
+    ):
+        try:
+            peers[label] = __import__(module).loads
+        except ImportError:
+            print(f"peer {module} not installed: skipped", file=sys.stderr)
+    return peers
+
+
+def case_f(bench: Bench) -> None:
+    """(f) a 10 KB Python ``repr`` and the same document with unquoted keys (a JavaScript
+    object), against ``json.loads`` of the clean text and the repair libraries installed."""
+    doc = make_document(SMALL_BYTES)
+    clean = dump(doc)
+    variants = {
+        "Python repr": repr(doc),
+        "unquoted keys": re.sub(r'"([A-Za-z_][A-Za-z0-9_]*)":', r"\1:", clean),
+    }
+    ref = bench.run(
+        "(f) clean text", "json.loads (clean text)", json.loads, clean, doc, is_ref=True
+    )
+    peers = _peers()
+    for variant, text in variants.items():
+        name = f"(f) {variant}"
+        ours = bench.run(name, "ours: loads", loads, text, doc, ours=True, ref=ref)
+        rows = [bench.run(name, label, fn, text, doc, ref=ref) for label, fn in peers.items()]
+        r = bench.ratio(ours, ref)
+        bench.target(
+            f"(f) {variant}: ours <= 10x json.loads(clean)", f"{r:.1f}x", r <= 10 and ours.ok
+        )
+        timed = [row for row in rows if row.timing is not None and row.ok]
+        if timed:
+            fastest = min(timed, key=lambda row: bench.ratio(row, ref))
+            bench.target(
+                f"(f) {variant}: ours / fastest peer ({fastest.impl})",
+                f"{bench.ratio(ours, fastest):.1f}x",
+                True,
+            )
+
+
 def case_c(bench: Bench) -> None:
     import json_repair
     import partial_json_parser
@@ -676,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     case_a_b(bench)
     case_c(bench)
     case_d(bench, with_json_repair=not args.no_json_repair_d)
+    case_f(bench)
     case_e(bench)
     shown = sys.argv[1:] if argv is None else argv
     command = " ".join(["python benchmarks/json_bench.py", *shown])

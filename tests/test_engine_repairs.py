@@ -493,14 +493,15 @@ def test_unquoted_string(text: str, expected: Any) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"name": "Ada", "email": , "age": 36}', {"name": "Ada", "email": "", "age": 36}),
-        ('{"a": }', {"a": ""}),
-        ('{\n  "x": 1,\n  "y":\n}', {"x": 1, "y": ""}),
+        ('{"name": "Ada", "email": , "age": 36}', {"name": "Ada", "email": None, "age": 36}),
+        ('{"a": }', {"a": None}),
+        ('{\n  "x": 1,\n  "y":\n}', {"x": 1, "y": None}),
+        ('{"delta": -, "n": 2}', {"delta": None, "n": 2}),
     ],
 )
-def test_missing_value_keeps_the_key_with_an_empty_string(text: str, expected: Any) -> None:
-    # json_repair's convention, kept so the key a schema asks for is still there; the report
-    # names the repair so a caller can tell an empty answer from a missing one.
+def test_missing_value_keeps_the_key_with_null(text: str, expected: Any) -> None:
+    # DESIGN: the key a schema asks for is still there, and null (not json_repair's "") tells a
+    # missing answer from an empty one; the report names the repair.
     check(text, expected, "missing_value")
 
 

@@ -32,10 +32,13 @@ def merge_truncation(text_cut: bool, stop_reason_cut: bool) -> Truncation | None
 
 @dataclass(frozen=True)
 class Repair:
-    """One named repair rule applied at ``pos``, an offset into the original input text."""
+    """One named repair rule applied at ``pos``, an offset into the original input text;
+    ``path`` is the JSON pointer of the member or item it changed (``/items/1/price``; ``""``
+    for the root or outside the payload)."""
 
     name: str
     pos: int
+    path: str = ""
 
     def __str__(self) -> str:
         return f"{self.name}@{self.pos}"
@@ -51,6 +54,9 @@ class ParseReport:
     model hit its token limit) or ``"both"``; ``None`` when it was not. It is truthy exactly when
     the answer was cut, so ``if report.truncated:`` reads as before. A ``bool`` given for it (the
     engine's own flag, or code written before the distinction) means ``"text"`` / ``None``.
+    ``dropped_values`` holds the offsets of further top-level values (NDJSON, several fenced
+    blocks) that were not returned; ``dropped`` the JSON paths of items left out by
+    ``drop_invalid_items``.
     """
 
     source: Source = "whole"
@@ -58,6 +64,7 @@ class ParseReport:
     end: int = 0
     repairs: tuple[Repair, ...] = field(default_factory=tuple)
     truncated: Truncation | bool | None = None
+    dropped_values: tuple[int, ...] = ()
     dropped: tuple[str, ...] = ()
     """JSON paths (``$.items[3]``) of the values left out to obtain a valid value
     (``drop_invalid_items``)."""
@@ -90,10 +97,16 @@ class ParseReport:
     @property
     def outcome(self) -> Literal["success", "recovered", "fallback"]:
         """``success`` for a clean payload taken as a whole, ``fallback`` for a value read from
-        labelled lines (no JSON), else ``recovered``."""
+        labelled lines (no JSON), else ``recovered`` (repaired, located, cut off, or with values
+        dropped)."""
         if self.source == "labels":
             return "fallback"
-        clean = self.source == "whole" and not self.repaired and not self.dropped
+        clean = (
+            self.source == "whole"
+            and not self.repaired
+            and not self.dropped
+            and not self.dropped_values
+        )
         return "success" if clean else "recovered"
 
     def to_dict(self) -> dict[str, object]:
@@ -102,8 +115,9 @@ class ParseReport:
             "source": self.source,
             "start": self.start,
             "end": self.end,
-            "repairs": [{"name": r.name, "pos": r.pos} for r in self.repairs],
+            "repairs": [{"name": r.name, "pos": r.pos, "path": r.path} for r in self.repairs],
             "truncated": self.truncated,
             "dropped": list(self.dropped),
+            "dropped_values": list(self.dropped_values),
             "outcome": self.outcome,
         }

@@ -206,7 +206,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
         """The best value of a stream prefix, or ``None``; never raises."""
         try:
             with engine_call(self.get_name(), "reading a partial JSON value"):
-                return decode(text, allow_truncated=True)[0]
+                return decode(text, allow_truncated=True, stream_prefix=True)[0]
         except EngineError:
             return None
 

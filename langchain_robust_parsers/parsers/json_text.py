@@ -21,7 +21,7 @@ def loads_with_report(
             f"Expected a str, got {type(text).__name__}", llm_output=repr(text)
         )
     try:
-        return decode(text, allow_truncated=allow_truncated or partial)
+        return decode(text, allow_truncated=allow_truncated or partial, stream_prefix=partial)
     except JsonEngineError as exc:
         if partial:
             return None, None

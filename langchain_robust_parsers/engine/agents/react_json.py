@@ -286,7 +286,7 @@ def decode_action(raw: str, start: int, *, fenced: bool) -> tuple[Any, ParseRepo
         value, found = decode(raw)
     except JsonEngineError:
         return None, None
-    repairs = tuple(Repair(r.name, start + r.pos) for r in found.repairs)
+    repairs = tuple(Repair(r.name, start + r.pos, r.path) for r in found.repairs)
     report = ParseReport(
         source=source,
         start=start + found.start,

@@ -11,21 +11,35 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
+from langchain_robust_parsers.engine.json.json_path import paths_at
 from langchain_robust_parsers.engine.json.lenient import (
+    MAX_STRAY_CLOSERS,
     LenientError,
     decode_clean_container,
     more_members_follow,
     scan_value,
 )
+from langchain_robust_parsers.engine.json.scan_strings import scan_string
 from langchain_robust_parsers.engine.repair_log import RepairLog
-from langchain_robust_parsers.engine.report import ParseReport, Source
+from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
+
+MAX_DROPPED_VALUES = 64
+"""Further top-level values listed in a report (NDJSON may hold millions); the first ones are
+enough to tell a user that values were not returned."""
+
+MAX_PATHED_REPAIRS = 64
+"""Repairs given their JSON path, the earliest first. Finding a path walks the payload up to the
+repair in Python; a document with hundreds of repairs gets paths for the first ones and costs
+a walk of the text up to them, not of the whole document."""
 
 SPAN_SCAN_BUDGET = 4
 """Failed payload starts in prose (``{name}``, ``[1]``...) may together re-read at most this
@@ -33,6 +47,7 @@ many times the text. Most fail within a few characters, so thousands can be trie
 brackets that each fail late stops being tried before the work turns quadratic."""
 
 _WHOLE_STARTS = "{[("
+_SCALAR_STARTS = '"-0123456789'
 _STRICT = json.JSONDecoder(strict=True)
 _STRICT_LAX = json.JSONDecoder(strict=False)
 _TRAILING_CLOSERS = frozenset(" \t\r\n}])")
@@ -57,6 +72,8 @@ def _decode_region(
     source: Source,
     known_error: tuple[int, str] | None = None,
     reached: list[int] | None = None,
+    *,
+    stream_prefix: bool = False,
 ) -> _Decoded | None:
     """Decode the value that starts ``region``, or ``None`` if it holds none (then the
     position where the scanner gave up is appended to ``reached``, when given)."""
@@ -80,20 +97,32 @@ def _decode_region(
         )
         if got is not None:
             got = (got[0], a + got[1])
-            if more_members_follow(text, got[1], region.stop):
+            if _members_follow_closers(text, got[1], region.stop):
                 got = None  # `{"a": 1}, "b": 2}`: the lenient scanner merges the members
+        else:
+            log = RepairLog()
+            log.extend(prefix)
+            got = bulk_decode(text, a, region.stop, log)
     else:
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
         except (ValueError, RecursionError):
             got = None
+    if got is None and source == "whole" and text[a] not in _WHOLE_STARTS:
+        scalar = _top_level_scalar(text, a, region.stop)
+        if scalar is None:
+            return None
+        value, end, log.truncated = scalar
+        return _Decoded(value, ParseReport(source, a, end, tuple(log.repairs), log.truncated))
     if got is None:
         if text[a] not in _WHOLE_STARTS:
             return None  # only containers are worth repairing; scalars must be exact
         log = RepairLog()
         log.extend(prefix)
         try:
-            got = scan_value(text, a, region.stop, log, at_text_end=at_text_end)
+            got = scan_value(
+                text, a, region.stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix
+            )
         except LenientError as err:
             if reached is not None:
                 reached.append(err.pos)
@@ -105,14 +134,89 @@ def _decode_region(
     if source != "span" and rest and not rest.isspace() and set(rest) <= _TRAILING_CLOSERS:
         log.add("extra_closer", end + len(rest) - len(rest.lstrip()))
     value = _undo_double_encoding(value, log, a)
+    dropped = _values_after(text, end, region.stop) if source == "whole" else ()
     report = ParseReport(
         source=source,
         start=a,
         end=end,
-        repairs=tuple(log.repairs),
+        repairs=_with_paths(text, a, end, log.repairs),
         truncated=log.truncated,
+        dropped_values=dropped,
     )
     return _Decoded(value, report)
+
+
+def _with_paths(text: str, a: int, end: int, repairs: list[Repair]) -> tuple[Repair, ...]:
+    """The repairs, each with the JSON pointer of the place it changed."""
+    if not repairs:
+        return ()
+    wanted = sorted(r.pos for r in repairs if not r.path)[:MAX_PATHED_REPAIRS]
+    paths = paths_at(text, a, max(end, a), wanted)
+    return tuple(Repair(r.name, r.pos, r.path or paths.get(r.pos, "")) for r in repairs)
+
+
+def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:
+    """Offsets of the further top-level values (``{..}\n{..}``, ``[..], [..]``) that follow the
+    value ending at ``pos``; prose after the value is not one."""
+    found: list[int] = []
+    while len(found) < MAX_DROPPED_VALUES:
+        p = pos
+        while p < stop and (text[p].isspace() or text[p] == ","):
+            p += 1
+        if p >= stop or text[p] not in "{[":
+            break
+        found.append(p)
+        try:
+            pos = _STRICT.raw_decode(text, p)[1]  # no copy of the rest per value
+            if pos > stop:
+                raise ValueError("past the payload")
+        except (ValueError, RecursionError):
+            try:
+                pos = scan_value(text, p, stop, RepairLog(), at_text_end=stop == len(text))[1]
+            except LenientError:
+                break
+        pos = max(pos, p + 1)
+    return tuple(found)
+
+
+_CUT_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?")
+
+
+def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | None:
+    """A string or number that is the whole text, as LangChain's ``parse_partial_json`` reads
+    it: ``"abc`` gives ``"abc"``, ``2.`` gives ``2``, a literal line break stays in the string.
+    Returns ``(value, end, cut_off)``, or ``None`` when the text is not one scalar."""
+    last = len(text[a:stop].rstrip()) + a
+    if text[a] == '"':
+        try:
+            return json.loads(text[a:last], strict=False), last, False
+        except (ValueError, RecursionError):
+            pass
+        if text.find('"', a + 1, last) >= 0:
+            return None  # `"Sure!" Here it is: ...`: a quotation opening prose
+        body, end, cut = scan_string(text, a, last, RepairLog(), "value", None)
+        return (body, last, True) if cut and end >= last else None
+    m = _CUT_NUMBER.fullmatch(text, a, last)
+    if m is None:
+        return None
+    digits = m.group().rstrip(".eE+-")
+    if not digits or not digits[-1].isdigit():
+        return None
+    value: Any = float(digits) if any(ch in digits for ch in ".eE") else int(digits)
+    return value, last, digits != m.group()
+
+
+def _members_follow_closers(text: str, pos: int, stop: int) -> bool:
+    """True when ``, "key":`` follows ``pos``, after at most a few stray closers: the value the
+    C decoder read is a fragment of a larger object (``{"a": {"b": 1}}}, "c": 2}``)."""
+    for _ in range(MAX_STRAY_CLOSERS + 1):
+        if more_members_follow(text, pos, stop):
+            return True
+        pos = _first_significant(text, pos, stop)
+        if pos >= stop or text[pos] not in "}]":
+            return False
+        pos += 1
+    return False
 
 
 _Decode = tuple[Any, int]
@@ -177,13 +281,14 @@ def _unescape_document(text: str, begin: int) -> str | None:
 
 
 def iter_candidates(
-    text: str, *, allow_truncated: bool = True
+    text: str, *, allow_truncated: bool = True, stream_prefix: bool = False
 ) -> Iterator[tuple[Any, ParseReport]]:
     """Every decodable payload of ``text`` with its report, best first.
 
     The order is DESIGN.md's total order: source (fenced, tagged, whole text, spans in prose),
     then fewer repairs, then earlier position. With ``allow_truncated=False`` payloads that were
-    cut off are skipped.
+    cut off are skipped; ``stream_prefix`` reads ``text`` as an unfinished stream (LangChain's
+    partial semantics for an open string).
     """
     if not isinstance(text, str):
         raise JsonEngineError(f"expected text, got {type(text).__name__}")
@@ -200,49 +305,78 @@ def iter_candidates(
         value = _undo_double_encoding(value, log, 0)
         yield value, ParseReport(source="whole", start=0, end=len(text), repairs=tuple(log.repairs))
         return
-
     prefix = RepairLog()
     begin = locate.payload_start(text, prefix)
     unescaped = _unescape_document(text, begin)
     if unescaped is not None:
         prefix.add("escaped_quotes", begin)
-        for value, report in iter_candidates(unescaped, allow_truncated=allow_truncated):
-            repairs = prefix.repairs + list(report.repairs)
-            yield (
-                value,
-                ParseReport(
-                    source=report.source,
-                    start=report.start,
-                    end=min(report.end, len(text)),
-                    repairs=tuple(repairs),
-                    truncated=report.truncated,
-                ),
-            )
+        yield from _unescaped_candidates(text, unescaped, prefix, allow_truncated)
         return
+    yield from _located_candidates(
+        text,
+        begin,
+        prefix,
+        first_error,
+        allow_truncated=allow_truncated,
+        stream=stream_prefix,
+    )
+
+
+def _unescaped_candidates(
+    text: str, unescaped: str, prefix: RepairLog, allow_truncated: bool
+) -> Iterator[tuple[Any, ParseReport]]:
+    """The candidates of a document printed with its quotes escaped, reported on ``text``."""
+    for value, report in iter_candidates(unescaped, allow_truncated=allow_truncated):
+        yield (
+            value,
+            ParseReport(
+                source=report.source,
+                start=report.start,
+                end=min(report.end, len(text)),
+                repairs=(*prefix.repairs, *report.repairs),
+                truncated=report.truncated,
+                dropped_values=report.dropped_values,
+            ),
+        )
+
+
+def _ranked(found: list[_Decoded], allow_truncated: bool) -> Iterator[tuple[Any, ParseReport]]:
+    """One source's candidates in order; the first one lists the others as dropped values."""
+    found.sort(key=lambda d: (d.report.cost, d.report.start))
+    kept = [d for d in found if allow_truncated or not d.report.truncated]
+    for i, d in enumerate(kept):
+        report = d.report
+        if i == 0 and len(kept) > 1:
+            others = tuple(sorted(o.report.start for o in kept[1:]))[:MAX_DROPPED_VALUES]
+            report = replace(report, dropped_values=report.dropped_values + others)
+        yield d.value, report
+
+
+def _located_candidates(
+    text: str,
+    begin: int,
+    prefix: RepairLog,
+    first_error: tuple[int, str] | None,
+    *,
+    allow_truncated: bool,
+    stream: bool,
+) -> Iterator[tuple[Any, ParseReport]]:
+    """Fenced, tagged, whole-text and prose-span candidates, in that order."""
     skip = locate.think_regions(text, begin)
     taken: list[tuple[int, int]] = []
-
-    def ranked(found: list[_Decoded]) -> Iterator[tuple[Any, ParseReport]]:
-        found.sort(key=lambda d: (d.report.cost, d.report.start))
-        for d in found:
-            if allow_truncated or not d.report.truncated:
-                yield d.value, d.report
-
     # A document that starts the text is decoded first so that fences and tags inside its
     # strings (```` "```python ...```" ````) are not mistaken for payloads of their own; it is
     # still yielded in its place in the order, after fenced and tagged payloads outside it.
     whole: _Decoded | None = None
     a = _first_significant(text, begin, len(text))
-    if a < len(text) and text[a] in _WHOLE_STARTS:
+    if a < len(text) and (text[a] in _WHOLE_STARTS or text[a] in _SCALAR_STARTS):
         known = None
         if first_error is not None and first_error[0] >= a and not prefix.count:
             known = (first_error[0] - a, first_error[1])
-        whole = _decode_region(
-            text, locate.Region("whole", a, len(text), False), prefix, "whole", known
-        )
+        region = locate.Region("whole", a, len(text), False)
+        whole = _decode_region(text, region, prefix, "whole", known, stream_prefix=stream)
         if whole is not None:
             skip = [*skip, (whole.report.start, whole.report.end)]
-
     for source, regions in (
         ("fenced", locate.fenced_regions(text, begin, skip)),
         ("tagged", locate.tagged_regions(text, begin, skip)),
@@ -253,17 +387,22 @@ def iter_candidates(
             if d is not None:
                 found.append(d)
                 taken.append((d.report.start, d.report.end))
-        yield from ranked(found)
-
+        yield from _ranked(found, allow_truncated)
     if whole is not None:
         taken.append((whole.report.start, max(whole.report.end, a + 1)))
-        yield from ranked([whole])
+        yield from _ranked([whole], allow_truncated)
+    yield from _ranked(_span_candidates(text, begin, prefix, skip + taken), allow_truncated)
 
+
+def _span_candidates(
+    text: str, begin: int, prefix: RepairLog, skip: list[tuple[int, int]]
+) -> list[_Decoded]:
+    """Payloads that start at a ``{`` or ``[`` in prose, within :data:`SPAN_SCAN_BUDGET`."""
     found = []
     pos = begin
     budget = SPAN_SCAN_BUDGET * (len(text) + 1)
     while budget > 0:
-        s = locate.next_span_start(text, pos, skip + taken)
+        s = locate.next_span_start(text, pos, skip)
         if s < 0:
             break
         reached: list[int] = []
@@ -276,12 +415,17 @@ def iter_candidates(
             continue
         found.append(d)
         pos = max(d.report.end, s + 1)
-    yield from ranked(found)
+    return found
 
 
-def decode(text: str, *, allow_truncated: bool = True) -> tuple[Any, ParseReport]:
-    """The best payload of ``text``; raises :class:`JsonEngineError` when there is none."""
-    for value, report in iter_candidates(text, allow_truncated=allow_truncated):
+def decode(
+    text: str, *, allow_truncated: bool = True, stream_prefix: bool = False
+) -> tuple[Any, ParseReport]:
+    """The best payload of ``text``; raises :class:`JsonEngineError` when there is none.
+    ``stream_prefix`` reads ``text`` as an unfinished stream (see :func:`iter_candidates`)."""
+    for value, report in iter_candidates(
+        text, allow_truncated=allow_truncated, stream_prefix=stream_prefix
+    ):
         return value, report
     if not allow_truncated:
         for _value, report in iter_candidates(text, allow_truncated=True):

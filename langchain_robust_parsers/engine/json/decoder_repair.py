@@ -66,8 +66,12 @@ def _prev_significant(text: str, pos: int) -> int:
     return i
 
 
+_SPACE_RUN = re.compile(r"\s*")
+
+
 def _at_end(text: str, pos: int) -> bool:
-    return pos >= len(text) or text[pos:].isspace()
+    # A match, not ``text[pos:].isspace()``: no copy of the rest of a long document.
+    return _SPACE_RUN.match(text, pos).end() >= len(text)  # type: ignore[union-attr]
 
 
 Fix = tuple[str, int, int, str]
@@ -240,7 +244,20 @@ def decode_with_repairs(
         if fix is None:
             return None
         name, start, stop, replacement = fix
+        if _too_many_ahead(len(edits) + 1, start, len(text)):
+            return None
         log.add(name, offset + _original_pos(start, edits))
         text = text[:start] + replacement + text[stop:]
         edits.append(_Edit(start, stop - start, len(replacement)))
     return None
+
+
+DENSITY_MIN_CHARS = 2_000
+"""Documents shorter than this always get all :data:`MAX_DECODER_REPAIRS` attempts."""
+
+
+def _too_many_ahead(found: int, pos: int, size: int) -> bool:
+    """True when ``found`` defects before ``pos`` project to far more than the cap over the
+    whole document: each attempt copies and re-reads the text, so a long document with a
+    defect every few kilobytes goes to the bulk repair or the scanner at once."""
+    return size >= DENSITY_MIN_CHARS and found * size > 2 * MAX_DECODER_REPAIRS * (pos + 1)

@@ -1,0 +1,94 @@
+"""JSON paths (RFC 6901 pointers such as ``/items/1/price``) of positions in a payload, so that
+each repair in a report says which member or item it changed.
+
+One forward walk over the payload as written, string-aware and tolerant of the defects the
+repairs fix (single quotes, unquoted keys, tuples); it follows the text, so a repair that
+changes the structure (a missing opener) is placed where the text put it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTES = "\"'"
+_OPENERS = "{[("
+_CLOSERS = "}])"
+_STRUCTURE = re.compile(r"""["'{}\[\]():,]""")
+"""Characters that change the path; everything between them is skipped at C speed."""
+
+
+def _pointer(stack: list[list[object]]) -> str:
+    parts = []
+    for _kind, step in stack:
+        if step is None:
+            break
+        parts.append(str(step).replace("~", "~0").replace("/", "~1"))
+    return "/" + "/".join(parts) if parts else ""
+
+
+def _string_end(src: str, i: int, stop: int) -> int:
+    """The position after the string whose quote is at ``i`` (``stop`` if it never closes)."""
+    quote = src[i]
+    j = i + 1
+    while True:
+        j = src.find(quote, j, stop)
+        if j < 0:
+            return stop
+        k = j
+        while k > i + 1 and src[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j + 1
+        j += 1
+
+
+def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int, str]:
+    """The pointer of the member or item being read at each of ``positions`` (offsets into
+    ``src``); a position on a key gets the key's member. Positions outside ``[start, stop)``
+    map to ``""`` (the root)."""
+    wanted = sorted(set(positions))
+    out: dict[int, str] = {}
+    stack: list[list[object]] = []  # [kind, key or index]; a key is None until its colon
+    pending: list[int] = []  # positions on the token being read, placed when it ends
+
+    def place() -> None:
+        if not pending:
+            return
+        path = _pointer(stack)
+        for p in pending:
+            out[p] = path if start <= p < stop else ""
+        pending.clear()
+
+    last_token = ""
+    i = seg = start  # seg: where the bare text before the next structural character starts
+    w = 0
+    while w < len(wanted):
+        m = _STRUCTURE.search(src, i, stop)
+        at = m.start() if m is not None else stop
+        while w < len(wanted) and (wanted[w] <= at or m is None):
+            pending.append(wanted[w])
+            w += 1
+        if m is None:
+            break
+        c = src[at]
+        bare = src[seg:at].strip()  # an unquoted key or a bare value before this character
+        if bare:
+            last_token = bare
+        i = seg = at + 1
+        if c in _QUOTES:
+            i = seg = _string_end(src, at, stop)
+            last_token = src[at + 1 : i - 1]
+            continue
+        if c == ":" and stack and stack[-1][0] == "{":
+            stack[-1][1] = last_token
+        place()
+        if c in _OPENERS:
+            stack.append([c, None if c == "{" else 0])
+        elif c in _CLOSERS:
+            if stack:
+                stack.pop()
+        elif c == "," and stack:
+            top = stack[-1]
+            top[1] = None if top[0] == "{" else int(str(top[1])) + 1
+    place()
+    return out
