@@ -185,7 +185,7 @@ class RobustPydanticOutputParser(
     def _stream_partial(self, text: str) -> Any:
         try:
             with engine_call(self.get_name(), "reading a partial JSON value"):
-                return decode(text, allow_truncated=True)[0]
+                return decode(text, allow_truncated=True, stream_prefix=True)[0]
         except EngineError:  # nothing to show yet
             return None
 
@@ -272,7 +272,7 @@ class RobustPydanticOutputParser(
         candidates further down rarely validate while the payload is still arriving."""
         try:
             with engine_call(self.get_name(), "reading a partial JSON value"):
-                value, _ = decode(text, allow_truncated=True)
+                value, _ = decode(text, allow_truncated=True, stream_prefix=True)
         except EngineError:
             return None
         try:
