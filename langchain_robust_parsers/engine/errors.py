@@ -16,3 +16,17 @@ class JsonEngineError(ValueError):
 
     def __reduce__(self) -> tuple[type[JsonEngineError], tuple[str, int]]:
         return (type(self), (self.msg, self.pos))
+
+
+class TextEngineError(ValueError):
+    """No value of the requested format (XML, YAML, a list, a choice, a date) could be read.
+
+    The non-JSON readers raise it; parsers turn it into ``OutputParserException``.
+    """
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg)
+        self.msg = msg
+
+    def __reduce__(self) -> tuple[type[TextEngineError], tuple[str]]:
+        return (type(self), (self.msg,))
