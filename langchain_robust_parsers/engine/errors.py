@@ -30,3 +30,17 @@ class TextEngineError(ValueError):
 
     def __reduce__(self) -> tuple[type[TextEngineError], tuple[str]]:
         return (type(self), (self.msg,))
+
+
+class AmbiguousAnswerError(TextEngineError):
+    """The answer names more than one of the allowed values and nothing says which it meant.
+
+    ``found`` lists the values named, in the order of the allowed values.
+    """
+
+    def __init__(self, msg: str, found: tuple[str, ...] = ()) -> None:
+        super().__init__(msg)
+        self.found = found
+
+    def __reduce__(self) -> tuple[type[TextEngineError], tuple[str, tuple[str, ...]]]:  # type: ignore[override]
+        return (type(self), (self.msg, self.found))
