@@ -45,13 +45,14 @@ _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0
 _PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _SPECIAL_ENDS = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"))
 
-TokenKind = Literal["start", "end", "empty", "text", "skip"]
+TokenKind = Literal["start", "end", "empty", "text", "skip", "cut"]
 
 
 @dataclass(frozen=True)
 class Token:
     """One piece of markup: a start, end or empty-element tag (``value`` is the name), text
-    (``value`` is decoded text) or something skipped (a comment, a declaration)."""
+    (``value`` is decoded text), something skipped (a comment, a declaration) or a tag cut
+    off by the end of the text (``cut``)."""
 
     kind: TokenKind
     value: str
@@ -197,6 +198,8 @@ def _tag_token(src: str, pos: int, *, final: bool) -> tuple[Token | None, int]:
     end = _start_tag_end(src, pos)
     if end == -1 and not final:
         return None, pos
+    if end == -1:  # a tag cut off by the end of the answer
+        return Token("cut", m.group(), pos), len(src)
     if end < 0:
         return Token("text", "<", pos), pos + 1
     if closing:
@@ -224,6 +227,7 @@ class TreeBuilder:
         self._skip_depth = 0  # inside a top-level reasoning block
         self._skip_tag = ""
         self.prose = False
+        self.entities_declared = False
 
     def feed(self, token: Token) -> list[tuple[list[str], Element]]:
         """Apply ``token``; returns the elements it closed, each with the tags of its open
@@ -244,6 +248,10 @@ class TreeBuilder:
                 return self._close_top()
         elif kind == "end":
             return self._end(token)
+        elif kind == "cut":
+            self.log.truncated = True
+        elif "<!ENTITY" in token.value.upper():
+            self.entities_declared = True
         return []
 
     def _skip(self, token: Token) -> None:
@@ -358,6 +366,10 @@ def read_xml(text: str, tags: list[str] | None = None) -> tuple[dict[str, Any], 
     for token in tokens(body, start):
         builder.feed(token)
     builder.finish()
+    if builder.entities_declared:
+        # What defusedxml refuses: entity declarations are how billion-laughs and external
+        # entity payloads begin; no answer needs them. (They are never expanded either way.)
+        raise TextEngineError("entity declarations are forbidden in the XML")
     if not builder.roots:
         raise TextEngineError("no XML element found in the text")
     if builder.prose and source == "whole":
