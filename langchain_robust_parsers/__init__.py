@@ -42,6 +42,11 @@ from langchain_robust_parsers.engine.agents.actions import (
 )
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.actions import ActionOutputParser, ActionParse
+from langchain_robust_parsers.parsers.choice_parsers import (
+    RobustBooleanOutputParser,
+    RobustEnumOutputParser,
+)
+from langchain_robust_parsers.parsers.datetime_parser import RobustDatetimeOutputParser
 from langchain_robust_parsers.parsers.dialog import DialogOutputParser, DialogTurn
 from langchain_robust_parsers.parsers.function_calls import (
     FunctionCallOutputParser,
@@ -49,8 +54,22 @@ from langchain_robust_parsers.parsers.function_calls import (
 )
 from langchain_robust_parsers.parsers.json_parser import RobustJsonOutputParser
 from langchain_robust_parsers.parsers.json_text import loads, repair_json
+from langchain_robust_parsers.parsers.list_parsers import (
+    RobustCommaSeparatedListOutputParser,
+    RobustMarkdownListOutputParser,
+    RobustNumberedListOutputParser,
+)
+from langchain_robust_parsers.parsers.openai_functions import (
+    RobustJsonKeyOutputFunctionsParser,
+    RobustJsonOutputFunctionsParser,
+    RobustPydanticOutputFunctionsParser,
+)
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.react import ANSWER_STREAMED_KEY, ReActOutputParser
+from langchain_robust_parsers.parsers.structured_parser import (
+    ResponseSchema,
+    RobustStructuredOutputParser,
+)
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
@@ -58,6 +77,8 @@ from langchain_robust_parsers.parsers.tools import (
     ToolCallReport,
     ToolsParseReport,
 )
+from langchain_robust_parsers.parsers.xml_parser import RobustXMLOutputParser
+from langchain_robust_parsers.parsers.yaml_parser import RobustYamlOutputParser
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
@@ -85,13 +106,26 @@ __all__ = [
     "ParseStats",
     "ReActOutputParser",
     "Repair",
+    "ResponseSchema",
     "RetryExhaustedError",
     "RetryWithClarification",
+    "RobustBooleanOutputParser",
+    "RobustCommaSeparatedListOutputParser",
+    "RobustDatetimeOutputParser",
+    "RobustEnumOutputParser",
+    "RobustJsonKeyOutputFunctionsParser",
+    "RobustJsonOutputFunctionsParser",
     "RobustJsonOutputKeyToolsParser",
     "RobustJsonOutputParser",
     "RobustJsonOutputToolsParser",
+    "RobustMarkdownListOutputParser",
+    "RobustNumberedListOutputParser",
+    "RobustPydanticOutputFunctionsParser",
     "RobustPydanticOutputParser",
     "RobustPydanticToolsParser",
+    "RobustStructuredOutputParser",
+    "RobustXMLOutputParser",
+    "RobustYamlOutputParser",
     "ScrollAction",
     "SelectOption",
     "SelectOptionAction",

@@ -39,7 +39,7 @@ class _RobustList:
 
     if TYPE_CHECKING:  # provided by the Runnable each parser also derives from
 
-        def get_name(self) -> str: ...
+        def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str: ...
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         return read_list(text, self.list_kind)
@@ -67,7 +67,9 @@ class _RobustList:
         for item in stream.close():
             yield [item]
 
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[list[str]]:
+    async def _atransform(
+        self, input: AsyncIterator[str | BaseMessage]
+    ) -> AsyncIterator[list[str]]:
         stream = ListStream(self.list_kind)
         async for chunk in input:
             for item in stream.feed(chunk_text(chunk)):

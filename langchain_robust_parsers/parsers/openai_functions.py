@@ -85,7 +85,7 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
                 return None
             raise OutputParserException(
                 "Could not parse function call: 'function_call'",
-                llm_output=content_text(message.content),  # type: ignore[arg-type]
+                llm_output=content_text(message.content),
             )
         if "arguments" not in call:
             return None
@@ -170,7 +170,7 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
         if call is None or not isinstance(call.get("arguments"), str):
             raise OutputParserException(
                 "Could not parse function call: no function_call with string arguments",
-                llm_output=content_text(message.content),  # type: ignore[arg-type]
+                llm_output=content_text(message.content),
             )
         schema: Any = self.pydantic_schema
         if isinstance(schema, dict):

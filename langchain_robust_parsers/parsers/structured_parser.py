@@ -102,7 +102,7 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
         """A parser for ``response_schemas``."""
         return cls(response_schemas=response_schemas)
 
-    def get_format_instructions(self, only_json: bool = False) -> str:  # noqa: FBT001, FBT002
+    def get_format_instructions(self, only_json: bool = False) -> str:
         """The classic parser's instructions: a ```` ```json ```` snippet listing the keys."""
         lines = "\n".join(_schema_line(s) for s in self.response_schemas)
         template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
@@ -134,8 +134,7 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
             raise JsonEngineError("no JSON object found in the text")
         missing = next(k for k in keys if k not in first[0])
         raise TextEngineError(
-            f"Got invalid return object. Expected key `{missing}` to be present, "
-            f"but got {first[0]}"
+            f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
         )
 
     def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:

@@ -153,6 +153,13 @@ def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
             raise TextEngineError(errors[0] if errors else "no YAML value found") from None
         return
     log.add("json_instead_of_yaml", report.start)
-    yield value, ParseReport(
-        report.source, report.start, report.end, (*log.repairs, *report.repairs), report.truncated
+    yield (
+        value,
+        ParseReport(
+            report.source,
+            report.start,
+            report.end,
+            (*log.repairs, *report.repairs),
+            report.truncated,
+        ),
     )

@@ -34,15 +34,18 @@ _ANSWER_IS = re.compile(r"(?:answer|verdict|result|decision|choice|label)\s*(?:i
 
 
 def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions), two rows at a time."""
-    if len(a) < len(b):
-        a, b = b, a
+    """Edits between ``a`` and ``b``: insertions, deletions, substitutions and swaps of two
+    neighbouring letters (``bleu`` -> ``blue`` is one), three rows at a time."""
+    before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, previous = previous, current
     return previous[-1]
 
 
@@ -81,7 +84,8 @@ def _singled_out(answer: Answer, hits: list[tuple[int, int, int]], folded: str) 
         return emphasized.pop()
     m = _ANSWER_IS.search(folded)
     if m is not None:
-        after = [h for h in hits if h[1] >= m.end() and folded[m.end() : h[1]].strip(" *_\"'") == ""]
+        gap = " *_\"'"
+        after = [h for h in hits if h[1] >= m.end() and not folded[m.end() : h[1]].strip(gap)]
         if len({h[0] for h in after}) == 1:
             return after[0][0]
     first = min(hits, key=lambda h: h[1])

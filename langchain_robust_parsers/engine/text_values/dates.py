@@ -58,17 +58,28 @@ date such as ``04/07/2023`` reads both ways the US reading wins (day-first appli
 first number cannot be a month). Commas, ordinals (``4th``), ``of`` and ``at`` are removed
 before these are tried."""
 
-_MONTH = (
-    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.?"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.?"
+_TIME = (
+    r"(?:,?\s{1,3}(?:at\s{1,3})?\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?"
+    r"(?:\s?[AaPp]\.?[Mm]\.?)?)?"
 )
-_TIME = r"(?:,?\s{1,3}(?:at\s{1,3})?\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:\s?[AaPp]\.?[Mm]\.?)?)?"
 _DAY = r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},?\s{1,3})?"
 _CANDIDATES = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?"
-    r"|\d{4}/\d{1,2}/\d{1,2}" + _TIME
-    + r"|\d{1,2}[/.]\d{1,2}[/.]\d{4}" + _TIME
-    + r"|" + _DAY + _MONTH + r"\s{1,3}\d{1,2}(?:st|nd|rd|th)?,?\s{1,3}\d{4}" + _TIME
-    + r"|" + _DAY + r"\d{1,2}(?:st|nd|rd|th)?\s{1,3}(?:of\s{1,3})?" + _MONTH + r",?\s{1,3}\d{4}"
+    r"|\d{4}/\d{1,2}/\d{1,2}"
+    + _TIME
+    + r"|\d{1,2}[/.]\d{1,2}[/.]\d{4}"
+    + _TIME
+    + r"|"
+    + _DAY
+    + _MONTH
+    + r"\s{1,3}\d{1,2}(?:st|nd|rd|th)?,?\s{1,3}\d{4}"
+    + _TIME
+    + r"|"
+    + _DAY
+    + r"\d{1,2}(?:st|nd|rd|th)?\s{1,3}(?:of\s{1,3})?"
+    + _MONTH
+    + r",?\s{1,3}\d{4}"
     + _TIME
     + r"|\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:\s?[AaPp]\.?[Mm]\.?)?",
     re.I,
@@ -94,7 +105,7 @@ def _iso(text: str) -> datetime | None:
 
 def _strptime(text: str, fmt: str) -> datetime | None:
     try:
-        return datetime.strptime(text, fmt)  # noqa: DTZ007 (naive, as the format says)
+        return datetime.strptime(text, fmt)  # naive, as the format says
     except ValueError:
         return None
 
