@@ -73,6 +73,10 @@ class Element:
         if not self.children:
             self._pieces.append(text)
 
+    def has_text(self) -> bool:
+        """True when the element holds non-blank text and no child yet."""
+        return not self.children and any(piece.strip() for piece in self._pieces)
+
     def seal_text(self) -> None:
         """Fix ``text`` from the pieces read so far (called when the first child opens and when
         the element closes)."""
@@ -243,9 +247,10 @@ class TreeBuilder:
                 self.log.add("think_block", token.pos)
                 self._skip_depth, self._skip_tag = 1, token.value
                 return []
-            self._open(token)
-            if kind == "empty":
-                return self._close_top()
+            closed = self._open(token)
+            if closed is None:
+                return []
+            return closed + self._close_top() if kind == "empty" else closed
         elif kind == "end":
             return self._end(token)
         elif kind == "cut":
@@ -265,10 +270,18 @@ class TreeBuilder:
         elif text.strip() and not self.prose:
             self.prose = True
 
-    def _open(self, token: Token) -> None:
+    def _open(self, token: Token) -> list[tuple[list[str], Element]] | None:
+        """Open an element; the elements this closed, or ``None`` when it was too deep to
+        open."""
         if len(self.stack) >= MAX_DEPTH:
             self.log.add("too_deep", token.pos)
-            return
+            return None
+        closed: list[tuple[list[str], Element]] = []
+        if self.stack and self.stack[-1].has_text():
+            # `<title>Heat<year>`: a leaf whose closing tag was forgotten. Its text would hide
+            # every child in the dict shape anyway, so the new element becomes its sibling.
+            self.log.add("unclosed_tag", token.pos)
+            closed = self._close_top()
         element = Element(token.value)
         if self.stack:
             parent = self.stack[-1]
@@ -277,6 +290,7 @@ class TreeBuilder:
         else:
             self.roots.append(element)
         self.stack.append(element)
+        return closed
 
     def _close_top(self) -> list[tuple[list[str], Element]]:
         element = self.stack.pop()
