@@ -21,10 +21,14 @@ XML_CASES: list[tuple[str, dict[str, Any]]] = [
     (f"Here is the XML you asked for:\n\n{_BODY}\n\nEnjoy!", _MOVIE),
     (f"```xml\n{_BODY}\n```\nLet me know if you need more.", _MOVIE),
     (f"<think>The user wants a movie. Heat is a good pick.</think>\n{_BODY}", _MOVIE),
-    ("<movie><title>Fast & Furious</title><year>2001</year></movie>",
-     {"movie": [{"title": "Fast & Furious"}, {"year": "2001"}]}),
-    ("<movie><title>Heat</title><year>< 2000</year></movie>",
-     {"movie": [{"title": "Heat"}, {"year": "< 2000"}]}),
+    (
+        "<movie><title>Fast & Furious</title><year>2001</year></movie>",
+        {"movie": [{"title": "Fast & Furious"}, {"year": "2001"}]},
+    ),
+    (
+        "<movie><title>Heat</title><year>< 2000</year></movie>",
+        {"movie": [{"title": "Heat"}, {"year": "< 2000"}]},
+    ),
     ("<movie><title>Heat</title><year>1995</year>", _MOVIE),
     ("<movie><title>Heat<year>1995</year></movie>", _MOVIE),
     ("<movie>\n  <title>Heat</title>\n  <year>1995</year>\n</Movie>", _MOVIE),
@@ -36,31 +40,49 @@ XML_CASES: list[tuple[str, dict[str, Any]]] = [
     ("<movie><title>Heat</title><year>1995</year></movie></movie>", _MOVIE),
     ("<movie><title>Heat</title><year>19", {"movie": [{"title": "Heat"}, {"year": "19"}]}),
     ('<movie id="7" note="a > b"><title>Heat</title><year>1995</year></movie>', _MOVIE),
-    ("<movie><title>Tom &amp; Jerry &#38; friends</title><year>1940</year></movie>",
-     {"movie": [{"title": "Tom & Jerry & friends"}, {"year": "1940"}]}),
-    ("<movie><title>Am&eacute;lie</title><year>2001</year></movie>",
-     {"movie": [{"title": "Am&eacute;lie"}, {"year": "2001"}]}),
-    ("<movie><title>Heat</title><year/><year>1995</year></movie>",
-     {"movie": [{"title": "Heat"}, {"year": None}, {"year": "1995"}]}),
+    (
+        "<movie><title>Tom &amp; Jerry &#38; friends</title><year>1940</year></movie>",
+        {"movie": [{"title": "Tom & Jerry & friends"}, {"year": "1940"}]},
+    ),
+    (
+        "<movie><title>Am&eacute;lie</title><year>2001</year></movie>",
+        {"movie": [{"title": "Am&eacute;lie"}, {"year": "2001"}]},
+    ),
+    (
+        "<movie><title>Heat</title><year/><year>1995</year></movie>",
+        {"movie": [{"title": "Heat"}, {"year": None}, {"year": "1995"}]},
+    ),
     ("~~~\n<movie><title>Heat</title><year>1995</year></movie>\n~~~", _MOVIE),
     ("```XML\n<movie>\n\t<title>Heat</title>\n\t<year>1995</year>\n</movie>", _MOVIE),
-    ("Sure! Note: 3 < 5 and x > y.\n<movie><title>Heat</title><year>1995</year></movie>",
-     _MOVIE),
-    ("<movie><title>Heat</title><year>1995</year></movie>\n<movie><title>Ronin</title>"
-     "</movie>", _MOVIE),
-    ("<reasoning>Pick a Mann film & a year.</reasoning><movie><title>Heat</title>"
-     "<year>1995</year></movie>", _MOVIE),
-    ("<movie><title>R&D: the movie</title><year>2020</year></movie>",
-     {"movie": [{"title": "R&D: the movie"}, {"year": "2020"}]}),
+    ("Sure! Note: 3 < 5 and x > y.\n<movie><title>Heat</title><year>1995</year></movie>", _MOVIE),
+    (
+        "<movie><title>Heat</title><year>1995</year></movie>\n<movie><title>Ronin</title></movie>",
+        _MOVIE,
+    ),
+    (
+        "<reasoning>Pick a Mann film & a year.</reasoning><movie><title>Heat</title>"
+        "<year>1995</year></movie>",
+        _MOVIE,
+    ),
+    (
+        "<movie><title>R&D: the movie</title><year>2020</year></movie>",
+        {"movie": [{"title": "R&D: the movie"}, {"year": "2020"}]},
+    ),
     ("<movie><title>Heat</title><year>1995</year></movie>\n```", _MOVIE),
     ("<movie>\n<title>Heat</title>\n<year>1995</year>\n", _MOVIE),
-    ("<movie><title>A<B</title><year>1995</year></movie>",
-     {"movie": [{"title": "A<B"}, {"year": "1995"}]}),
-    ("Answer:\n<movie><title>Heat</title><year>1995</year></movie>\nSources: IMDb & Wikipedia",
-     _MOVIE),
+    (
+        "<movie><title>A<B</title><year>1995</year></movie>",
+        {"movie": [{"title": "A<B"}, {"year": "1995"}]},
+    ),
+    (
+        "Answer:\n<movie><title>Heat</title><year>1995</year></movie>\nSources: IMDb & Wikipedia",
+        _MOVIE,
+    ),
     ("<movie><title>Heat</title><year>1995</year></movie><!-- end", _MOVIE),
-    ("<movie><title>Heat</title><year>1995</year><rating>8.3 / 10 & rising</rating></movie>",
-     {"movie": [{"title": "Heat"}, {"year": "1995"}, {"rating": "8.3 / 10 & rising"}]}),
+    (
+        "<movie><title>Heat</title><year>1995</year><rating>8.3 / 10 & rising</rating></movie>",
+        {"movie": [{"title": "Heat"}, {"year": "1995"}, {"rating": "8.3 / 10 & rising"}]},
+    ),
     ("<movie><title>Heat</title><year>1995</ye", _MOVIE),
 ]
 
@@ -151,8 +173,10 @@ ENUM_CASES: list[tuple[str, Sentiment]] = [
     ("  positive  \n", Sentiment.POSITIVE),
     ("Answer: Mixed.", Sentiment.MIXED),
     ("It's clearly positive!", Sentiment.POSITIVE),
-    ("<thinking>Hmm, positive or negative? The words are negative.</thinking> negative",
-     Sentiment.NEGATIVE),
+    (
+        "<thinking>Hmm, positive or negative? The words are negative.</thinking> negative",
+        Sentiment.NEGATIVE,
+    ),
     ("Classification — NEUTRAL", Sentiment.NEUTRAL),
     ("*positive*", Sentiment.POSITIVE),
     ("__negative__", Sentiment.NEGATIVE),
@@ -247,8 +271,10 @@ STRUCTURED_CASES: list[tuple[str, dict[str, Any]]] = [
     ("```json\n{'answer': 'Paris', 'source': 'Wikipedia'}\n```", _ANS),
     ('Here you go:\n{"answer": "Paris", "source": "Wikipedia"}\nHope it helps!', _ANS),
     ('```json\n{\n  // the capital\n  "answer": "Paris",\n  "source": "Wikipedia"\n}\n```', _ANS),
-    ('<think>{"answer": "Lyon"}</think>\n```json\n{"answer": "Paris", "source": "Wikipedia"}\n```',
-     _ANS),
+    (
+        '<think>{"answer": "Lyon"}</think>\n```json\n{"answer": "Paris", "source": "Wikipedia"}\n```',
+        _ANS,
+    ),
     ('{"Answer": "Paris", "Source": "Wikipedia"}', _ANS),
     ('```json\n{"answer": "Paris", "source": "Wikipedia"', _ANS),
     ('{answer: "Paris", source: "Wikipedia"}', _ANS),
@@ -270,10 +296,13 @@ STRUCTURED_CASES: list[tuple[str, dict[str, Any]]] = [
     ('{"ANSWER": "Paris", "SOURCE": "Wikipedia"}', _ANS),
     ('{"answer": "Paris", "source": "Wikipedia"} # cited', _ANS),
     ('\ufeff{"answer": "Paris", "source": "Wikipedia",}', _ANS),
-    ('{“answer”: “Paris”, “source”: “Wikipedia”}', _ANS),
+    ("{“answer”: “Paris”, “source”: “Wikipedia”}", _ANS),
     ('{"answer": "Paris", "source": "Wikipedia", "extra": ...}', _ANS),
-    ('```json\n[{"answer": "Paris", "source": "Wikipedia"}]\n```\n{"answer": "Paris", '
-     '"source": "Wikipedia"}', _ANS),
+    (
+        '```json\n[{"answer": "Paris", "source": "Wikipedia"}]\n```\n{"answer": "Paris", '
+        '"source": "Wikipedia"}',
+        _ANS,
+    ),
     ('{"answer":"Paris","source":"Wikipedia"\n', _ANS),
     ('<output>\n{"answer": "Paris", "source": "Wikipedia",}\n</output>', _ANS),
 ]
@@ -297,7 +326,7 @@ FUNCTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ('{"query": "weather in "Paris""}', {"query": 'weather in "Paris"'}),
     ('{"city": "Par', {"city": "Par"}),
     ('\ufeff{"city": "Paris"}', {"city": "Paris"}),
-    ('{“city”: “Paris”}', {"city": "Paris"}),
+    ("{“city”: “Paris”}", {"city": "Paris"}),
     ('{"days": 3,}', {"days": 3}),
     ('{"filters": {"min": 1, "max": 5,},}', {"filters": {"min": 1, "max": 5}}),
     ('{"city": "Paris", "days": 3} # done', {"city": "Paris", "days": 3}),
@@ -306,7 +335,7 @@ FUNCTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ('{"city": "Paris", "days": 3,\n  }\n```', {"city": "Paris", "days": 3}),
     ('<think>the user is in Paris</think>{"city": "Paris"}', {"city": "Paris"}),
     ('{"note": "line one\nline two"}', {"note": "line one\nline two"}),
-    ('{"city": \'Paris\'}', {"city": "Paris"}),
+    ("{\"city\": 'Paris'}", {"city": "Paris"}),
     ('{"a": 1, "b": [1, 2', {"a": 1, "b": [1, 2]}),
     ('{"city": "Paris"} {"city": "Rome"}', {"city": "Paris"}),
     ('{"price": 12.5, "currency": "EUR",\n}', {"price": 12.5, "currency": "EUR"}),
@@ -335,36 +364,54 @@ YAML_CASES: list[tuple[str, Recipe]] = [
     (f"<think>Pancakes need flour, milk, eggs.</think>\n```yaml\n{_YAML}```", _RECIPE),
     (f"<think>Let me write YAML.</think>\n{_YAML}", _RECIPE),
     ("name: Pancakes\nservings: 4\ningredients:\n\t- flour\n\t- milk\n\t- eggs\n", _RECIPE),
-    ("```yaml\nname: Pancakes\nservings: 4\ningredients:\n\t- flour\n\t- milk\n\t- eggs\n```",
-     _RECIPE),
+    (
+        "```yaml\nname: Pancakes\nservings: 4\ningredients:\n\t- flour\n\t- milk\n\t- eggs\n```",
+        _RECIPE,
+    ),
     ('{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"]}', _RECIPE),
-    ('```json\n{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"],}\n```',
-     _RECIPE),
+    (
+        '```json\n{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"],}\n```',
+        _RECIPE,
+    ),
     ("{'name': 'Pancakes', 'servings': 4, 'ingredients': ['flour', 'milk', 'eggs']}", _RECIPE),
-    ("Sure! Here it is:\nname: Pancakes\nservings: 4\ningredients: [flour, milk, eggs]\n",
-     _RECIPE),
+    ("Sure! Here it is:\nname: Pancakes\nservings: 4\ningredients: [flour, milk, eggs]\n", _RECIPE),
     (f"---\n{_YAML}", _RECIPE),
     (f"---\n{_YAML}...\n", _RECIPE),
     ("name: Pancakes\nservings: 4\ningredients: [flour, milk, eggs]", _RECIPE),
     ('name: "Pancakes"\nservings: "4"\ningredients:\n- flour\n- milk\n- eggs', _RECIPE),
     (f"~~~yaml\n{_YAML}~~~", _RECIPE),
     (f"```yaml\n{_YAML}", _RECIPE),
-    ("The YAML:\n```\nname: Pancakes\nservings: 4\ningredients:\n    - flour\n    - milk\n"
-     "    - eggs\n```", _RECIPE),
+    (
+        "The YAML:\n```\nname: Pancakes\nservings: 4\ningredients:\n    - flour\n    - milk\n"
+        "    - eggs\n```",
+        _RECIPE,
+    ),
     ('{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"]', _RECIPE),
     (f"# recipe card\n{_YAML}", _RECIPE),
     (f"{_YAML}# end of recipe\n", _RECIPE),
     ("servings: 4\nname: Pancakes\ningredients:\n  - flour\n  - milk\n  - eggs\n", _RECIPE),
-    ("<reasoning>YAML please</reasoning>```yaml\nname: Pancakes\nservings: 4\n"
-     "ingredients: [flour, milk, eggs]\n```", _RECIPE),
-    ('{"name": "Pancakes", // the dish\n "servings": 4, "ingredients": ["flour", "milk", "eggs"]}',
-     _RECIPE),
-    ("name: Pancakes\r\nservings: 4\r\ningredients:\r\n  - flour\r\n  - milk\r\n  - eggs\r\n",
-     _RECIPE),
+    (
+        "<reasoning>YAML please</reasoning>```yaml\nname: Pancakes\nservings: 4\n"
+        "ingredients: [flour, milk, eggs]\n```",
+        _RECIPE,
+    ),
+    (
+        '{"name": "Pancakes", // the dish\n "servings": 4, "ingredients": ["flour", "milk", "eggs"]}',
+        _RECIPE,
+    ),
+    (
+        "name: Pancakes\r\nservings: 4\r\ningredients:\r\n  - flour\r\n  - milk\r\n  - eggs\r\n",
+        _RECIPE,
+    ),
     ("Output:\nname: Pancakes\nservings: 4\ningredients:\n  - flour\n  - milk\n  - eggs", _RECIPE),
-    ("```yaml\nname: Pancakes\nservings: 4\ningredients:\n\t\t- flour\n\t\t- milk\n\t\t- eggs\n```",
-     _RECIPE),
+    (
+        "```yaml\nname: Pancakes\nservings: 4\ningredients:\n\t\t- flour\n\t\t- milk\n\t\t- eggs\n```",
+        _RECIPE,
+    ),
     ("{name: Pancakes, servings: 4, ingredients: [flour, milk, eggs]}", _RECIPE),
-    ("```yaml\nname: Pancakes\nservings: 4\ningredients:\n  - flour\n  - milk\n  - eggs\n```\n"
-     "```yaml\nname: Waffles\n```", _RECIPE),
+    (
+        "```yaml\nname: Pancakes\nservings: 4\ningredients:\n  - flour\n  - milk\n  - eggs\n```\n"
+        "```yaml\nname: Waffles\n```",
+        _RECIPE,
+    ),
 ]

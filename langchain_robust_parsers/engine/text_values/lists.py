@@ -209,17 +209,17 @@ def comma_items(text: str, log: RepairLog, pos: int) -> list[str]:
     if len(text) > 1 and text[0] == "[" and text[-1] == "]":
         log.add("brackets", pos)
         text = text[1:-1]
+    text = _drop_lead_in(text, log, pos)
     segments = split_segments(text)
-    if not segments:
-        return []
-    segments[0] = _drop_lead_in(segments[0], log, pos)
     items = [segment_item(s, log, pos, first=False) for s in segments]
     return finish_items([i for i in items if i], log, pos)
 
 
 def _drop_lead_in(first: str, log: RepairLog, pos: int) -> str:
-    colon = first.rfind(": ", 0, MAX_LEAD_IN_CHARS)
-    if colon > 0 and " " in first[:colon].strip():
+    """``first`` without a sentence ending in ``: `` before its first comma or quote."""
+    stop = min([MAX_LEAD_IN_CHARS, *(i for i in (first.find(","), first.find('"')) if i >= 0)])
+    colon = first.rfind(": ", 0, stop)
+    if colon > 0:
         log.add("lead_in_dropped", pos)
         return first[colon + 2 :]
     return first
@@ -318,7 +318,7 @@ class ListStream:
         if not self._comma_live:
             return out
         for c in chunk:
-            if c == '"' and (self._quoted or not "".join(self._segment).strip()):
+            if c == '"' and (self._quoted or self._quote_may_open()):
                 self._quoted = not self._quoted
             elif c == "\n" and not self._quoted and (self._handed or out or self._seen_text()):
                 self._comma_live = False
@@ -337,6 +337,11 @@ class ListStream:
                 continue
             self._segment.append(c)
         return out
+
+    def _quote_may_open(self) -> bool:
+        """A quote opens an item at a segment's start, or after the first segment's lead-in."""
+        before = "".join(self._segment).rstrip()
+        return not before or (not self._segments_done and before.endswith(":"))
 
     def _seen_text(self) -> bool:
         return bool("".join(self._segment).strip())
