@@ -272,7 +272,8 @@ STRUCTURED_CASES: list[tuple[str, dict[str, Any]]] = [
     ('Here you go:\n{"answer": "Paris", "source": "Wikipedia"}\nHope it helps!', _ANS),
     ('```json\n{\n  // the capital\n  "answer": "Paris",\n  "source": "Wikipedia"\n}\n```', _ANS),
     (
-        '<think>{"answer": "Lyon"}</think>\n```json\n{"answer": "Paris", "source": "Wikipedia"}\n```',
+        '<think>{"answer": "Lyon"}</think>\n```json\n'
+        '{"answer": "Paris", "source": "Wikipedia"}\n```',
         _ANS,
     ),
     ('{"Answer": "Paris", "Source": "Wikipedia"}', _ANS),
@@ -370,7 +371,8 @@ YAML_CASES: list[tuple[str, Recipe]] = [
     ),
     ('{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"]}', _RECIPE),
     (
-        '```json\n{"name": "Pancakes", "servings": 4, "ingredients": ["flour", "milk", "eggs"],}\n```',
+        '```json\n{"name": "Pancakes", "servings": 4, '
+        '"ingredients": ["flour", "milk", "eggs"],}\n```',
         _RECIPE,
     ),
     ("{'name': 'Pancakes', 'servings': 4, 'ingredients': ['flour', 'milk', 'eggs']}", _RECIPE),
@@ -396,7 +398,8 @@ YAML_CASES: list[tuple[str, Recipe]] = [
         _RECIPE,
     ),
     (
-        '{"name": "Pancakes", // the dish\n "servings": 4, "ingredients": ["flour", "milk", "eggs"]}',
+        '{"name": "Pancakes", // the dish\n "servings": 4, '
+        '"ingredients": ["flour", "milk", "eggs"]}',
         _RECIPE,
     ),
     (
@@ -405,7 +408,8 @@ YAML_CASES: list[tuple[str, Recipe]] = [
     ),
     ("Output:\nname: Pancakes\nservings: 4\ningredients:\n  - flour\n  - milk\n  - eggs", _RECIPE),
     (
-        "```yaml\nname: Pancakes\nservings: 4\ningredients:\n\t\t- flour\n\t\t- milk\n\t\t- eggs\n```",
+        "```yaml\nname: Pancakes\nservings: 4\ningredients:\n"
+        "\t\t- flour\n\t\t- milk\n\t\t- eggs\n```",
         _RECIPE,
     ),
     ("{name: Pancakes, servings: 4, ingredients: [flour, milk, eggs]}", _RECIPE),
