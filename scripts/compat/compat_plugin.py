@@ -108,6 +108,56 @@ SUITES = {
             ),
         },
     ),
+    "xml": Suite(
+        "XML parser",
+        ("langchain_core.output_parsers", "langchain_core.output_parsers.xml"),
+        {"XMLOutputParser": "langchain_robust_parsers:RobustXMLOutputParser"},
+    ),
+    "lists": Suite(
+        "list parsers",
+        ("langchain_core.output_parsers", "langchain_core.output_parsers.list"),
+        {
+            "CommaSeparatedListOutputParser": (
+                "langchain_robust_parsers:RobustCommaSeparatedListOutputParser"
+            ),
+            "NumberedListOutputParser": "langchain_robust_parsers:RobustNumberedListOutputParser",
+            "MarkdownListOutputParser": "langchain_robust_parsers:RobustMarkdownListOutputParser",
+        },
+    ),
+    "functions": Suite(
+        "OpenAI-functions parsers",
+        ("langchain_core.output_parsers.openai_functions",),
+        {
+            "JsonOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustJsonOutputFunctionsParser"
+            ),
+            "JsonKeyOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustJsonKeyOutputFunctionsParser"
+            ),
+            "PydanticOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustPydanticOutputFunctionsParser"
+            ),
+        },
+    ),
+    # langchain-classic's own parsers (its tests come from the langchain-classic sdist).
+    "classic": Suite(
+        "langchain-classic enum, boolean, datetime, structured and YAML parsers",
+        (
+            "langchain_classic.output_parsers",
+            "langchain_classic.output_parsers.boolean",
+            "langchain_classic.output_parsers.enum",
+            "langchain_classic.output_parsers.datetime",
+            "langchain_classic.output_parsers.structured",
+            "langchain_classic.output_parsers.yaml",
+        ),
+        {
+            "BooleanOutputParser": "langchain_robust_parsers:RobustBooleanOutputParser",
+            "EnumOutputParser": "langchain_robust_parsers:RobustEnumOutputParser",
+            "DatetimeOutputParser": "langchain_robust_parsers:RobustDatetimeOutputParser",
+            "StructuredOutputParser": "langchain_robust_parsers:RobustStructuredOutputParser",
+            "YamlOutputParser": "langchain_robust_parsers:RobustYamlOutputParser",
+        },
+    ),
 }
 
 ID_WIDTH = 72  # long parametrized ids are cut in the per-test listing (the JSON has them whole)
