@@ -19,7 +19,7 @@ from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineEr
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.repair_log import RepairLog
-from langchain_robust_parsers.engine.report import ParseReport, Source
+from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
 MAX_EXPANDED_NODES = 1_000_000
 """Nodes a value may hold once its aliases are expanded (a "billion laughs" of YAML anchors
@@ -131,6 +131,14 @@ def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
     source, start, stop = _region(text, log)
     errors: list[str] = []
     found = False
+    json_first = text[start:stop].lstrip()[:1] in ("{", "[")
+    if json_first:
+        # A JSON-looking answer: JSON's reading first, since YAML reads a `/* comment */` or a
+        # stray `//` in a flow mapping as part of a key rather than failing.
+        json_reading = _json_reading(text, log)
+        if json_reading is not None:
+            found = True
+            yield json_reading
     for begin in (start, *_starts(text, start, stop)):
         attempt = RepairLog()
         attempt.extend(log)
@@ -146,20 +154,18 @@ def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
             continue  # prose reads as one YAML string: not an answer
         found = True
         yield value, ParseReport(source, begin, stop, tuple(attempt.repairs), False)
+    json_reading = None if json_first else _json_reading(text, log)
+    if json_reading is not None:
+        yield json_reading
+    elif not found:
+        raise TextEngineError(errors[0] if errors else "no YAML value found")
+
+
+def _json_reading(text: str, log: RepairLog) -> tuple[Any, ParseReport] | None:
+    """The JSON engine's reading of ``text`` (a JSON answer where YAML was asked), or None."""
     try:
         value, report = decode(text, allow_truncated=True)
     except JsonEngineError:
-        if not found:
-            raise TextEngineError(errors[0] if errors else "no YAML value found") from None
-        return
-    log.add("json_instead_of_yaml", report.start)
-    yield (
-        value,
-        ParseReport(
-            report.source,
-            report.start,
-            report.end,
-            (*log.repairs, *report.repairs),
-            report.truncated,
-        ),
-    )
+        return None
+    repairs = (*log.repairs, Repair("json_instead_of_yaml", report.start), *report.repairs)
+    return value, ParseReport(report.source, report.start, report.end, repairs, report.truncated)
