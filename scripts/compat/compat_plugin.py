@@ -9,7 +9,12 @@ committed). ``--compat-suite`` picks the classes under test (see ``SUITES``):
   (``test_json.py``, ``test_pydantic_parser.py``);
 - ``tools``: ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser`` and ``PydanticToolsParser``
   become ``RobustJsonOutputToolsParser`` / ``RobustJsonOutputKeyToolsParser`` /
-  ``RobustPydanticToolsParser`` (``test_openai_tools.py``).
+  ``RobustPydanticToolsParser`` (``test_openai_tools.py``);
+- ``xml``, ``lists``, ``functions``: the XML, list and OpenAI-functions parsers
+  (``test_xml_parser.py``, ``test_list_parser.py``, ``test_openai_functions.py``);
+- ``classic``: langchain-classic's enum, boolean, datetime, structured and YAML parsers, run
+  from a copy of the langchain-classic sdist's tests (our twins of these derive from
+  langchain-core's base class, not from the classic classes).
 
 It does three things.
 
