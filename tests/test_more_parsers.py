@@ -334,3 +334,20 @@ def test_every_parser_counts_into_stats_and_pickles() -> None:
     counted = stats.snapshot()
     assert sum(sum(row.values()) for row in counted.values()) == len(PARSERS)
     assert {"list", "enum", "bool", "datetime", "structured", "yaml"} <= set(counted)
+
+
+@pytest.mark.slow
+def test_list_streaming_is_linear() -> None:
+    def cost(n: int, parser: Any) -> float:
+        text = "".join(f"{i}. item number {i}\n" for i in range(1, n)) + "a long last line " * n
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            for _ in parser.transform(iter(text)):
+                pass
+            best = min(best, time.process_time() - start)
+        return best
+
+    for parser in (RobustNumberedListOutputParser(), RobustCommaSeparatedListOutputParser()):
+        small, large = cost(1_000, parser), cost(4_000, parser)
+        assert large < small * 4 * 2.5  # 4x the text: about 4x the time, never 16x

@@ -207,3 +207,31 @@ def test_streaming_a_growing_element_is_linear() -> None:
 
     small, large = cost(4_000), cost(16_000)
     assert large < small * 4 * 2.5  # 4x the text: about 4x the time, never 16x
+
+
+@pytest.mark.slow
+def test_streaming_a_long_cdata_section_is_linear() -> None:
+    def cost(n: int) -> float:
+        text = "<a><code><![CDATA[" + "if (x > 1) y = 2;\n" * n + "]]></code></a>"
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            out = list(RobustXMLOutputParser().transform(iter(text)))
+            best = min(best, time.process_time() - start)
+        assert out[0]["a"][0]["code"].startswith("if (x > 1)")
+        return best
+
+    small, large = cost(1_000), cost(4_000)
+    assert large < small * 4 * 2.5
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="<>/!-[]?&;#x=\"' abAB\n", max_size=60),
+    st.lists(st.integers(min_value=0, max_value=60), max_size=6),
+)
+def test_streamed_output_does_not_depend_on_the_chunking(text: str, cuts: list[int]) -> None:
+    points = sorted({min(c, len(text)) for c in cuts})
+    chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    parser = RobustXMLOutputParser()
+    assert list(parser.transform(iter(chunks))) == list(parser.transform(iter([text])))

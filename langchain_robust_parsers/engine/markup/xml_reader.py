@@ -393,6 +393,18 @@ def read_xml(text: str, tags: list[str] | None = None) -> tuple[dict[str, Any], 
     return value, report
 
 
+_HEAD_CHARS = len("<![CDATA[")
+"""Characters that say what an unfinished construct is, and that may hold a split closer."""
+
+
+def _closer(pending: str) -> str:
+    """What ends the unfinished construct ``pending`` starts with."""
+    for opener, closer in _SPECIAL_ENDS:
+        if pending.startswith(opener):
+            return closer
+    return ">"
+
+
 class XmlStream:
     """Reads XML as it arrives: each chunk is tokenized once, an unfinished construct at its
     end waits for the next chunk, and every element that closes is handed out with its path.
@@ -403,20 +415,39 @@ class XmlStream:
     def __init__(self) -> None:
         self.log = RepairLog()
         self.builder = TreeBuilder(self.log)
-        self._pending = ""
+        # The unfinished construct at the end of what was read, kept in pieces so that a long
+        # comment or CDATA section arriving in small chunks is not copied once per chunk.
+        self._parts: list[str] = []
+        self._length = 0
+        self._head = ""  # its first characters, which say what it is
+        self._tail = ""  # its last characters, where a closer may have begun
 
     def feed(self, chunk: str) -> list[tuple[list[str], Element]]:
         """Closed elements after ``chunk``, in document order."""
-        src = self._pending + chunk
-        if self._pending and ">" not in chunk and len(src) < MAX_TAG_CHARS:
-            self._pending = src
+        if self._parts and self._waits(chunk):
+            self._keep(chunk)
             return []
+        src = "".join([*self._parts, chunk])
         return self._drain(src, final=False)
 
     def close(self) -> list[tuple[list[str], Element]]:
         """The rest, read as complete, and the elements left open (the stream was cut off)."""
-        closed = self._drain(self._pending, final=True)
+        closed = self._drain("".join(self._parts), final=True)
         return closed + self.builder.finish()
+
+    def _waits(self, chunk: str) -> bool:
+        """True when ``chunk`` cannot finish the pending construct."""
+        closer = _closer(self._head)
+        if closer == ">":
+            return ">" not in chunk and self._length + len(chunk) < MAX_TAG_CHARS
+        return (self._tail + chunk).find(closer) < 0
+
+    def _keep(self, chunk: str) -> None:
+        self._parts.append(chunk)
+        self._length += len(chunk)
+        if len(self._head) < _HEAD_CHARS:
+            self._head = (self._head + chunk)[:_HEAD_CHARS]
+        self._tail = (self._tail + chunk)[-_HEAD_CHARS:]
 
     def _drain(self, src: str, *, final: bool) -> list[tuple[list[str], Element]]:
         closed: list[tuple[list[str], Element]] = []
@@ -426,5 +457,7 @@ class XmlStream:
             if token is None:
                 break
             closed.extend(self.builder.feed(token))
-        self._pending = src[pos:]
+        self._parts, self._length, self._head, self._tail = [], 0, "", ""
+        if pos < len(src):
+            self._keep(src[pos:])
         return closed
