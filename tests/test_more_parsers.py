@@ -351,3 +351,23 @@ def test_list_streaming_is_linear() -> None:
     for parser in (RobustNumberedListOutputParser(), RobustCommaSeparatedListOutputParser()):
         small, large = cost(1_000, parser), cost(4_000, parser)
         assert large < small * 4 * 2.5  # 4x the text: about 4x the time, never 16x
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="1.)(-*• ab,\"':\n`<>/think", max_size=50),
+    st.lists(st.integers(min_value=0, max_value=50), max_size=5),
+)
+def test_streamed_list_items_are_the_first_items_of_the_final_list(
+    text: str, cuts: list[int]
+) -> None:
+    points = sorted({min(c, len(text)) for c in cuts})
+    chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    for parser in (
+        RobustNumberedListOutputParser(),
+        RobustMarkdownListOutputParser(),
+        RobustCommaSeparatedListOutputParser(),
+    ):
+        streamed = [item for chunk in parser.transform(iter(chunks)) for item in chunk]
+        final = parser.parse(text)
+        assert final[: len(streamed)] == streamed
