@@ -24,6 +24,9 @@ ListKind = Literal["numbered", "bulleted", "comma"]
 MAX_ITEM_NUMBER_DIGITS = 4
 """``1.`` to ``9999.``: a longer number at a line start is a year or an amount, not a marker."""
 
+MAX_WRAPPERS = 3
+"""Layers of emphasis and quotes taken off an item (``"**Paris**"``)."""
+
 MAX_LEAD_IN_CHARS = 200
 """A comma list's lead-in (``Here are the colors: red, ...``) is at most this long."""
 
@@ -45,6 +48,17 @@ def clean_item(item: str, log: RepairLog, pos: int) -> str:
     if item[-1:] in ",;" and len(item) > 1:
         log.add("trailing_separator", pos)
         item = item[:-1].rstrip()
+    for _ in range(MAX_WRAPPERS):
+        unwrapped = _unwrap(item)
+        if unwrapped is None:
+            return item
+        log.add("item_emphasis", pos)
+        item = unwrapped
+    return item
+
+
+def _unwrap(item: str) -> str | None:
+    """``item`` without one pair of emphasis marks or quotes around all of it, or ``None``."""
     for left, right in _WRAPPERS:
         inner = item[len(left) : -len(right)]
         if (
@@ -53,9 +67,8 @@ def clean_item(item: str, log: RepairLog, pos: int) -> str:
             and item.endswith(right)
             and left not in inner
         ):
-            log.add("item_emphasis", pos)
             return inner.strip()
-    return item
+    return None
 
 
 def _split_inline_numbers(rest: str) -> list[str]:
@@ -150,10 +163,13 @@ def _items(line: _Line, kind: str, log: RepairLog) -> list[str]:
     return line_items(line.text, kind, log, line.pos)
 
 
-def _content(lines: list[_Line]) -> list[_Line]:
-    """Non-blank lines, without a lead-in line (``Here are five fruits:``)."""
+def _content(lines: list[_Line], *, comma: bool = False) -> list[_Line]:
+    """Non-blank lines, without a lead-in line (``Here are five fruits:``). For the comma kind
+    a first line with two commas or more is a list, whatever it ends with: a stream has handed
+    out its items by then."""
     found = [line for line in lines if line.text.strip()]
-    if len(found) > 1 and found[0].text.rstrip().endswith(":"):
+    lead_in = len(found) > 1 and found[0].text.rstrip().endswith(":")
+    if lead_in and (not comma or len(split_segments(found[0].text)) < 3):
         return found[1:]
     return found
 
@@ -178,7 +194,7 @@ def _comma_or_lines(
         assert chosen is not None
         log.add(f"{chosen}_markers", marked[0].pos)
         return [i for line in marked if line.kind == chosen for i in _items(line, chosen, log)]
-    content = _content(lines)
+    content = _content(lines, comma=True)
     if len(content) > 1 and not any("," in line.text for line in content):
         log.add("one_item_per_line", content[0].pos)
         return [i for line in content if (i := clean_item(line.text, log, line.pos))]
@@ -211,8 +227,10 @@ def comma_items(text: str, log: RepairLog, pos: int) -> list[str]:
         text = text[1:-1]
     text = _drop_lead_in(text, log, pos)
     segments = split_segments(text)
-    items = [segment_item(s, log, pos, first=False) for s in segments]
-    return finish_items([i for i in items if i], log, pos)
+    items = [i for s in segments if (i := segment_item(s, log, pos, first=False))]
+    if segments and not segments[-1].strip():
+        return items  # a trailing comma: the last item ended at it, as a streamed one does
+    return finish_items(items, log, pos)
 
 
 def _drop_lead_in(first: str, log: RepairLog, pos: int) -> str:
@@ -225,10 +243,14 @@ def _drop_lead_in(first: str, log: RepairLog, pos: int) -> str:
     return first
 
 
-def segment_item(segment: str, log: RepairLog, pos: int, *, first: bool) -> str:
-    """The item of one comma-separated segment (``first``: a lead-in may precede it)."""
+def segment_item(segment: str, log: RepairLog, pos: int, *, first: bool, raw: bool = False) -> str:
+    """The item of one comma-separated segment (``first``: a lead-in may precede it; ``raw``:
+    the segment is still as written, its CSV quoting not yet undone)."""
     if first:
         segment = _drop_lead_in(segment, log, pos)
+    if raw:
+        cells = split_segments(segment)
+        segment = cells[0] if cells else ""
     item = clean_item(segment, log, pos) if segment.strip() else ""
     if len(item) > 1 and item[0] == item[-1] == "'":
         item = item[1:-1]
@@ -275,6 +297,7 @@ class ListStream:
         self._quoted = False
         self._comma_live = True  # the comma kind still streams (a single unmarked line so far)
         self._segments_done = 0
+        self._held = ""  # the first comma-separated item, until the line proves to be a list
         self._log = RepairLog()
 
     def feed(self, chunk: str) -> list[str]:
@@ -320,20 +343,24 @@ class ListStream:
         for c in chunk:
             if c == '"' and (self._quoted or self._quote_may_open()):
                 self._quoted = not self._quoted
-            elif c == "\n" and not self._quoted and (self._handed or out or self._seen_text()):
+            elif c == "\n" and not self._quoted and (self._segments_done or self._seen_text()):
                 self._comma_live = False
                 return out
             elif c == "," and not self._quoted:
                 segment = "".join(self._segment)
-                first = not self._handed and not out and not self._segments_done
+                first = not self._segments_done
                 if first and (segment.lstrip()[:1] in "<`[~" or marker_kind(segment)):
                     self._comma_live = False
                     return out
                 self._segments_done += 1
                 self._segment = []
-                item = segment_item(segment, self._log, 0, first=first)
-                if item:
-                    out.append(item)
+                item = segment_item(segment, self._log, 0, first=first, raw=True)
+                if first:
+                    # Held until a second comma: "Sure, here they are:" is a lead-in line.
+                    self._held = item
+                    continue
+                out.extend(i for i in (self._held, item) if i)
+                self._held = ""
                 continue
             self._segment.append(c)
         return out
