@@ -57,6 +57,13 @@ if TYPE_CHECKING:
         ActionOutputParser as ActionOutputParser,
         ActionParse as ActionParse,
     )
+    from langchain_robust_parsers.parsers.choice_parsers import (
+        RobustBooleanOutputParser as RobustBooleanOutputParser,
+        RobustEnumOutputParser as RobustEnumOutputParser,
+    )
+    from langchain_robust_parsers.parsers.datetime_parser import (
+        RobustDatetimeOutputParser as RobustDatetimeOutputParser,
+    )
     from langchain_robust_parsers.parsers.dialog import (
         DialogOutputParser as DialogOutputParser,
         DialogTurn as DialogTurn,
@@ -72,6 +79,16 @@ if TYPE_CHECKING:
         loads as loads,
         repair_json as repair_json,
     )
+    from langchain_robust_parsers.parsers.list_parsers import (
+        RobustCommaSeparatedListOutputParser as RobustCommaSeparatedListOutputParser,
+        RobustMarkdownListOutputParser as RobustMarkdownListOutputParser,
+        RobustNumberedListOutputParser as RobustNumberedListOutputParser,
+    )
+    from langchain_robust_parsers.parsers.openai_functions import (
+        RobustJsonKeyOutputFunctionsParser as RobustJsonKeyOutputFunctionsParser,
+        RobustJsonOutputFunctionsParser as RobustJsonOutputFunctionsParser,
+        RobustPydanticOutputFunctionsParser as RobustPydanticOutputFunctionsParser,
+    )
     from langchain_robust_parsers.parsers.pydantic_parser import (
         RobustPydanticOutputParser as RobustPydanticOutputParser,
     )
@@ -82,6 +99,10 @@ if TYPE_CHECKING:
     from langchain_robust_parsers.parsers.stop_reason import (
         TruncatedOutputError as TruncatedOutputError,
     )
+    from langchain_robust_parsers.parsers.structured_parser import (
+        ResponseSchema as ResponseSchema,
+        RobustStructuredOutputParser as RobustStructuredOutputParser,
+    )
     from langchain_robust_parsers.parsers.tools import (
         RobustJsonOutputKeyToolsParser as RobustJsonOutputKeyToolsParser,
         RobustJsonOutputToolsParser as RobustJsonOutputToolsParser,
@@ -89,8 +110,27 @@ if TYPE_CHECKING:
         ToolCallReport as ToolCallReport,
         ToolsParseReport as ToolsParseReport,
     )
+    from langchain_robust_parsers.parsers.xml_parser import (
+        RobustXMLOutputParser as RobustXMLOutputParser,
+    )
+    from langchain_robust_parsers.parsers.yaml_parser import (
+        RobustYamlOutputParser as RobustYamlOutputParser,
+    )
 
 _LAZY: dict[str, str] = {
+    "RobustBooleanOutputParser": ".parsers.choice_parsers",
+    "RobustEnumOutputParser": ".parsers.choice_parsers",
+    "RobustDatetimeOutputParser": ".parsers.datetime_parser",
+    "RobustCommaSeparatedListOutputParser": ".parsers.list_parsers",
+    "RobustMarkdownListOutputParser": ".parsers.list_parsers",
+    "RobustNumberedListOutputParser": ".parsers.list_parsers",
+    "RobustJsonKeyOutputFunctionsParser": ".parsers.openai_functions",
+    "RobustJsonOutputFunctionsParser": ".parsers.openai_functions",
+    "RobustPydanticOutputFunctionsParser": ".parsers.openai_functions",
+    "ResponseSchema": ".parsers.structured_parser",
+    "RobustStructuredOutputParser": ".parsers.structured_parser",
+    "RobustXMLOutputParser": ".parsers.xml_parser",
+    "RobustYamlOutputParser": ".parsers.yaml_parser",
     "FormatLockedPromptTemplate": ".chains",
     "GenerateOutput": ".chains",
     "JudgeOutput": ".chains",

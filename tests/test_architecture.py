@@ -34,9 +34,9 @@ comment beside it. Empty: every function fits."""
 
 LANGCHAIN_ROOTS = frozenset({"langchain_core", "langchain", "langchain_classic", "langgraph"})
 ENGINE_ALLOWED_THIRD_PARTY = frozenset(
-    {"pydantic", "pydantic_core", "commentjson", "typing_extensions"}
+    {"pydantic", "pydantic_core", "commentjson", "typing_extensions", "yaml"}
 )
-ENGINE_GROUP_RANK = {"json": 1, "calls": 2, "agents": 3}
+ENGINE_GROUP_RANK = {"json": 1, "markup": 2, "text_values": 2, "calls": 3, "agents": 4}
 """Rank of each format group inside the engine; modules at the engine's root rank 0."""
 
 LAYER_ALLOWED: dict[str, frozenset[str]] = {

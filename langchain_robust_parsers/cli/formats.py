@@ -136,6 +136,21 @@ def _pydantic_options(name: str, argument: str | None) -> dict[str, Any]:
     return {"pydantic_object": load_model(argument)}
 
 
+def _yaml_options(name: str, argument: str | None) -> dict[str, Any]:
+    if argument is None:
+        from langchain_robust_parsers.cli.text_formats import AnyYaml
+
+        return {"pydantic_object": AnyYaml}
+    return {"pydantic_object": load_model(argument)}
+
+
+def _enum_options(name: str, argument: str | None) -> dict[str, Any]:
+    choices = [c.strip() for c in (argument or "").split(",") if c.strip()]
+    if not choices:
+        raise FormatError("format 'enum' needs its values: enum:A,B,C")
+    return {"choices": choices}
+
+
 # --------------------------------------------------------------------------- the registry
 
 FORMATS: tuple[FormatEntry, ...] = (
@@ -177,6 +192,45 @@ FORMATS: tuple[FormatEntry, ...] = (
         f"{_PARSERS}.react",
         "ReActOutputParser",
         "ReAct agent steps: an AgentAction or an AgentFinish",
+    ),
+    FormatEntry(
+        "xml",
+        f"{_PARSERS}.xml_parser",
+        "RobustXMLOutputParser",
+        "XML as XMLOutputParser's dict (unescaped & and <, unclosed tags, no root)",
+    ),
+    FormatEntry(
+        "yaml",
+        f"{_PARSERS}.yaml_parser",
+        "RobustYamlOutputParser",
+        "YAML (safe_load; tabs, prose, JSON answers); yaml:module:Model validates it",
+        options=_yaml_options,
+    ),
+    FormatEntry(
+        "list",
+        f"{_PARSERS}.list_parsers",
+        "RobustNumberedListOutputParser",
+        "a list: numbered, bulleted, comma-separated or one item a line",
+    ),
+    FormatEntry(
+        "enum",
+        "langchain_robust_parsers.cli.text_formats",
+        "ChoicesParser",
+        "one of the given values (case, emphasis, a sentence around it, typos)",
+        argument="A,B,C",
+        options=_enum_options,
+    ),
+    FormatEntry(
+        "bool",
+        f"{_PARSERS}.choice_parsers",
+        "RobustBooleanOutputParser",
+        "yes or no (YES/NO, true/false, in a sentence)",
+    ),
+    FormatEntry(
+        "datetime",
+        f"{_PARSERS}.datetime_parser",
+        "RobustDatetimeOutputParser",
+        "a date and time: ISO 8601 and common formats, in a short sentence",
     ),
 )
 """Every format the command line may offer, in the order ``--help`` and ``demo`` show them."""

@@ -32,3 +32,31 @@ class EngineBugError(EngineError):
     """An unexpected exception inside engine code, converted at the parser boundary so that the
     parser's ordinary failure path (an ``OutputParserException`` with the raw text) handles it.
     ``__cause__`` holds the original exception."""
+
+
+class TextEngineError(EngineError):
+    """No value of the requested format (XML, YAML, a list, a choice, a date) could be read.
+
+    The non-JSON readers raise it; parsers turn it into ``OutputParserException``.
+    """
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg)
+        self.msg = msg
+
+    def __reduce__(self) -> tuple[type[TextEngineError], tuple[str]]:
+        return (type(self), (self.msg,))
+
+
+class AmbiguousAnswerError(TextEngineError):
+    """The answer names more than one of the allowed values and nothing says which it meant.
+
+    ``found`` lists the values named, in the order of the allowed values.
+    """
+
+    def __init__(self, msg: str, found: tuple[str, ...] = ()) -> None:
+        super().__init__(msg)
+        self.found = found
+
+    def __reduce__(self) -> tuple[type[TextEngineError], tuple[str, tuple[str, ...]]]:  # type: ignore[override]
+        return (type(self), (self.msg, self.found))

@@ -9,7 +9,12 @@ committed). ``--compat-suite`` picks the classes under test (see ``SUITES``):
   (``test_json.py``, ``test_pydantic_parser.py``);
 - ``tools``: ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser`` and ``PydanticToolsParser``
   become ``RobustJsonOutputToolsParser`` / ``RobustJsonOutputKeyToolsParser`` /
-  ``RobustPydanticToolsParser`` (``test_openai_tools.py``).
+  ``RobustPydanticToolsParser`` (``test_openai_tools.py``);
+- ``xml``, ``lists``, ``functions``: the XML, list and OpenAI-functions parsers
+  (``test_xml_parser.py``, ``test_list_parser.py``, ``test_openai_functions.py``);
+- ``classic``: langchain-classic's enum, boolean, datetime, structured and YAML parsers, run
+  from a copy of the langchain-classic sdist's tests (our twins of these derive from
+  langchain-core's base class, not from the classic classes).
 
 It does three things.
 
@@ -106,6 +111,56 @@ SUITES = {
             "PydanticToolsParser": (
                 "langchain_robust_parsers.parsers.tools:RobustPydanticToolsParser"
             ),
+        },
+    ),
+    "xml": Suite(
+        "XML parser",
+        ("langchain_core.output_parsers", "langchain_core.output_parsers.xml"),
+        {"XMLOutputParser": "langchain_robust_parsers:RobustXMLOutputParser"},
+    ),
+    "lists": Suite(
+        "list parsers",
+        ("langchain_core.output_parsers", "langchain_core.output_parsers.list"),
+        {
+            "CommaSeparatedListOutputParser": (
+                "langchain_robust_parsers:RobustCommaSeparatedListOutputParser"
+            ),
+            "NumberedListOutputParser": "langchain_robust_parsers:RobustNumberedListOutputParser",
+            "MarkdownListOutputParser": "langchain_robust_parsers:RobustMarkdownListOutputParser",
+        },
+    ),
+    "functions": Suite(
+        "OpenAI-functions parsers",
+        ("langchain_core.output_parsers.openai_functions",),
+        {
+            "JsonOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustJsonOutputFunctionsParser"
+            ),
+            "JsonKeyOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustJsonKeyOutputFunctionsParser"
+            ),
+            "PydanticOutputFunctionsParser": (
+                "langchain_robust_parsers:RobustPydanticOutputFunctionsParser"
+            ),
+        },
+    ),
+    # langchain-classic's own parsers (its tests come from the langchain-classic sdist).
+    "classic": Suite(
+        "langchain-classic enum, boolean, datetime, structured and YAML parsers",
+        (
+            "langchain_classic.output_parsers",
+            "langchain_classic.output_parsers.boolean",
+            "langchain_classic.output_parsers.enum",
+            "langchain_classic.output_parsers.datetime",
+            "langchain_classic.output_parsers.structured",
+            "langchain_classic.output_parsers.yaml",
+        ),
+        {
+            "BooleanOutputParser": "langchain_robust_parsers:RobustBooleanOutputParser",
+            "EnumOutputParser": "langchain_robust_parsers:RobustEnumOutputParser",
+            "DatetimeOutputParser": "langchain_robust_parsers:RobustDatetimeOutputParser",
+            "StructuredOutputParser": "langchain_robust_parsers:RobustStructuredOutputParser",
+            "YamlOutputParser": "langchain_robust_parsers:RobustYamlOutputParser",
         },
     ),
 }

@@ -1,0 +1,1 @@
+"""Markup formats models are asked for besides JSON: tolerant XML and YAML readers."""

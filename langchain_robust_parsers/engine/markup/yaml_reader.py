@@ -1,0 +1,171 @@
+"""YAML answers, read with ``yaml.safe_load`` only (PyYAML, the ``[yaml]`` extra).
+
+Models put YAML in a fence after some prose, indent with tabs (which YAML forbids), answer in
+JSON when YAML was asked for, or start with a sentence. :func:`yaml_candidates` yields the
+readings of an answer in order of preference, so that a parser with a schema takes the first
+that validates. Aliases are allowed but a value whose expansion would exceed a bound is refused:
+``safe_load`` shares aliased nodes, and a schema check or ``json.dumps`` would expand them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineError
+from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.json.decode import decode
+from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
+
+MAX_EXPANDED_NODES = 1_000_000
+"""Nodes a value may hold once its aliases are expanded (a "billion laughs" of YAML anchors
+stays small as loaded, and explodes when validated or dumped)."""
+
+MAX_DEPTH = 400
+"""Nesting a value may have; deeper text is refused before Python's recursion limit."""
+
+MAX_PROSE_LINES = 8
+"""Lines of prose before the YAML that are tried as where the YAML starts."""
+
+_KEY_LINE = re.compile(r"(?:[A-Za-z_][\w\-]{0,80}|\"[^\"\n]{1,80}\"):(?:[ \t]|$)|- ")
+
+
+def _yaml() -> ModuleType:
+    try:
+        return importlib.import_module("yaml")
+    except ImportError as exc:
+        raise TextEngineError(
+            "reading YAML needs PyYAML: pip install 'langchain-robust-parsers[yaml]'"
+        ) from exc
+
+
+def yaml_available() -> bool:
+    """True when PyYAML is installed."""
+    try:
+        _yaml()
+    except TextEngineError:
+        return False
+    return True
+
+
+def _expanded_size(value: Any, memo: dict[int, int], depth: int = 0) -> int:
+    if depth > MAX_DEPTH:
+        raise TextEngineError("the YAML is nested too deeply")
+    if not isinstance(value, dict | list):
+        return 1
+    known = memo.get(id(value))
+    if known is not None:
+        return known
+    items = list(value.values()) if isinstance(value, dict) else value
+    size = 1
+    for item in items:
+        size += _expanded_size(item, memo, depth + 1)
+        if size > MAX_EXPANDED_NODES:
+            raise TextEngineError("the YAML expands past the size bound (aliases)")
+    memo[id(value)] = size
+    return size
+
+
+def _untab(text: str, log: RepairLog, pos: int) -> str:
+    """Tabs in indentation (which YAML forbids) as two spaces each."""
+    if "\t" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.lstrip(" \t")
+        indent = line[: len(line) - len(stripped)]
+        if "\t" in indent:
+            lines[i] = indent.replace("\t", "  ") + stripped
+            log.add("tab_indent", pos)
+    return "\n".join(lines)
+
+
+def _load(text: str) -> Any:
+    """``safe_load`` of ``text`` (the first document when there are several); raises
+    :class:`TextEngineError`."""
+    yaml = _yaml()
+    try:
+        try:
+            value = yaml.safe_load(text)
+        except yaml.composer.ComposerError:  # several documents: the first that holds a value
+            value = next((d for d in yaml.safe_load_all(text) if d is not None), None)
+        _expanded_size(value, {})
+    except yaml.YAMLError as exc:
+        raise TextEngineError(f"invalid YAML: {exc}") from exc
+    except RecursionError as exc:
+        raise TextEngineError("the YAML is nested too deeply") from exc
+    return value
+
+
+def _region(text: str, log: RepairLog) -> tuple[Source, int, int]:
+    start = locate.payload_start(text, log)
+    skip = locate.think_regions(text, start)
+    for region in locate.fenced_regions(text, start, skip):
+        if text[region.start : region.stop].strip():
+            return "fenced", region.start, region.stop
+    stop = skip[0][0] if skip else len(text)
+    return "whole", start, stop
+
+
+def _starts(text: str, start: int, stop: int) -> Iterator[int]:
+    """Where the YAML may start after prose: the first lines that look like a key or an item."""
+    pos = start
+    for _ in range(MAX_PROSE_LINES):
+        newline = text.find("\n", pos, stop)
+        if newline < 0:
+            return
+        pos = newline + 1
+        if _KEY_LINE.match(text, pos):
+            yield pos
+
+
+def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
+    """The readings of ``text``, best first: the located YAML (tabs fixed), the same after the
+    prose that precedes it, the JSON engine's reading (a JSON answer, even a broken one).
+    Raises :class:`TextEngineError` when there is none."""
+    log = RepairLog()
+    source, start, stop = _region(text, log)
+    errors: list[str] = []
+    found = False
+    json_first = text[start:stop].lstrip()[:1] in ("{", "[")
+    if json_first:
+        # A JSON-looking answer: JSON's reading first, since YAML reads a `/* comment */` or a
+        # stray `//` in a flow mapping as part of a key rather than failing.
+        json_reading = _json_reading(text, log)
+        if json_reading is not None:
+            found = True
+            yield json_reading
+    for begin in (start, *_starts(text, start, stop)):
+        attempt = RepairLog()
+        attempt.extend(log)
+        if begin != start:
+            attempt.add("prose_dropped", start)
+        body = _untab(text[begin:stop], attempt, begin)
+        try:
+            value = _load(body)
+        except TextEngineError as exc:
+            errors.append(exc.msg)
+            continue
+        if value is None or (isinstance(value, str) and begin == start and source == "whole"):
+            continue  # prose reads as one YAML string: not an answer
+        found = True
+        yield value, ParseReport(source, begin, stop, tuple(attempt.repairs), False)
+    json_reading = None if json_first else _json_reading(text, log)
+    if json_reading is not None:
+        yield json_reading
+    elif not found:
+        raise TextEngineError(errors[0] if errors else "no YAML value found")
+
+
+def _json_reading(text: str, log: RepairLog) -> tuple[Any, ParseReport] | None:
+    """The JSON engine's reading of ``text`` (a JSON answer where YAML was asked), or None."""
+    try:
+        value, report = decode(text, allow_truncated=True)
+    except JsonEngineError:
+        return None
+    repairs = (*log.repairs, Repair("json_instead_of_yaml", report.start), *report.repairs)
+    return value, ParseReport(report.source, report.start, report.end, repairs, report.truncated)

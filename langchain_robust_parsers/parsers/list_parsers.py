@@ -1,0 +1,139 @@
+"""Robust twins of langchain-core's list parsers: comma-separated, numbered and Markdown lists.
+
+Each reads every common way of writing a list (numbered ``1.``/``1)``/``(1)``, bulleted
+``-``/``*``/``•``, comma-separated with quotes and a final "and", one item a line), its own
+kind preferred, and streams item by item as LangChain's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from langchain_core.messages import BaseMessage
+from langchain_core.output_parsers import (
+    CommaSeparatedListOutputParser,
+    MarkdownListOutputParser,
+    NumberedListOutputParser,
+)
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
+from langchain_robust_parsers.parsers.report_events import publish
+from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+
+__all__ = [
+    "RobustCommaSeparatedListOutputParser",
+    "RobustMarkdownListOutputParser",
+    "RobustNumberedListOutputParser",
+]
+
+
+class _RobustList:
+    """The parse, report and streaming methods the three list parsers share."""
+
+    list_kind: ClassVar[ListKind]
+    stats: ParseStats | None
+
+    if TYPE_CHECKING:  # provided by the Runnable each parser also derives from
+
+        def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str: ...
+
+    def _read(self, text: str) -> tuple[list[str], ParseReport]:
+        return read_list(text, self.list_kind)
+
+    def _final(self, text: str) -> tuple[list[str], ParseReport]:
+        final = final_parse(self.get_name(), "list", text, self._read, _message)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None
+        return value, final.report
+
+    def parse(self, text: str) -> list[str]:
+        """The items of the list in ``text`` (``[]`` when it holds no list)."""
+        return self._final(text)[0]
+
+    def parse_with_report(self, text: str) -> tuple[list[str], ParseReport]:
+        """The items of ``text`` with what was located and repaired to obtain them."""
+        return self._final(text)
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[list[str]]:
+        stream = ListStream(self.list_kind)
+        for chunk in input:
+            for item in stream.feed(chunk_text(chunk)):
+                yield [item]
+        for item in stream.close():
+            yield [item]
+
+    async def _atransform(
+        self, input: AsyncIterator[str | BaseMessage]
+    ) -> AsyncIterator[list[str]]:
+        stream = ListStream(self.list_kind)
+        async for chunk in input:
+            for item in stream.feed(chunk_text(chunk)):
+                yield [item]
+        for item in stream.close():
+            yield [item]
+
+
+def _message(text: str, exc: Exception) -> str:
+    return f"Could not read a list from completion {text}. Got: {exc}"
+
+
+class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutputParser):
+    """``CommaSeparatedListOutputParser`` that also reads a lead-in (``Here they are: a, b``),
+    brackets, a final "and" and full stop, a fence, or a list written one item a line or with
+    markers."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    list_kind: ClassVar[ListKind] = "comma"
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+
+    @classmethod
+    def is_lc_serializable(cls) -> bool:
+        return False  # LangChain's serializer would load it back as the parent class
+
+    @property
+    def _type(self) -> str:
+        return "robust_comma_separated_list"
+
+
+class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
+    """``NumberedListOutputParser`` that also reads ``1)``, ``(1)``, a list on one line, bullets
+    or one item a line when the model used no numbers, and emphasis around an item."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    list_kind: ClassVar[ListKind] = "numbered"
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+
+    def _read(self, text: str) -> tuple[list[str], ParseReport]:
+        if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
+            return NumberedListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
+        return read_list(text, self.list_kind)
+
+    @property
+    def _type(self) -> str:
+        return "robust_numbered_list"
+
+
+class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
+    """``MarkdownListOutputParser`` that also reads ``•`` and ``+`` bullets, numbers when the
+    model used them instead, one item a line, and emphasis around an item."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    list_kind: ClassVar[ListKind] = "bulleted"
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+
+    def _read(self, text: str) -> tuple[list[str], ParseReport]:
+        if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:
+            return MarkdownListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
+        return read_list(text, self.list_kind)
+
+    @property
+    def _type(self) -> str:
+        return "robust_markdown_list"

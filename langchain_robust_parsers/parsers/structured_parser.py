@@ -1,0 +1,161 @@
+"""Robust twin of langchain-classic's ``StructuredOutputParser`` (``ResponseSchema`` fields),
+over the package's JSON engine, so every JSON repair applies.
+
+langchain-classic is not a dependency: :class:`ResponseSchema` here has the classic one's
+fields, and the parser accepts the classic class's instances (anything with ``name``,
+``description`` and ``type``) as well as its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.output_parsers import BaseOutputParser
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from langchain_robust_parsers.engine import JsonEngineError, iter_candidates
+from langchain_robust_parsers.engine.errors import TextEngineError
+from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.report_events import publish
+from langchain_robust_parsers.parsers.text_formats import final_parse
+
+__all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
+
+MAX_CANDIDATES = 16
+"""JSON candidates examined for one holding every expected key; the first is kept when none
+does, and candidates past this many are prose brackets, not answers."""
+
+_INSTRUCTIONS = (
+    "The output should be a markdown code snippet formatted in the following schema, "
+    'including the leading and trailing "```json" and "```":\n\n```json\n{{\n{format}\n}}\n```'
+)
+_SIMPLE_INSTRUCTIONS = "\n```json\n{{\n{format}\n}}\n```"
+
+
+class ResponseSchema(BaseModel):
+    """One key of the answer: its name, a description for the model, and a type (free text)."""
+
+    name: str
+    description: str
+    type: str = "string"
+
+
+def _schema_line(schema: ResponseSchema) -> str:
+    return f'\t"{schema.name}": {schema.type}  // {schema.description}'
+
+
+def _match_keys(value: dict[str, Any], keys: list[str], log: RepairLog, pos: int) -> dict[str, Any]:
+    """``value`` with a key written in another case or with spaces (``"Name"``, ``"first
+    name"``) renamed to the expected one; an exact key always wins."""
+    missing = [k for k in keys if k not in value]
+    if not missing:
+        return value
+    wanted = {_key_fold(k): k for k in missing}
+    renamed: dict[str, Any] = {}
+    for key, item in value.items():
+        target = wanted.get(_key_fold(key)) if isinstance(key, str) else None
+        if target is not None and target not in renamed:
+            log.add("key_renamed", pos)
+            renamed[target] = item
+        else:
+            renamed.setdefault(key, item)
+    return renamed
+
+
+def _key_fold(key: str) -> str:
+    return key.casefold().replace(" ", "_").replace("-", "_")
+
+
+class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
+    """The JSON object with the schemas' keys: located in fences, tags or prose, repaired,
+    completed when cut off; among several objects the first that has every key; a key written
+    in another case (``"Name"``) renamed to the expected one."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    response_schemas: list[ResponseSchema]
+    """The schemas for the response."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"structured"``) updated on every final parse; shareable."""
+
+    @field_validator("response_schemas", mode="before")
+    @classmethod
+    def _accept_classic_schemas(cls, schemas: Any) -> Any:
+        if not isinstance(schemas, list):
+            return schemas
+        return [
+            s
+            if isinstance(s, ResponseSchema | dict)
+            else ResponseSchema(
+                name=s.name, description=s.description, type=getattr(s, "type", "string")
+            )
+            for s in schemas
+        ]
+
+    @classmethod
+    def from_response_schemas(
+        cls, response_schemas: list[ResponseSchema]
+    ) -> RobustStructuredOutputParser:
+        """A parser for ``response_schemas``."""
+        return cls(response_schemas=response_schemas)
+
+    def get_format_instructions(self, only_json: bool = False) -> str:
+        """The classic parser's instructions: a ```` ```json ```` snippet listing the keys."""
+        lines = "\n".join(_schema_line(s) for s in self.response_schemas)
+        template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
+        return template.format(format=lines)
+
+    def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+        keys = [s.name for s in self.response_schemas]
+        first: tuple[dict[str, Any], ParseReport] | None = None
+        for count, (value, report) in enumerate(iter_candidates(text)):
+            if count >= MAX_CANDIDATES:
+                break
+            if not isinstance(value, dict):
+                continue
+            log = RepairLog()
+            matched = _match_keys(value, keys, log, report.start)
+            if log.repairs:
+                report = ParseReport(
+                    report.source,
+                    report.start,
+                    report.end,
+                    report.repairs + tuple(log.repairs),
+                    report.truncated,
+                )
+            if all(k in matched for k in keys):
+                return matched, report
+            if first is None:
+                first = (matched, report)
+        if first is None:
+            raise JsonEngineError("no JSON object found in the text")
+        missing = next(k for k in keys if k not in first[0])
+        raise TextEngineError(
+            f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
+        )
+
+    def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+        """The object in ``text`` and what was located and repaired to obtain it."""
+        final = final_parse(self.get_name(), "structured", text, self._read, _message)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None
+        return value, final.report
+
+    def parse(self, text: str) -> dict[str, Any]:
+        """The object in ``text``; ``OutputParserException`` when there is none or a key of the
+        schemas is missing from every object found."""
+        return self.parse_with_report(text)[0]
+
+    @property
+    def _type(self) -> str:
+        return "robust_structured"
+
+
+def _message(text: str, exc: Exception) -> str:
+    if isinstance(exc, TextEngineError):
+        return exc.msg
+    return f"Got invalid JSON object. Error: {exc}"

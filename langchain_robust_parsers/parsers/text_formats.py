@@ -1,0 +1,69 @@
+"""What the parsers of non-JSON formats share: one final parse turned into LangChain's contract.
+
+Each of those parsers (XML, YAML, lists, choices, dates, structured, functions) hands
+:func:`final_parse` a function that reads the text and returns ``(value, ParseReport)`` or
+raises an engine error; the result is a :class:`FinalParse` whose event is counted and
+dispatched like the JSON parser's, and whose error is ``OutputParserException(msg,
+llm_output=text)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import BaseMessage
+
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineError
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
+
+__all__ = ["chunk_text", "final_parse"]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+T = TypeVar("T")
+
+ENGINE_ERRORS = (TextEngineError, JsonEngineError, OutputParserException)
+"""What a reader raises when the text holds no value: the engine's errors, and the parser's
+own exception when a step of the parser layer (a schema check) decides."""
+
+
+def final_parse(
+    parser: str,
+    format: str,
+    text: str,
+    work: Callable[[str], tuple[T, ParseReport]],
+    message: Callable[[str, Exception], str],
+) -> FinalParse[T]:
+    """Run ``work`` on ``text`` without side effects; the caller publishes the event.
+
+    ``message(text, error)`` words the ``OutputParserException`` as the LangChain parser would.
+    """
+    try:
+        value, report = work(text)
+    except ENGINE_ERRORS as exc:
+        return _failed(parser, format, text, exc, message(text, exc))
+    except Exception as exc:  # the contract: nothing but OutputParserException escapes a parser
+        logger.warning("%s reader failed unexpectedly", format, exc_info=True)
+        return _failed(parser, format, text, exc, message(text, exc))
+    return FinalParse(value, report, ParseEvent(parser, format, report.outcome, report))
+
+
+def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> FinalParse[Any]:
+    error = OutputParserException(msg, llm_output=text)
+    error.__cause__ = exc
+    event = ParseEvent(parser, format, "failed", None, str(exc))
+    return FinalParse(None, None, event, error)
+
+
+def chunk_text(chunk: str | BaseMessage) -> str:
+    """The text of a streamed chunk: a string, or a message whose content is a string or a list
+    of content blocks (whose text blocks are read, where LangChain's parsers skip the chunk)."""
+    if isinstance(chunk, BaseMessage):
+        content: Any = chunk.content
+        return content_text(content)
+    return chunk

@@ -1,0 +1,135 @@
+"""``RobustXMLOutputParser``: langchain-core's ``XMLOutputParser`` over the tolerant XML reader."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator, Iterator
+from types import ModuleType
+from typing import Any
+from xml.etree import ElementTree
+
+from langchain_core.messages import BaseMessage
+from langchain_core.output_parsers import XMLOutputParser
+from langchain_core.runnables.utils import AddableDict
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine.errors import TextEngineError
+from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.report_events import publish
+from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+
+__all__ = ["RobustXMLOutputParser"]
+
+
+def _load_defusedxml() -> ModuleType | None:
+    try:
+        return importlib.import_module("defusedxml.ElementTree")
+    except ImportError:
+        return None
+
+
+_DEFUSED = _load_defusedxml()
+
+
+class RobustXMLOutputParser(XMLOutputParser):
+    """Parse the XML of a model's output into ``XMLOutputParser``'s dict, tolerating what
+    models write: unescaped ``&`` and ``<`` in text, unclosed or misspelt closing tags, no root
+    element, a fence or prose around the XML, ``<think>`` blocks, a cut-off answer.
+
+    Well-formed XML is read by ``defusedxml`` when it is installed (the ``[xml]`` extra);
+    anything else by the package's own reader, which never defines or expands an entity and
+    never fetches anything, so it needs no ``defusedxml`` to be safe.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    allow_truncated: bool = True
+    """Close elements left open at the end of the text (the report says ``truncated``);
+    ``False`` makes a cut-off answer an error."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"xml"``) updated on every final parse; shareable."""
+
+    def parse(self, text: str) -> dict[str, str | list[Any]]:
+        """The dict of the XML in ``text``; raises ``OutputParserException`` when there is none
+        (the exception's ``llm_output`` is the raw text)."""
+        final = final_parse(self.get_name(), "xml", text, self._read, _message)
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+        """The dict of ``text`` with what was located and repaired to obtain it."""
+        final = final_parse(self.get_name(), "xml", text, self._read, _message)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None
+        return value, final.report
+
+    def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+        strict = self._strict(text)
+        if strict is not None:
+            return strict
+        value, report = read_xml(text, self.tags)
+        if report.truncated and not self.allow_truncated:
+            raise TextEngineError("the XML was cut off (allow_truncated=False)")
+        return value, report
+
+    def _strict(self, text: str) -> tuple[dict[str, Any], ParseReport] | None:
+        """Well-formed XML, the whole text, read by defusedxml (C speed, LangChain's reading)."""
+        stripped = text.strip()
+        if _DEFUSED is None or not stripped.startswith("<") or "<!" in stripped:
+            return None
+        try:
+            root = _DEFUSED.fromstring(stripped)
+        except (ElementTree.ParseError, ValueError):  # DefusedXmlException is a ValueError
+            return None
+        start = len(text) - len(text.lstrip())
+        return self._root_to_dict(root), ParseReport("whole", start, start + len(stripped))
+
+    # ---------------------------------------------------------------- streaming
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[AddableDict]:
+        emitter = _Emitter()
+        for chunk in input:
+            yield from emitter.emit(emitter.stream.feed(chunk_text(chunk)))
+        yield from emitter.emit(emitter.stream.close())
+
+    async def _atransform(
+        self, input: AsyncIterator[str | BaseMessage]
+    ) -> AsyncIterator[AddableDict]:
+        emitter = _Emitter()
+        async for chunk in input:
+            for item in emitter.emit(emitter.stream.feed(chunk_text(chunk))):
+                yield item
+        for item in emitter.emit(emitter.stream.close()):
+            yield item
+
+    @property
+    def _type(self) -> str:
+        return "robust_xml"
+
+
+class _Emitter:
+    """LangChain's streaming shape: each closed element with no child element, nested in its
+    ancestors' tags (``{"a": [{"b": [{"c": "text"}]}]}``)."""
+
+    def __init__(self) -> None:
+        self.stream = XmlStream()
+
+    def emit(self, closed: list[tuple[list[str], Element]]) -> Iterator[AddableDict]:
+        for path, element in closed:
+            if not element.children:
+                yield _nested(path, element.tag, element.text)
+
+
+def _nested(path: list[str], tag: str, text: str | None) -> AddableDict:
+    value = AddableDict({tag: text})
+    for ancestor in reversed(path):
+        value = AddableDict({ancestor: [value]})
+    return value
+
+
+def _message(text: str, exc: Exception) -> str:
+    return f"Failed to parse XML format from completion {text}. Got: {exc}"

@@ -1,0 +1,97 @@
+"""Robust twin of langchain-classic's ``YamlOutputParser`` (on langchain-core's base class:
+langchain-classic is not a dependency of this package). YAML is read with ``yaml.safe_load``
+only; PyYAML comes with the ``[yaml]`` extra."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Generic, TypeVar
+
+import pydantic
+from langchain_core.output_parsers import BaseOutputParser
+from pydantic import ConfigDict
+
+from langchain_robust_parsers.engine.errors import TextEngineError
+from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.report_events import publish
+from langchain_robust_parsers.parsers.text_formats import final_parse
+
+__all__ = ["RobustYamlOutputParser"]
+
+T = TypeVar("T", bound=pydantic.BaseModel)
+
+MAX_CANDIDATES = 12
+"""Readings of one answer validated against the model before the first error is reported."""
+
+_INSTRUCTIONS = """Answer with a YAML document (two-space indentation, no tabs) whose data \
+conforms to this JSON schema:
+```
+{schema}
+```
+
+For example, for the schema {{"properties": {{"city": {{"type": "string"}}, "population": \
+{{"type": "integer"}}}}, "required": ["city", "population"]}} a well-formed answer is:
+```
+city: Lyon
+population: 522250
+```
+
+Enclose the YAML in triple backticks (```) and write nothing else."""
+
+
+class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
+    """A ``pydantic_object`` instance from a YAML answer: in a fence or not, after ``<think>``
+    blocks and a sentence of prose, indented with tabs, or written as (even broken) JSON; the
+    first reading that validates wins."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    pydantic_object: type[T]
+    """The Pydantic model to parse."""
+
+    stats: ParseStats | None = None
+    """Outcome counters (format ``"yaml"``) updated on every final parse; shareable."""
+
+    def _read(self, text: str) -> tuple[T, ParseReport]:
+        first_error: Exception | None = None
+        for count, (value, report) in enumerate(yaml_candidates(text)):
+            if count >= MAX_CANDIDATES:
+                break
+            try:
+                return self.pydantic_object.model_validate(value), report
+            except pydantic.ValidationError as exc:
+                first_error = first_error or exc
+        raise TextEngineError(str(first_error) if first_error else "no YAML value found")
+
+    def _message(self, text: str, exc: Exception) -> str:
+        return f"Failed to parse {self.pydantic_object.__name__} from completion {text}. Got: {exc}"
+
+    def parse_with_report(self, text: str) -> tuple[T, ParseReport]:
+        """The model instance of ``text`` and what was located and repaired to obtain it."""
+        final = final_parse(self.get_name(), "yaml", text, self._read, self._message)
+        publish(final.event, self.stats)
+        value = final.unwrap()
+        assert final.report is not None
+        return value, final.report
+
+    def parse(self, text: str) -> T:
+        """The model instance of ``text``; ``OutputParserException`` when no reading of it
+        validates."""
+        return self.parse_with_report(text)[0]
+
+    def get_format_instructions(self) -> str:
+        """Instructions naming the model's JSON schema (without its title and type)."""
+        schema: dict[str, Any] = dict(self.pydantic_object.model_json_schema().items())
+        schema.pop("title", None)
+        schema.pop("type", None)
+        return _INSTRUCTIONS.format(schema=json.dumps(schema))
+
+    @property
+    def OutputType(self) -> type[T]:
+        return self.pydantic_object
+
+    @property
+    def _type(self) -> str:
+        return "robust_yaml"
