@@ -100,7 +100,7 @@ KNOWN_HOSTILE = [
 def _check_parser(name: str, text: str, points: list[int]) -> None:
     parser = TEXT_PARSERS[name]()
     parsed = _outcome(lambda: parser.parse(text))
-    assert _outcome(lambda: asyncio.run(parser.ainvoke(text))) == parsed
+    assert _same(_outcome(lambda: asyncio.run(parser.ainvoke(text))), parsed)
     streamed: list[tuple[Any, Any]] = []
     ended = _outcome(
         lambda: streamed.extend(_frozen(parser.transform(iter(_pieces(text, points)))))
@@ -162,4 +162,4 @@ def test_tools_parser_on_message_chunks(text: str, points: list[int]) -> None:
     for value, at_yield in streamed:
         assert _same(value, at_yield)
     if parsed[0] == "value" and parsed[1]:
-        assert ended[0] == "value" and streamed[-1][0] == parsed[1]
+        assert ended[0] == "value" and _same(streamed[-1][0], parsed[1])
