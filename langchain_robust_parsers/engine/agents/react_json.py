@@ -253,10 +253,10 @@ def action_fields(value: Any) -> tuple[str | None, bool, Any]:
 
 
 def _names_by_action_key(value: Any) -> bool:
-    """The action object names its tool with the ``action`` key itself. Such an object is an
-    action even without an input (a tool that takes no arguments), as the JSON agent layouts
-    read it; one named by ``name``/``tool`` needs an input or an ``Action:`` marker, since
-    ``{"name": "Bob"}`` is as likely plain data."""
+    """The action object names its tool with the ``action`` key itself. Fenced, such an object
+    is an action even without an input (a tool that takes no arguments), as the JSON agent
+    layouts read it. One named by ``name``/``tool`` needs an input or an ``Action:`` marker,
+    since ``{"name": "Bob"}`` is as likely plain data; so does an unfenced one in prose."""
     if isinstance(value, list):
         value = next((item for item in value if isinstance(item, dict)), None)
     if not isinstance(value, dict):
@@ -841,7 +841,7 @@ class JsonActions(ScannerBase):
         if not has_input and string_input:
             has_input = True
             tool_input = "".join(j.input_parts)
-        if not has_input and not j.after_marker and not _names_by_action_key(value):
+        if not has_input and not j.after_marker and not (j.fenced and _names_by_action_key(value)):
             return None
         cut = truncated or (report is not None and report.truncated)
         step = ReActStep(
