@@ -1004,3 +1004,25 @@ def test_markers_inside_think_blocks_are_reasoning() -> None:
     finish = parsed_both_ways("<think>\nAction: search\nAction Input: x\n</think>\nFinal Answer: 3")
     assert isinstance(finish, AgentFinish)
     assert finish.return_values["output"] == "3"
+
+
+def test_classic_agent_output_parser_fits_the_classic_agent_classes() -> None:
+    agent_module = pytest.importorskip("langchain_classic.agents.agent")
+    from langchain_classic.agents.structured_chat.output_parser import (
+        StructuredChatOutputParserWithRetries,
+    )
+
+    from langchain_robust_parsers.parsers.react import classic_agent_output_parser
+
+    parser = classic_agent_output_parser(lenient_finish=True)
+    assert isinstance(parser, ReActOutputParser)
+    assert isinstance(parser, agent_module.AgentOutputParser)
+    assert parser.lenient_finish
+    # a field typed AgentOutputParser rejects a plain ReActOutputParser, not this one
+    with pytest.raises(ValueError, match="AgentOutputParser"):
+        StructuredChatOutputParserWithRetries(base_parser=ReActOutputParser())
+    retries = StructuredChatOutputParserWithRetries(base_parser=parser)
+    step = retries.parse('Thought: no input needed\n```json\n{"action": "uptime"}\n```')
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("uptime", {})
+    assert retries.parse("It is 4 pm.") == AgentFinish({"output": "It is 4 pm."}, "It is 4 pm.")
