@@ -784,3 +784,244 @@ def test_action_input_of_any_json_type_becomes_an_agent_action(raw: str, expecte
 def test_say_hi_keeps_its_quotes_through_the_parser() -> None:
     step = ReActOutputParser().parse('Thought: greet\nAction: speak\nAction Input: say "hi"')
     assert isinstance(step, AgentAction) and step.tool_input == 'say "hi"'
+
+
+# --------------------------------------------------------------------------- langchain-classic
+# What a user moving from langchain-classic's agent parsers (ReActSingleInputOutputParser,
+# MRKLOutputParser, the JSON/structured-chat parsers) relies on; the deliberate differences are
+# in docs/react.md. Each case is parsed whole and streamed in small chunks (default mode).
+
+
+def parsed_both_ways(text: str) -> AgentAction | AgentFinish:
+    """``parse`` of ``text``, checked against the default-mode stream of it in 3-character
+    chunks (one item, the same value)."""
+    whole = ReActOutputParser().parse(text)
+    chunks = [text[i : i + 3] for i in range(0, len(text), 3)]
+    assert list(ReActOutputParser().transform(iter(chunks))) == [whole]
+    assert not isinstance(whole, list)
+    return whole
+
+
+def test_multi_line_final_answer_keeps_its_lines_and_blank_lines() -> None:
+    text = (
+        "Thought: I have the recipe.\n"
+        "Final Answer: Three steps:\n"
+        "1. boil salted water\n"
+        "2. cook the pasta for 9 minutes\n"
+        "\n"
+        "Drain and serve.\n"
+    )
+    answer = (
+        "Three steps:\n1. boil salted water\n2. cook the pasta for 9 minutes\n\nDrain and serve."
+    )
+    assert parsed_both_ways(text) == AgentFinish(return_values={"output": answer}, log=text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "tool_input"),
+    [
+        ("Action: calculator\nAction Input:\n  17 * 3\n", "calculator", "17 * 3"),
+        ("Thought: rain?\nAction:\nweather\n\nAction Input:\nLima", "weather", "Lima"),
+        ("Action: sql\nAction Input:\n\nSELECT 1;\nSELECT 2;", "sql", "SELECT 1;\nSELECT 2;"),
+    ],
+    ids=["input-next-line", "name-and-input-next-line", "multi-line-input"],
+)
+def test_action_input_on_the_next_line(text: str, tool: str, tool_input: str) -> None:
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == (tool, tool_input)
+
+
+def test_hallucinated_observation_is_cut_from_input_and_log() -> None:
+    action = "Thought: look her up\nAction: wiki\nAction Input: Ada Lovelace\n"
+    text = action + "Observation: an English mathematician\nThought: I see"
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("wiki", "Ada Lovelace")
+    assert step.log == action.rstrip("\n")
+    assert "Observation" not in step.log
+
+
+@pytest.mark.parametrize(
+    ("text", "tool_input"),
+    [
+        # the text layout hands a JSON object on as written, as LangChain's text parsers do
+        (
+            'Action: geo\nAction Input: {"city": "Lima", "unit": "C"}',
+            '{"city": "Lima", "unit": "C"}',
+        ),
+        # the JSON layout decodes it
+        (
+            'Action: {"action": "geo", "action_input": {"city": "Lima", "n": 2}}',
+            {"city": "Lima", "n": 2},
+        ),
+        (
+            '```json\n{"action": "geo", "action_input": {"nested": {"a": [1, 2]}}}\n```',
+            {"nested": {"a": [1, 2]}},
+        ),
+    ],
+    ids=["text-layout", "json-inline", "json-fenced-nested"],
+)
+def test_action_inputs_that_are_json_objects(text: str, tool_input: Any) -> None:
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("geo", tool_input)
+
+
+@pytest.mark.parametrize(
+    ("raw", "tool_input"),
+    [
+        ('"Lima, Peru"', "Lima, Peru"),
+        ('the "Lima" office', 'the "Lima" office'),
+        ("5' 11\"", "5' 11\""),
+        ('""', ""),
+    ],
+    ids=["wrapped", "inner-quotes", "closing-only", "empty-quoted"],
+)
+def test_quotes_in_a_text_action_input(raw: str, tool_input: str) -> None:
+    step = parsed_both_ways(f"Action: note\nAction Input: {raw}")
+    assert isinstance(step, AgentAction)
+    assert step.tool_input == tool_input
+
+
+def test_quotes_in_a_json_action_input_are_decoded() -> None:
+    text = '{"action": "say", "action_input": "he said \\"no\\" and left"}'
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert step.tool_input == 'he said "no" and left'
+
+
+@pytest.mark.parametrize(
+    "fence",
+    [
+        "```json\n{body}\n```",
+        "```JSON\n\n{body}\n```\n",
+        "```\n{body}\n```",
+        "Action:\n```{body}```",
+    ],
+    ids=["json", "upper-blank-line", "bare", "one-line"],
+)
+def test_fenced_json_action(fence: str) -> None:
+    text = "I will check the clock.\n" + fence.format(
+        body='{"action": "clock", "action_input": "UTC"}'
+    )
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("clock", "UTC")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"action": "list_files"}\n```',
+        'Thought: no arguments needed\n```\n{\n  "action": "get_time"\n}\n```\n',
+        '```json\n[{"action": "reset_cache"}]\n```',
+    ],
+    ids=["fenced", "fenced-after-thought", "fenced-list"],
+)
+def test_fenced_json_action_without_an_input_takes_no_arguments(text: str) -> None:
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert step.tool_input == {}
+    assert step.tool in {"list_files", "get_time", "reset_cache"}
+    streamed_items = streamed(text, size=2)
+    (action,) = steps_of(streamed_items)  # yielded once complete: its log ends with the fence
+    assert isinstance(action, AgentAction)
+    assert (action.tool, action.tool_input) == (step.tool, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['```json\n{"name": "Bob", "age": 41}\n```', 'The event was {"action": "click"} twice.'],
+    ids=["fenced-data-named-by-name", "unfenced-in-prose"],
+)
+def test_json_without_an_input_that_is_not_an_action(text: str) -> None:
+    with pytest.raises(OutputParserException) as info:
+        ReActOutputParser().parse(text)
+    assert info.value.observation == MISSING_ACTION
+
+
+def test_action_none_is_a_tool_named_none_as_in_langchain() -> None:
+    # An agent executor answers an unknown tool with an observation; the parser does not guess.
+    step = parsed_both_ways("Thought: nothing to do\nAction: None\nAction Input: n/a")
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("None", "n/a")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Thought: search it\nAction: search", "Action: None\n", "Action: translate\nThought: hmm"],
+)
+def test_missing_action_input_asks_the_model_for_it(text: str) -> None:
+    with pytest.raises(OutputParserException) as info:
+        ReActOutputParser().parse(text)
+    assert info.value.observation == MISSING_ACTION_INPUT
+    assert info.value.send_to_llm
+    assert info.value.llm_output == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action: search\nAction Input: tides\nFinal Answer: high at 6",
+        "Final Answer: high at 6\n\nAction: search\nAction Input: tides",
+    ],
+    ids=["action-first", "answer-first"],
+)
+def test_both_an_action_and_a_final_answer_raise(text: str) -> None:
+    with pytest.raises(OutputParserException) as info:
+        ReActOutputParser().parse(text)
+    assert info.value.observation == BOTH_ANSWER_AND_ACTION
+    assert info.value.send_to_llm
+
+
+def test_fence_inside_a_final_answer_is_answer_text() -> None:
+    # LangChain's text parsers agree: what follows "Final Answer:" is the answer.
+    text = 'Final Answer: use\n```json\n{"action": "search", "action_input": "tides"}\n```'
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentFinish)
+    assert step.return_values["output"].startswith("use\n```json")
+
+
+def test_surrounding_whitespace_is_dropped_from_name_and_input_not_log() -> None:
+    text = "\n\n  Thought: time\nAction:   clock  \nAction Input:   UTC   \n\n"
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input, step.log) == ("clock", "UTC", text)
+    finish = parsed_both_ways("  Final Answer:   noon  \n")
+    assert isinstance(finish, AgentFinish)
+    assert finish.return_values["output"] == "noon"
+
+
+def test_markers_inside_think_blocks_are_reasoning() -> None:
+    text = (
+        "<think>Final Answer: 3? No, check.\nAction: guess</think>\nAction: calc\nAction Input: 1+2"
+    )
+    step = parsed_both_ways(text)
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("calc", "1+2")
+    finish = parsed_both_ways("<think>\nAction: search\nAction Input: x\n</think>\nFinal Answer: 3")
+    assert isinstance(finish, AgentFinish)
+    assert finish.return_values["output"] == "3"
+
+
+def test_classic_agent_output_parser_fits_the_classic_agent_classes() -> None:
+    agent_module = pytest.importorskip("langchain_classic.agents.agent")
+    from langchain_classic.agents.structured_chat.output_parser import (
+        StructuredChatOutputParserWithRetries,
+    )
+
+    from langchain_robust_parsers.parsers.react import classic_agent_output_parser
+
+    parser = classic_agent_output_parser(lenient_finish=True)
+    assert isinstance(parser, ReActOutputParser)
+    assert isinstance(parser, agent_module.AgentOutputParser)
+    assert parser.lenient_finish
+    # a field typed AgentOutputParser rejects a plain ReActOutputParser, not this one
+    with pytest.raises(ValueError, match="AgentOutputParser"):
+        StructuredChatOutputParserWithRetries(base_parser=ReActOutputParser())
+    retries = StructuredChatOutputParserWithRetries(base_parser=parser)
+    step = retries.parse('Thought: no input needed\n```json\n{"action": "uptime"}\n```')
+    assert isinstance(step, AgentAction)
+    assert (step.tool, step.tool_input) == ("uptime", {})
+    assert retries.parse("It is 4 pm.") == AgentFinish({"output": "It is 4 pm."}, "It is 4 pm.")

@@ -28,6 +28,8 @@ quadratic in the length of the answer.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import json
 import logging
 from collections.abc import AsyncIterator, Iterator
@@ -66,6 +68,7 @@ __all__ = [
     "REACT_JSON_FORMAT_INSTRUCTIONS",
     "REACT_TEXT_FORMAT_INSTRUCTIONS",
     "ReActOutputParser",
+    "classic_agent_output_parser",
 ]
 
 logger = logging.getLogger("langchain_robust_parsers")
@@ -439,6 +442,29 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
             output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
             return [AgentFinish(return_values=output, log=text)], event, None
         return [], event, None
+
+
+def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
+    """A :class:`ReActOutputParser` (with ``fields``) that is also langchain-classic's
+    ``AgentOutputParser``, for the classic agent classes whose ``output_parser`` field takes
+    only that type (``ZeroShotAgent``, ``ConversationalAgent``, ``StructuredChatAgent``,
+    ``LLMSingleActionAgent``, ``StructuredChatOutputParserWithRetries(base_parser=...)``).
+    The runnable agents (``create_react_agent(..., output_parser=...)``) take a plain
+    ``ReActOutputParser``. Needs langchain-classic installed; raises ``ImportError`` without it.
+    """
+    return _classic_agent_class()(**fields)
+
+
+@functools.cache
+def _classic_agent_class() -> type[ReActOutputParser]:
+    # Imported on demand: langchain-classic is not a dependency of this package.
+    try:
+        agent = importlib.import_module("langchain_classic.agents.agent")
+    except ImportError as exc:
+        msg = "classic_agent_output_parser needs langchain-classic: pip install langchain-classic"
+        raise ImportError(msg) from exc
+    namespace = {"__module__": __name__, "__doc__": ReActOutputParser.__doc__}
+    return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
 
 
 def _texts(chunks: Iterator[str | BaseMessage]) -> Iterator[str]:

@@ -252,6 +252,18 @@ def action_fields(value: Any) -> tuple[str | None, bool, Any]:
     return _dict_fields(value)
 
 
+def _names_by_action_key(value: Any) -> bool:
+    """The action object names its tool with the ``action`` key itself. Fenced, such an object
+    is an action even without an input (a tool that takes no arguments), as the JSON agent
+    layouts read it. One named by ``name``/``tool`` needs an input or an ``Action:`` marker,
+    since ``{"name": "Bob"}`` is as likely plain data; so does an unfenced one in prose."""
+    if isinstance(value, list):
+        value = next((item for item in value if isinstance(item, dict)), None)
+    if not isinstance(value, dict):
+        return False
+    return any(str(key).strip().lower() == "action" for key in value)
+
+
 def _list_siblings(value: Any) -> list[tuple[str, bool, Any]]:
     """The actions after the first in a JSON list of actions."""
     if not isinstance(value, list):
@@ -829,7 +841,7 @@ class JsonActions(ScannerBase):
         if not has_input and string_input:
             has_input = True
             tool_input = "".join(j.input_parts)
-        if not has_input and not j.after_marker:
+        if not has_input and not j.after_marker and not (j.fenced and _names_by_action_key(value)):
             return None
         cut = truncated or (report is not None and bool(report.truncated))
         step = ReActStep(
