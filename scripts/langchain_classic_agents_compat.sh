@@ -2,7 +2,7 @@
 # Run langchain-classic's own unit tests for its agent output parsers against ReActOutputParser.
 #
 #   bash scripts/langchain_classic_agents_compat.sh        # the langchain-core of `python`
-#   PYTHON=/work/venv/bin/python bash scripts/langchain_classic_agents_compat.sh
+#   PYTHON=.ci-venv/bin/python bash scripts/langchain_classic_agents_compat.sh
 #   CLASSIC_VERSION=1.0.8 bash scripts/langchain_classic_agents_compat.sh   # pin the version
 #
 # In scope (each replaced by langchain_robust_parsers.ReActOutputParser; the reasons are in
