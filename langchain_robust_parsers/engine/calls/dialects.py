@@ -519,6 +519,8 @@ def _in(pos: int, regions: list[tuple[int, int]]) -> int:
 def _marker_blocks(
     text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
 ) -> list[_Block]:
+    if not markers:
+        return []  # no marker to look for (the bare dialect); an empty pattern matches anywhere
     pattern = _ALL_MARKERS if markers == MARKERS else _marker_pattern(markers)
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []

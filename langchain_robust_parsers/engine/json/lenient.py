@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from langchain_robust_parsers.engine.json.numbers import LONG_NUMBER, number_value
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_DEPTH = 500
@@ -497,9 +498,10 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
                 # Cut off: a number is complete only when followed by something; keep it (the
                 # digits so far), as LangChain's partial parser shows numbers growing.
                 pass
-            if "." in text or "e" in text or "E" in text:
-                return float(text), stop, False
-            return int(text), stop, False
+            value, long = number_value(text)
+            if long:
+                log.add(LONG_NUMBER, pos)
+            return value, stop, False
     m = _LOOSE_NUMBER.match(src, pos, end)
     if m is None or m.end() == pos:
         if src[pos] in "-+" and pos + 1 >= end:
@@ -513,10 +515,12 @@ def _scan_number(src: str, pos: int, end: int, log: RepairLog) -> tuple[Any, int
         return None, end, True
     cleaned = _DANGLING_EXPONENT.sub("", text.replace("_", "").lstrip("+"))
     try:
-        value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
+        value, long = number_value(cleaned)
     except ValueError:
         return None
     log.add("number_format", pos)
+    if long:
+        log.add(LONG_NUMBER, pos)
     return value, stop, False
 
 
