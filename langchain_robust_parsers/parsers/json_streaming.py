@@ -12,11 +12,14 @@ parsed once more: the last value yielded is always what ``parse`` gives for the 
 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
-quadratic in the length of the stream.
+quadratic in the length of the stream. Tracing adds the yielded values together too, which for
+lists (a JSON array, or ``diff=True`` patches) concatenates every snapshot: the first list yielded
+is a :class:`FirstStreamedList`, which refuses that addition.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
@@ -44,6 +47,40 @@ a geometric series, so all re-reads together cost a small multiple of the text."
 REPARSE_MIN_GROWTH = 256
 """Characters the text must grow by before a fallback re-read, so short streams are not re-read
 on every chunk."""
+
+
+_TRACING_ACCUMULATORS = frozenset(
+    (
+        ("langchain_core.runnables.base", "_transform_stream_with_config"),
+        ("langchain_core.runnables.base", "_atransform_stream_with_config"),
+        ("langchain_core.runnables.branch", "stream"),
+        ("langchain_core.runnables.branch", "astream"),
+    )
+)
+"""The langchain-core functions (module, name) that add a stream's yielded values together."""
+
+
+class FirstStreamedList(list[Any]):
+    """The first list a stream yields: a ``list`` in every way, except that LangChain's stream
+    tracing (:data:`_TRACING_ACCUMULATORS`) cannot add the later values to it.
+
+    Those functions take the ``TypeError`` as "values are not addable" and from then on keep only
+    the last value, which is also the right final output of a cumulative parser. Anywhere else,
+    ``+`` concatenates as usual.
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        caller = sys._getframe(1)
+        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in _TRACING_ACCUMULATORS:
+            raise TypeError("streamed snapshots are not accumulated")
+        return list.__add__(self, other)
+
+
+def first_streamed(value: Any) -> Any:
+    """``value`` as the first value of a stream: a list becomes a :class:`FirstStreamedList`."""
+    return FirstStreamedList(value) if type(value) is list else value
 
 
 def chunk_text(chunk: str | BaseMessage) -> str:
@@ -161,6 +198,12 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
+    def _output(self, prev: Any, item: Any) -> Any:
+        """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
+        its patch, the first one as a :class:`FirstStreamedList` when it is a list."""
+        out = self._diff(prev, item) if self.diff else item
+        return first_streamed(out) if prev is None else out
+
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
@@ -206,12 +249,12 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         for chunk in input:
             item = self._next_item(stream.push(chunk_text(chunk)), prev)
             if item is not None:
-                yield self._diff(prev, item) if self.diff else item
+                yield self._output(prev, item)
                 prev = item
         final, event = self._stream_final(stream, stream.clean_result())
         publish(event, self._stats)
         if final is not None and final != prev:
-            yield self._diff(prev, final) if self.diff else final
+            yield self._output(prev, final)
 
     async def _atransform(
         self,
@@ -222,9 +265,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         async for chunk in input:
             item = self._next_item(stream.push(chunk_text(chunk)), prev)
             if item is not None:
-                yield self._diff(prev, item) if self.diff else item
+                yield self._output(prev, item)
                 prev = item
         final, event = self._stream_final(stream, stream.clean_result())
         await apublish(event, self._stats)
         if final is not None and final != prev:
-            yield self._diff(prev, final) if self.diff else final
+            yield self._output(prev, final)

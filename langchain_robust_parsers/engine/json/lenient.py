@@ -39,6 +39,11 @@ C_SUBTREE_MAX_DEPTH = 8
 """Containers this close to the root are first offered to the C decoder whole. A failed attempt
 costs the distance to its error, so the cap bounds the re-reads along the path to one error."""
 
+UNQUOTED_QUOTE_REACH = 1024
+"""Characters searched for the closing quote of a bare value whose opening quote is missing
+(``abc",``). Past it the value ends at its separator: without the bound, every bare value on one
+long line would search the rest of the line, quadratic in the line's length."""
+
 _STRICT_DECODER = json.JSONDecoder(strict=True)
 
 _WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]*")
@@ -1061,18 +1066,20 @@ def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, i
     It ends at a quote followed by a separator (the opening quote was missing: ``abc",``), else
     at the next separator or line end; brackets it opens (``words{in brackets}``) stay inside.
     """
-    eol = src.find("\n", pos, end)
-    eol = end if eol < 0 else eol
-    quote = src.find('"', pos, eol)
-    if quote > pos and '"' not in src[pos:quote]:
+    reach = min(end, pos + UNQUOTED_QUOTE_REACH)
+    eol = src.find("\n", pos, reach)
+    quote = src.find('"', pos, reach if eol < 0 else eol)
+    if quote > pos:
         after = _next_significant(src, quote + 1, end)
         if after >= end or src[after] in ",}]":
             return src[pos:quote].strip(), quote + 1
     stops = ",}]" if frame.closer != ")" else ",})]"
     depth = 0
     i = pos
-    while i < eol:
+    while i < end:
         ch = src[i]
+        if ch == "\n":
+            break
         if ch in "{[":
             depth += 1
         elif ch in "}]" and depth:
