@@ -405,6 +405,24 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+def _joined_runs(out: list[Delta]) -> list[Delta]:
+    """``out`` with the deltas of one kind in a row joined: a chunk gives at most one delta of
+    each kind in a row."""
+    if len(out) < 2:
+        return out
+    joined: list[Delta] = []
+    run: list[str] = []
+    kind = out[0][0]
+    for k, text in out:
+        if k != kind:
+            joined.append((kind, "".join(run)))
+            run = []
+            kind = k
+        run.append(text)
+    joined.append((kind, "".join(run)))
+    return joined
+
+
 def _blank_tail_after_newline(text: str) -> bool | None:
     """``True``/``False``: the text after its last line break is blank or not; ``None`` when
     the text has no line break."""
@@ -548,7 +566,7 @@ class ReActScanner:
             and not self._jhigh
             and (not self._jemit or self._phase == _PHASE_ANSWER)
         )
-        return self._out
+        return _joined_runs(self._out)
 
     def _fast_string(self, chunk: str) -> bool:
         """A chunk that lies inside the action input string (or a string that is skipped),
@@ -637,7 +655,7 @@ class ReActScanner:
             self._complete_pending_json(self._jend)
         self._state = _S_PROSE
         self.closed = True
-        return self._out
+        return _joined_runs(self._out)
 
     def text(self) -> str:
         """All the text fed so far."""
@@ -703,13 +721,9 @@ class ReActScanner:
     # ------------------------------------------------------------------ emission
 
     def _emit(self, kind: DeltaKind, text: str) -> None:
-        """Hand out ``text``, joined to the previous delta of this chunk when of the same kind,
-        so that a chunk gives at most one delta of each kind in a row."""
-        out = self._out
-        if out and out[-1][0] == kind:
-            out[-1] = (kind, out[-1][1] + text)
-        else:
-            out.append((kind, text))
+        """Hand out ``text``; :func:`_joined_runs` joins the deltas of one kind in a row when
+        the chunk is done (joining here, pairwise, was quadratic in a chunk of many deltas)."""
+        self._out.append((kind, text))
 
     def _emit_thought(self, text: str, *, plain: bool = True) -> None:
         if not text or self._phase != _PHASE_THOUGHT:
