@@ -48,6 +48,12 @@ REPARSE_MIN_GROWTH = 256
 """Characters the text must grow by before a fallback re-read, so short streams are not re-read
 on every chunk."""
 
+REPARSE_MAX_SIZE = 1 << 18
+"""Past this many characters (256 KiB), text the decoder cannot follow is no longer re-read while
+it streams: only once, when it ends. The re-reads cost a few times the text at the lenient
+scanner's speed (about a microsecond a character), which past a megabyte is seconds; a model's
+broken answer that long is a runaway, and its final value is still exact."""
+
 
 _TRACING_ACCUMULATORS = frozenset(
     (
@@ -137,7 +143,7 @@ class JsonValueStream:
             if not decoder.failed:
                 return None
             self._next_reparse = self._size  # the decoder gave up: re-read now
-        if self._size < self._next_reparse:
+        if self._size < self._next_reparse or self._size > REPARSE_MAX_SIZE:
             return None
         self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
         return self.settle(self._reparse(self.text()))
