@@ -333,7 +333,8 @@ def _best_of(runs: int, work: Callable[[], object]) -> float:
 
 
 GROWTH_SHAPES: dict[str, Callable[[int], str]] = {
-    "long-string": lambda n: '{"a": "' + "x" * n + '"}',
+    # Ten times longer: a string streams fast enough that shorter ones time only noise.
+    "long-string": lambda n: '{"a": "' + "x" * (10 * n) + '"}',
     "flat-numbers": lambda n: '{"a": [' + "1," * (n // 2) + "1]}",
     "deep-nest": lambda n: '{"a":' * (n // 6) + "1" + "}" * (n // 6),
     "fence-run": lambda n: "```json\n" * (n // 8) + '{"a": 1}',
