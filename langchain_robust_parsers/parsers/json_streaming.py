@@ -12,11 +12,14 @@ parsed once more: the last value yielded is always what ``parse`` gives for the 
 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
-quadratic in the length of the stream.
+quadratic in the length of the stream. Tracing adds the yielded values together too, which for
+lists (a JSON array, or ``diff=True`` patches) concatenates every snapshot: the first list yielded
+is a :class:`FirstStreamedList`, which refuses that addition.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
@@ -44,6 +47,46 @@ a geometric series, so all re-reads together cost a small multiple of the text."
 REPARSE_MIN_GROWTH = 256
 """Characters the text must grow by before a fallback re-read, so short streams are not re-read
 on every chunk."""
+
+REPARSE_MAX_SIZE = 1 << 18
+"""Past this many characters (256 KiB), text the decoder cannot follow is no longer re-read while
+it streams: only once, when it ends. The re-reads cost a few times the text at the lenient
+scanner's speed (about a microsecond a character), which past a megabyte is seconds; a model's
+broken answer that long is a runaway, and its final value is still exact."""
+
+
+_TRACING_ACCUMULATORS = frozenset(
+    (
+        ("langchain_core.runnables.base", "_transform_stream_with_config"),
+        ("langchain_core.runnables.base", "_atransform_stream_with_config"),
+        ("langchain_core.runnables.branch", "stream"),
+        ("langchain_core.runnables.branch", "astream"),
+    )
+)
+"""The langchain-core functions (module, name) that add a stream's yielded values together."""
+
+
+class FirstStreamedList(list[Any]):
+    """The first list a stream yields: a ``list`` in every way, except that LangChain's stream
+    tracing (:data:`_TRACING_ACCUMULATORS`) cannot add the later values to it.
+
+    Those functions take the ``TypeError`` as "values are not addable" and from then on keep only
+    the last value, which is also the right final output of a cumulative parser. Anywhere else,
+    ``+`` concatenates as usual.
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Any:
+        caller = sys._getframe(1)
+        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in _TRACING_ACCUMULATORS:
+            raise TypeError("streamed snapshots are not accumulated")
+        return list.__add__(self, other)
+
+
+def first_streamed(value: Any) -> Any:
+    """``value`` as the first value of a stream: a list becomes a :class:`FirstStreamedList`."""
+    return FirstStreamedList(value) if type(value) is list else value
 
 
 def chunk_text(chunk: str | BaseMessage) -> str:
@@ -100,7 +143,7 @@ class JsonValueStream:
             if not decoder.failed:
                 return None
             self._next_reparse = self._size  # the decoder gave up: re-read now
-        if self._size < self._next_reparse:
+        if self._size < self._next_reparse or self._size > REPARSE_MAX_SIZE:
             return None
         self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
         return self.settle(self._reparse(self.text()))
@@ -162,6 +205,12 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
+    def _output(self, prev: Any, item: Any) -> Any:
+        """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
+        its patch, the first one as a :class:`FirstStreamedList` when it is a list."""
+        out = self._diff(prev, item) if self.diff else item
+        return first_streamed(out) if prev is None else out
+
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
@@ -207,13 +256,13 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         for chunk in input:
             item = self._next_item(stream.push(chunk_text(chunk)), prev)
             if item is not None:
-                yield self._diff(prev, item) if self.diff else item
+                yield self._output(prev, item)
                 prev = item
         final = self._stream_final(stream, stream.clean_result())
         publish(final.event, self._stats)
         value = final.unwrap()
         if value is not None and value != prev:
-            yield self._diff(prev, value) if self.diff else value
+            yield self._output(prev, value)
 
     async def _atransform(
         self,
@@ -224,10 +273,10 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         async for chunk in input:
             item = self._next_item(stream.push(chunk_text(chunk)), prev)
             if item is not None:
-                yield self._diff(prev, item) if self.diff else item
+                yield self._output(prev, item)
                 prev = item
         final = self._stream_final(stream, stream.clean_result())
         await apublish(final.event, self._stats)
         value = final.unwrap()
         if value is not None and value != prev:
-            yield self._diff(prev, value) if self.diff else value
+            yield self._output(prev, value)

@@ -26,7 +26,6 @@ tracing keeps only the last value.
 from __future__ import annotations
 
 import json
-import sys
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
@@ -34,7 +33,12 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, chunk_text
+from langchain_robust_parsers.parsers.json_streaming import (
+    FirstStreamedList,
+    JsonValueStream,
+    chunk_text,
+    first_streamed,
+)
 
 __all__ = [
     "FirstStreamedList",
@@ -47,40 +51,6 @@ __all__ = [
     "paired_messages",
     "texts_with_side_channel",
 ]
-
-
-_TRACING_ACCUMULATORS = frozenset(
-    (
-        ("langchain_core.runnables.base", "_transform_stream_with_config"),
-        ("langchain_core.runnables.base", "_atransform_stream_with_config"),
-        ("langchain_core.runnables.branch", "stream"),
-        ("langchain_core.runnables.branch", "astream"),
-    )
-)
-"""The langchain-core functions (module, name) that add a stream's yielded values together."""
-
-
-class FirstStreamedList(list[Any]):
-    """The first list a stream yields: a ``list`` in every way, except that LangChain's stream
-    tracing (:data:`_TRACING_ACCUMULATORS`) cannot add the later values to it.
-
-    Those functions take the ``TypeError`` as "values are not addable" and from then on keep only
-    the last value, which is also the right final output of a cumulative parser. Anywhere else,
-    ``+`` concatenates as usual.
-    """
-
-    __slots__ = ()
-
-    def __add__(self, other: Any) -> Any:
-        caller = sys._getframe(1)
-        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in _TRACING_ACCUMULATORS:
-            raise TypeError("streamed snapshots are not accumulated")
-        return list.__add__(self, other)
-
-
-def first_streamed(value: Any) -> Any:
-    """``value`` as the first value of a stream: a list becomes a :class:`FirstStreamedList`."""
-    return FirstStreamedList(value) if type(value) is list else value
 
 
 def texts_with_side_channel(

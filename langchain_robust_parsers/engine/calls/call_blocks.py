@@ -86,6 +86,8 @@ def in_region(pos: int, regions: list[tuple[int, int]]) -> int:
 def marker_hits(
     text: str, begin: int, skip: list[tuple[int, int]], markers: tuple[Marker, ...]
 ) -> list[tuple[int, int, Marker]]:
+    if not markers:
+        return []  # no marker to look for (the bare dialect); an empty pattern matches anywhere
     pattern = ALL_MARKERS if markers == MARKERS else marker_pattern(markers)
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []

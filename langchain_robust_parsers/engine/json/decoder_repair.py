@@ -30,6 +30,7 @@ _STRICT = json.JSONDecoder(strict=True)
 _HALF_ESCAPE = re.compile(r"(\\+)(?:u[0-9a-fA-F]{0,3})?\Z")
 _KEY_AFTER_COMMA = re.compile(r",[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:")
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WS_BEFORE = re.compile(r"[ \t\r\n]*\Z")
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
 _IDENTIFIER_KEY = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)([ \t]*:)")
@@ -177,6 +178,10 @@ def complete_truncated(text: str, *, prefix_checked: bool = False) -> Any:
     then needs no check of its own, except for ``\\u`` escapes, where it is stricter about lone
     surrogates than the C decoder.
     """
+    if not text.isascii() and _LONE_SURROGATE.search(text) is not None:
+        # jiter reads UTF-8, which has no lone surrogates (it raises TypeError on them); the
+        # lenient scanner keeps them, as the C decoder does.
+        raise ValueError("a lone surrogate: not UTF-8")
     if not prefix_checked or "\\u" in text:
         try:
             return from_json(text)
@@ -218,6 +223,8 @@ def decode_with_repairs(
                 return None
             except json.JSONDecodeError as err:
                 pos, msg = err.pos, err.msg
+            except ValueError:
+                return None  # an integer past Python's digit limit: the scanner keeps its text
             else:
                 return value, _original_pos(stop, edits)
         if msg.startswith("Invalid control character"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from langchain_robust_parsers.engine.json.numbers import LONG_NUMBER, number_value
 from langchain_robust_parsers.engine.json.scan_lexicon import (
     _DANGLING_EXPONENT,
     _DELIMITERS,
@@ -60,9 +61,9 @@ def _scan_number(
             grouped = fraction.end() if fraction is not None else grouped
             if grouped > stop and _is_bare_end(src, grouped, end):
                 log.add("thousands_separator", pos)
-                return _number_value(src[pos:grouped].replace(",", ""), grouped)
+                return _number_value(src[pos:grouped].replace(",", ""), grouped, log, pos)
         if _is_bare_end(src, stop, end):
-            return _number_value(m.group(), stop)
+            return _number_value(m.group(), stop, log, pos)
     h = _HEX_NUMBER.match(src, pos, end)
     if h is not None and _is_bare_end(src, h.end(), end):
         log.add("hex_number", pos)
@@ -80,7 +81,7 @@ def _scan_number(
         digits = text.rstrip(".eE+-")
         if not any(ch.isdigit() for ch in digits):
             return None, end, True
-        return _number_value(digits.lstrip("+"), end)[0], end, True
+        return _number_value(digits.lstrip("+"), end, log, pos)[0], end, True
     digits = text.lstrip("+-")
     if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit() and "." not in digits:
         # `0789`: a zip code or an id; as a number it would lose its leading zero.
@@ -88,17 +89,28 @@ def _scan_number(
         return text, stop, False
     cleaned = _DANGLING_EXPONENT.sub("", text.replace("_", "").lstrip("+"))
     try:
-        value: Any = float(cleaned) if any(ch in cleaned for ch in ".eE") else int(cleaned)
+        value, long = number_value(cleaned)
     except ValueError:
         return None
     log.add("number_format", pos)
+    if long:
+        log.add(LONG_NUMBER, pos)
     return value, stop, False
 
 
-def _number_value(text: str, stop: int) -> tuple[Any, int, bool]:
-    value: Any = float(text) if any(ch in text for ch in ".eE") else int(text)
+def _number_value(text: str, stop: int, log: RepairLog, pos: int) -> tuple[Any, int, bool]:
+    """The number ``text`` (ending at ``stop``); an integer past the interpreter's conversion
+    limit is kept as its digits, with the ``long_number`` repair at ``pos``."""
+    value, long = number_value(text)
+    if long:
+        log.add(LONG_NUMBER, pos)
     return value, stop, False
 
+
+UNQUOTED_QUOTE_REACH = 1024
+"""Characters searched for the closing quote of a bare value whose opening quote is missing
+(``abc",``). Past it the value ends at its separator: without the bound, every bare value on one
+long line would search the rest of the line, quadratic in the line's length."""
 
 _BARE_RUN = {
     ",}]": re.compile(r'[^,}\]{\["\n]*'),
@@ -108,17 +120,21 @@ _BARE_RUN = {
 bracket, a line break), consumed at C speed."""
 
 
-def _line_value_end(src: str, pos: int, eol: int, stops: str) -> int:
-    """Where a bare value starting at ``pos`` ends on its line: at a separator or a quote;
-    brackets it opens (``words{in brackets}``) stay inside."""
+def _line_value_end(src: str, pos: int, end: int, stops: str) -> int:
+    """Where a bare value starting at ``pos`` ends on its line: at a separator, a quote or the
+    line break; brackets it opens (``words{in brackets}``) stay inside. The line's end is found
+    by this scan, not searched for first: a search per value would read a long line once for
+    every bare value on it."""
     run = _BARE_RUN[stops]
     depth = 0
     i = pos
     while True:
-        i = run.match(src, i, eol).end()  # type: ignore[union-attr]
-        if i >= eol:
-            return eol
+        i = run.match(src, i, end).end()  # type: ignore[union-attr]
+        if i >= end:
+            return end
         ch = src[i]
+        if ch == "\n":
+            return i
         if ch in "{[":
             depth += 1
         elif ch in "}]" and depth:
@@ -135,22 +151,18 @@ def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, i
     at the next separator; in an object it runs on over the following lines (an unquoted
     paragraph) until a line starts a member or closes the object.
     """
-    eol = src.find("\n", pos, end)
-    eol = end if eol < 0 else eol
-    quote = src.find('"', pos, eol)
-    if quote > pos and '"' not in src[pos:quote]:
+    quote = src.find('"', pos, min(end, pos + UNQUOTED_QUOTE_REACH))
+    if quote > pos and src.find("\n", pos, quote) < 0:
         after = _next_significant(src, quote + 1, end)
         if after >= end or src[after] in ",}]":
             return src[pos:quote].strip(), quote + 1
     stops = ",}]" if frame.closer != ")" else ",})]"
-    i = _line_value_end(src, pos, eol, stops)
-    while i == eol < end and frame.kind == _OBJ:
-        nxt = _next_significant(src, eol, end)
+    i = _line_value_end(src, pos, end, stops)
+    while i < end and src[i] == "\n" and frame.kind == _OBJ:
+        nxt = _next_significant(src, i, end)
         if nxt >= end or src[nxt] in "}],\"'" or _looks_like_member_start(src, nxt, end):
             break
-        eol = src.find("\n", nxt, end)
-        eol = end if eol < 0 else eol
-        i = _line_value_end(src, nxt, eol, stops)
+        i = _line_value_end(src, nxt, end, stops)
     return src[pos:i].strip(), i
 
 

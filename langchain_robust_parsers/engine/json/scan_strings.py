@@ -302,6 +302,9 @@ for ``, "key": `` with a long key, and a bound that keeps many inner quotes line
 
 def _tail(parts: list[str], n: int) -> str:
     """The last ``n`` characters of ``"".join(parts)`` without joining all of it."""
+    tail = "".join(parts[-n:])  # at C speed: n parts hold n characters unless some are empty
+    if len(tail) >= n or len(parts) <= n:
+        return tail[-n:]
     out: list[str] = []
     size = 0
     for part in reversed(parts):

@@ -7,6 +7,16 @@ containers along the current path are copied shallowly and the growing scalar is
 closed sub-values are shared between snapshots, never copied and never changed again. A snapshot
 is therefore read-only: mutating it would change later snapshots that share its closed parts.
 
+Snapshots cost what they copy: the open containers along the path (their width and depth) and
+the growing leaf. To keep a whole stream linear even when one string value or one flat list
+runs to megabytes, a snapshot whose size (that copy) is past :data:`SNAPSHOT_FREE_SIZE` is
+handed out only once the text read since the last one is :data:`SNAPSHOT_GROWTH` of its size:
+each copy is then paid for by new text, so all copies together cost a few times the text. The
+value in between is the last snapshot's (an earlier, valid partial value); the final value is
+always exact, since the root closes with nothing open. Nesting is held on an explicit stack
+bounded by :data:`~langchain_robust_parsers.engine.json.lenient.MAX_DEPTH`; every state is
+handled by a loop, so no input makes the decoder recurse.
+
 Partial values follow LangChain's observable semantics: a string value appears as soon as its
 opening quote arrives and then grows; a number shows its longest valid prefix (``1.`` reads as
 ``1``); an unfinished ``true``/``false``/``null`` and a key without a value are not shown.
@@ -29,9 +39,14 @@ from langchain_robust_parsers.engine.json.lenient import (
     SIMPLE_ESCAPES as _SIMPLE_ESCAPES,
 )
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
+from langchain_robust_parsers.engine.json.numbers import number_value
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_NUMBER_RUN = re.compile(r"[0-9+\-.eE]+")
+_WORD_RUN = re.compile(r"[\w$\-]+")
+_PROSE_RUN = re.compile(r"[^{\[`~<]+")
+_PLAIN_WS = " \t\r\n\f\v\u00a0"  # a BOM is not plain: it counts as something before the payload
+_MARKER_RUN = {"`": re.compile("`+"), "~": re.compile("~+")}
 _WS = frozenset(" \t\r\n\f\v\u00a0\ufeff")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_$\-]+")
 _LITERALS: dict[str, Any] = {
@@ -53,6 +68,7 @@ _STRING_RUN = {
 _FENCE_LINE_END = re.compile(r"[^\n]*\n")
 _TAG_OPENERS = ("<json", "<output", "<answer", "<result", "<response", "<data")
 _THINK_OPENERS = ("<think", "<reasoning")
+_LONGEST_LITERAL = max(len(word) for word in _LITERALS)
 
 THINK_TAIL = 24
 """Characters of a reasoning block kept between chunks, so that a closing tag split across two
@@ -60,6 +76,22 @@ chunks is still found; longer than the longest closing tag (``</reasoning  >``).
 
 PREFIX_LOOKAHEAD = 16
 """Characters held back before the payload while they may still become a fence or a tag."""
+
+MAX_TAG_LENGTH = 256
+"""Characters looked at for the ``>`` of an opening tag before the payload (``<think ...>``,
+``<json ...>``). Past it the ``<`` is prose: text held back between chunks stays bounded, so a
+``<think`` that never closes cannot make every chunk re-read everything before it."""
+
+SNAPSHOT_FREE_SIZE = 4096
+"""Size of a snapshot (open containers' widths and depth plus the growing leaf's length) up to
+which it is built whenever the value changed: copying this much per chunk is cheap, and ordinary
+documents stream exactly as they did, one snapshot per change."""
+
+SNAPSHOT_GROWTH = 0.25
+"""Past :data:`SNAPSHOT_FREE_SIZE`, a snapshot waits until the text read since the last one is
+this fraction of its size. Each copy is then paid for by at least ``SNAPSHOT_GROWTH`` of its
+size in new text, so all copies together cost at most ``1 / SNAPSHOT_GROWTH`` = 4 times the
+text, plus the small ones; a long string or list is shown growing by about a fifth each time."""
 
 # Where the scanner is. Prefix states come before the payload; the rest are inside it.
 _PREFIX = 0  # before the payload: whitespace, prose, fences, tags
@@ -88,26 +120,29 @@ _CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 class _Frame:
-    __slots__ = ("container", "key", "kind")
+    __slots__ = ("container", "key", "kind", "size")
 
     def __init__(self, kind: int) -> None:
         self.kind = kind
         self.container: Any = {} if kind == _OBJ else []
         self.key: str | None = None
+        self.size = 0  # values attached so far: what copying the container costs
 
 
 class JsonStreamDecoder:
     """Feed text chunks with :meth:`feed`; take values with :meth:`snapshot`.
 
-    ``feed`` returns True when the chunk changed the value. Once :attr:`failed` is set the text
-    needs a look-ahead this decoder does not have, and further chunks are ignored.
+    ``feed`` returns True when a new value is ready for :meth:`snapshot`: the value changed and
+    the snapshot policy (:data:`SNAPSHOT_GROWTH`) lets it be copied now. Once :attr:`failed` is
+    set the text needs a look-ahead this decoder does not have, and further chunks are ignored.
     """
 
     def __init__(self) -> None:
         self.failed = False
         self.started = False
         self.lenient = False
-        """A rule beyond strict JSON was applied (comment, trailing comma, single quotes...)."""
+        """A rule beyond strict JSON was applied (comment, trailing comma, single quotes, an
+        integer too long for Python kept as text...)."""
         self.prose = False
         """Text other than whitespace or a fence came before the payload (prose, a tag, a BOM
         or reasoning: the complete-text engine reports or ranks those)."""
@@ -119,10 +154,11 @@ class JsonStreamDecoder:
         """Offset of the payload's first character in the whole text (-1 before it starts)."""
         self.end = -1
         """Offset just past the root value (-1 until it closes)."""
-        self._fed = 0  # characters fed before the current chunk
+        self._fed = 0  # characters fed so far
+        self._base = 0  # offset of the text being consumed in the whole text
         self._after_comma = False
         self._state = _PREFIX
-        self._return_state = _VALUE  # where a comment or the prefix hands back control
+        self._return_state = _VALUE  # where a comment hands back control
         self._stack: list[_Frame] = []
         self._root: Any = _MISSING
         self._pending = ""  # prefix text held back while it may become a fence or tag
@@ -134,7 +170,11 @@ class JsonStreamDecoder:
         self._escape = ""  # "" (none), "\\" (after a backslash) or "\\uXXX..." being read
         self._high_surrogate = ""
         self._leaf: Any = _MISSING  # the partial scalar shown in snapshots
-        self._changed = False
+        self._leaf_len = 0  # characters of the scalar being read
+        self._leaf_stale = False  # the scalar grew since `_leaf` was computed
+        self._dirty = False  # the value differs from the last snapshot
+        self._open_size = 0  # what a snapshot copies: open frames and their values
+        self._snap_at = 0  # `_fed` when the last snapshot was taken
 
     # ------------------------------------------------------------------ public
 
@@ -156,30 +196,36 @@ class JsonStreamDecoder:
         )
 
     def feed(self, chunk: str) -> bool:
-        """Consume ``chunk``; True when the value shown by :meth:`snapshot` changed."""
+        """Consume ``chunk``; True when a new value is ready for :meth:`snapshot`."""
         if self.failed or not chunk:
             return False
         if self._state == _DONE:
             if not self.trailing_text and chunk.strip(_AFTER_ROOT_OK):
                 self.trailing_text = True
             return False
-        self._changed = False
+        # Text held back before the payload is read again with the chunk that completes it.
+        held = self._pending or self._think_tail
+        self._pending = self._think_tail = ""
         try:
-            self._consume(chunk, self._fed)
+            self._consume(held + chunk if held else chunk, self._fed - len(held))
         except _Unsupported:
             self.failed = True
             return False
         finally:
             self._fed += len(chunk)
-        return self._changed
+        return self._due()
 
     def snapshot(self) -> Any:
         """The value so far as a new object: open containers copied, closed ones shared.
 
         Returns ``None`` before the payload starts.
         """
+        self._dirty = False
+        self._snap_at = self._fed
         if self._root is not _MISSING:
             return self._root
+        if self._leaf_stale:
+            self._refresh_leaf()
         child: Any = self._leaf
         for frame in reversed(self._stack):
             copy: Any = frame.container.copy()
@@ -192,6 +238,31 @@ class JsonStreamDecoder:
             child = copy
         return None if child is _MISSING else child
 
+    # ------------------------------------------------------------------ snapshot policy
+
+    def _due(self) -> bool:
+        """True when the value changed and a snapshot may be copied now (see
+        :data:`SNAPSHOT_GROWTH`); a growing scalar is worked out only then."""
+        if not (self._dirty or self._leaf_stale):
+            return False
+        size = self._open_size + self._leaf_len
+        if size > SNAPSHOT_FREE_SIZE and (self._fed - self._snap_at) < size * SNAPSHOT_GROWTH:
+            return False
+        if self._leaf_stale:
+            self._refresh_leaf()
+        return self._dirty
+
+    def _refresh_leaf(self) -> None:
+        """Work out the growing scalar from the characters read so far."""
+        self._leaf_stale = False
+        if self._state == _NUMBER:
+            self._number_grew()
+        elif self._state == _STRING and not self._role_key:
+            # One part kept: the next join copies the string once, not every piece of it.
+            self._leaf = "".join(self._parts)
+            self._parts = [self._leaf]
+            self._dirty = True
+
     # ------------------------------------------------------------------ scanning
 
     def _consume(self, text: str, base: int) -> None:
@@ -203,48 +274,12 @@ class JsonStreamDecoder:
             state = self._state
             if state == _STRING:
                 i = self._string(text, i)
-                continue
-            c = text[i]
-            if c in _WS and state in _BETWEEN_TOKENS:
-                m = _WS_RUN.match(text, i)
-                i = m.end() if m is not None else i + 1
-                continue
-            if state == _VALUE:
-                i = self._value(text, i, c)
-                if self._state == _DONE:
-                    self._root_closed(text, i)
-                    return
-            elif state == _AFTER:
-                i = self._after(c, i)
-                if self._state == _DONE:
-                    self._root_closed(text, i)
-                    return
-            elif state == _KEY:
-                i = self._key(text, i, c)
-                if self._state == _DONE:
-                    self._root_closed(text, i)
-                    return
-            elif state == _COLON:
-                if c == ":":
-                    self._state = _VALUE
-                elif not self._skippable(c, _COLON):
-                    raise _Unsupported
-                i += 1
+            elif state in _BETWEEN_TOKENS:
+                i = self._token(text, i, state)
             elif state == _NUMBER:
-                if c in _NUMBER_CHARS:
-                    self._parts.append(c)
-                    self._number_grew()
-                    i += 1
-                else:
-                    self._end_number()
+                i = self._number(text, i)
             elif state == _WORD:
-                if c.isalnum() or c in "_$-":
-                    self._parts.append(c)
-                    i += 1
-                    if not self._role_key:
-                        self._word_grew()
-                else:
-                    self._end_word()
+                i = self._word(text, i)
             elif state == _COMMENT_LINE:
                 eol = text.find("\n", i)
                 if eol < 0:
@@ -254,30 +289,36 @@ class JsonStreamDecoder:
             elif state == _COMMENT_BLOCK:
                 i = self._comment_block(text, i)
             elif state == _SLASH:
-                if c == "/":
-                    self._state = _COMMENT_LINE
-                elif c == "*":
-                    self._state = _COMMENT_BLOCK
-                    self._parts = []
-                else:
-                    raise _Unsupported
-                i += 1
+                i = self._slash(text[i], i)
             elif state == _PREFIX:
                 i = self._prefix(text, i)
             elif state == _THINK:
                 i = self._think(text, i)
             elif state == _FENCE_INFO:
-                m = _FENCE_LINE_END.match(text, i)
-                if m is None:
-                    if text[i:].strip():
-                        # `~~~json {"a": 1}`: the payload starts on the fence's line
-                        self._state = _PREFIX
-                        continue
-                    return
-                self._state = _PREFIX
-                i = m.end()
+                i = self._fence_info(text, i)
             else:  # _DONE
                 return
+            if self._state == _DONE:
+                self._root_closed(text, i)
+                return
+
+    def _token(self, text: str, i: int, state: int) -> int:
+        """Read between tokens: whitespace, a structural character, or a token's start."""
+        c = text[i]
+        if c in _WS:
+            m = _WS_RUN.match(text, i)
+            return m.end() if m is not None else i + 1
+        if state == _VALUE:
+            return self._value(text, i, c)
+        if state == _AFTER:
+            return self._after(c, i)
+        if state == _KEY:
+            return self._key(text, i, c)
+        if c == ":":
+            self._state = _VALUE
+        elif not self._skippable(c, _COLON):
+            raise _Unsupported
+        return i + 1
 
     def _root_closed(self, text: str, i: int) -> None:
         """The root value ended just before ``text[i]``: note where, and what follows."""
@@ -301,6 +342,16 @@ class JsonStreamDecoder:
             return True
         return False
 
+    def _slash(self, c: str, i: int) -> int:
+        if c == "/":
+            self._state = _COMMENT_LINE
+        elif c == "*":
+            self._state = _COMMENT_BLOCK
+            self._parts = []
+        else:
+            raise _Unsupported
+        return i + 1
+
     def _comment_block(self, text: str, i: int) -> int:
         # A `*` at the end of the previous chunk may pair with a `/` at the start of this one.
         if self._parts and text[i] == "/":
@@ -318,68 +369,74 @@ class JsonStreamDecoder:
     # ------------------------------------------------------------------ before the payload
 
     def _prefix(self, text: str, i: int) -> int:
-        """Skip what comes before the payload; held-back text waits for the next chunk."""
-        origin = self._base + i - len(self._pending)  # offset of buf[0]
-        buf = self._pending + text[i:]
-        self._pending = ""
-        j = 0
-        n = len(buf)
-        while j < n:
-            c = buf[j]
+        """Skip what comes before the payload, up to the state that reads what follows; text
+        that may still become a fence or a tag is held back for the next chunk."""
+        n = len(text)
+        while i < n:
+            c = text[i]
             if c in "{[":
-                self._start_payload(origin + j)
-                self._consume(buf[j:], origin + j)
-                return len(text)
+                self._start_payload(self._base + i)
+                return i
             if c in "`~":
-                run = len(buf) - j - len(buf[j:].lstrip(c))
-                if run >= 3:
+                stop = _MARKER_RUN[c].match(text, i).end()  # type: ignore[union-attr]
+                if stop - i >= 3:
                     self._state = _FENCE_INFO
                     self.fenced = True
-                    self._consume(buf[j + run :], origin + j + run)
-                    return len(text)
-                if j + run >= n:
-                    self._pending = buf[j:]
-                    return len(text)
-                j += run
+                    return stop
+                if stop >= n:
+                    self._pending = text[i:]
+                    return n
+                i = stop
                 continue
             if c == "<":
-                head = buf[j : j + PREFIX_LOOKAHEAD].lower()
-                if any(head.startswith(t) for t in _THINK_OPENERS):
-                    close = buf.find(">", j)
-                    if close < 0:
-                        self._pending = buf[j:]
-                        return len(text)
-                    self._state = _THINK
-                    self.prose = True  # reported as a repair by the complete-text engine
-                    self._think_tail = ""
-                    self._consume(buf[close + 1 :], origin + close + 1)
-                    return len(text)
-                if any(head.startswith(t) for t in _TAG_OPENERS):
-                    self.prose = True
-                    close = buf.find(">", j)
-                    if close < 0:
-                        self._pending = buf[j:]
-                        return len(text)
-                    j = close + 1
-                    continue
-                if len(head) < PREFIX_LOOKAHEAD and ">" not in head:
-                    self._pending = buf[j:]
-                    return len(text)
-            if c not in _WS or c == "\ufeff":
+                i = self._prefix_tag(text, i)
+                continue
+            m = _PROSE_RUN.match(text, i)
+            stop = m.end() if m is not None else i + 1
+            if not self.prose and (text[i:stop].strip(_PLAIN_WS) or "\ufeff" in text[i:stop]):
                 self.prose = True
-            j += 1
-        return len(text)
+            i = stop
+        return n
+
+    def _prefix_tag(self, text: str, i: int) -> int:
+        """A ``<`` before the payload: a reasoning block, a payload tag, or prose."""
+        n = len(text)
+        head = text[i : i + PREFIX_LOOKAHEAD].lower()
+        think = head.startswith(_THINK_OPENERS)
+        if think or head.startswith(_TAG_OPENERS):
+            self.prose = True  # reported as a repair, or ranked, by the complete-text engine
+            close = text.find(">", i, i + MAX_TAG_LENGTH)
+            if close < 0:
+                if n - i < MAX_TAG_LENGTH:
+                    self._pending = text[i:]
+                    return n
+                return i + 1  # no `>` within a tag's length: prose
+            if think:
+                self._state = _THINK
+            return close + 1
+        if len(head) < PREFIX_LOOKAHEAD and ">" not in head:
+            self._pending = text[i:]
+            return n
+        self.prose = True
+        return i + 1
 
     def _think(self, text: str, i: int) -> int:
-        origin = self._base + i - len(self._think_tail)
-        window = self._think_tail + text[i:]
-        m = THINK_CLOSE.search(window)
+        m = THINK_CLOSE.search(text, i)
         if m is None:
-            self._think_tail = window[-THINK_TAIL:]
+            self._think_tail = text[max(i, len(text) - THINK_TAIL) :]
             return len(text)
-        self._think_tail = ""
         self._state = _PREFIX
-        self._consume(window[m.end() :], origin + m.end())
+        return m.end()
+
+    def _fence_info(self, text: str, i: int) -> int:
+        """Skip a fence's info string to the end of its line."""
+        m = _FENCE_LINE_END.match(text, i)
+        if m is not None:
+            self._state = _PREFIX
+            return m.end()
+        if text[i:].strip():
+            self._state = _PREFIX  # `~~~json {"a": 1}`: the payload starts on the fence's line
+            return i
         return len(text)
 
     def _start_payload(self, offset: int) -> None:
@@ -395,23 +452,24 @@ class JsonStreamDecoder:
                 raise _Unsupported  # the complete-text engine bounds what it returns
             frame = _Frame(_OBJ if c == "{" else _ARR)
             self._stack.append(frame)
+            self._open_size += 1
             self._state = _KEY if c == "{" else _VALUE
-            self._changed = True
+            self._dirty = True
             return i + 1
         if c == '"' or c == "'":
             self._open_string(c, role_key=False)
             return i + 1
         if c in "-0123456789":
-            self._parts = [c]
+            self._parts = []
             self._state = _NUMBER
             self._leaf = _MISSING
-            self._number_grew()
-            return i + 1
+            self._leaf_len = 0
+            return i
         if c.isalpha():
-            self._parts = [c]
+            self._parts = []
             self._state = _WORD
             self._role_key = False
-            return i + 1
+            return i
         if c == "]" and self._stack and self._stack[-1].kind == _ARR:
             if self._after_comma:
                 self.lenient = True  # a trailing comma
@@ -449,6 +507,7 @@ class JsonStreamDecoder:
             return i + 1
         if (c == "}" and frame.kind == _OBJ) or (c == "]" and frame.kind == _ARR):
             self._stack.pop()
+            self._open_size -= frame.size + 1
             self._emit(frame.container, changed=False)
             return i + 1
         if self._skippable(c, _AFTER):
@@ -458,14 +517,18 @@ class JsonStreamDecoder:
     def _emit(self, value: Any, *, changed: bool = True) -> None:
         """A value is complete: attach it to its container (or make it the root)."""
         self._leaf = _MISSING
+        self._leaf_len = 0
+        self._leaf_stale = False
         self._after_comma = False
         if changed:
-            self._changed = True
+            self._dirty = True
         if not self._stack:
             self._root = value
             self._state = _DONE
             return
         frame = self._stack[-1]
+        frame.size += 1
+        self._open_size += 1
         if frame.kind == _OBJ:
             if frame.key is not None:
                 frame.container[frame.key] = value
@@ -488,52 +551,48 @@ class JsonStreamDecoder:
         self._state = _STRING
         if not role_key:
             self._leaf = ""
-            self._changed = True
+            self._leaf_len = 0
+            self._dirty = True
+
+    def _add(self, piece: str) -> None:
+        """Append ``piece`` to the string being read (after a high surrogate left waiting)."""
+        if self._high_surrogate:
+            piece = self._high_surrogate + piece
+            self._high_surrogate = ""
+        self._parts.append(piece)
+        if not self._role_key:
+            self._leaf_len += len(piece)
+            self._leaf_stale = True
 
     def _string(self, text: str, i: int) -> int:
         n = len(text)
         run = _STRING_RUN[self._quote]
-        grew = False
         while i < n:
             if self._escape:
-                before = len(self._parts)
                 i = self._escape_char(text, i)
-                grew = grew or len(self._parts) != before  # half an escape shows nothing
                 continue
             m = run.match(text, i)
             if m is not None:
                 if not self.lenient and _CONTROL.search(m.group()):
                     self.lenient = True  # a literal control character
-                if self._high_surrogate:
-                    self._parts.append(self._high_surrogate)
-                    self._high_surrogate = ""
-                self._parts.append(m.group())
-                grew = True
+                self._add(m.group())
                 i = m.end()
                 continue
-            c = text[i]
-            if c == "\\":
+            if text[i] == "\\":
                 self._escape = "\\"
                 i += 1
                 continue
             # the closing quote
             if self._high_surrogate:
-                self._parts.append(self._high_surrogate)
-                self._high_surrogate = ""
+                self._add("")  # a high surrogate without its low half stands alone
             value = "".join(self._parts)
             self._parts = []
             if self._role_key:
                 self._stack[-1].key = value
                 self._state = _COLON
             else:
-                self._emit(value, changed=grew)
+                self._emit(value, changed=self._leaf != value)
             return i + 1
-        if grew and not self._role_key:
-            # Keep one part: the next join then copies the string once instead of walking
-            # every chunk it was built from.
-            self._leaf = "".join(self._parts)
-            self._parts = [self._leaf]
-            self._changed = True
         return i
 
     def _escape_char(self, text: str, i: int) -> int:
@@ -544,12 +603,9 @@ class JsonStreamDecoder:
                 self._escape = "\\u"
                 return i + 1
             self._escape = ""
-            if self._high_surrogate:
-                self._parts.append(self._high_surrogate)
-                self._high_surrogate = ""
             if c not in _SIMPLE_ESCAPES or c == "'":
                 self.lenient = True  # an escape JSON does not have
-            self._parts.append(_SIMPLE_ESCAPES.get(c, "\\" + c))
+            self._add(_SIMPLE_ESCAPES.get(c, "\\" + c))
             return i + 1
         self._escape += c
         if len(self._escape) < 6:
@@ -561,38 +617,68 @@ class JsonStreamDecoder:
         self._escape = ""
         if self._high_surrogate:
             high = ord(self._high_surrogate)
-            self._high_surrogate = ""
             if 0xDC00 <= code < 0xE000:
-                self._parts.append(chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)))
+                self._high_surrogate = ""
+                self._add(chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)))
                 return i + 1
-            self._parts.append(chr(high))
         if 0xD800 <= code < 0xDC00:
+            if self._high_surrogate:
+                self._add("")  # the high surrogate before this one stands alone
             self._high_surrogate = chr(code)  # wait for its low half
         else:
-            self._parts.append(chr(code))
+            self._add(chr(code))
         return i + 1
+
+    def _number(self, text: str, i: int) -> int:
+        """Read a run of number characters; the number ends at anything else."""
+        m = _NUMBER_RUN.match(text, i)
+        if m is None:
+            self._end_number()
+            return i
+        self._parts.append(m.group())
+        self._leaf_len += m.end() - i
+        self._leaf_stale = True
+        if m.end() < len(text):
+            self._end_number()
+        return m.end()
 
     def _number_grew(self) -> None:
         """Show the longest valid prefix of the number (``1.`` reads as ``1``)."""
-        m = _JSON_NUMBER_PREFIX.match("".join(self._parts))
+        self._parts = ["".join(self._parts)]
+        m = _JSON_NUMBER_PREFIX.match(self._parts[0])
         if m is None or not m.group():
             return
-        text = m.group()
-        value: Any = float(text) if any(ch in text for ch in ".eE") else int(text)
+        value, long = number_value(m.group())
+        self.lenient = self.lenient or long
         # Changed only by LangChain's `!=`, under which 1 and 1.0 are the same value.
         if self._leaf is _MISSING or self._leaf != value:
-            self._changed = True
+            self._dirty = True
         self._leaf = value
 
     def _end_number(self) -> None:
         text = "".join(self._parts)
-        m = _JSON_NUMBER_PREFIX.fullmatch(text)
-        if m is None:
+        if _JSON_NUMBER_PREFIX.fullmatch(text) is None:
             raise _Unsupported
-        value: Any = float(text) if any(ch in text for ch in ".eE") else int(text)
+        value, long = number_value(text)
+        self.lenient = self.lenient or long
         changed = self._leaf is _MISSING or self._leaf != value
         self._parts = []
         self._emit(value, changed=changed)
+
+    def _word(self, text: str, i: int) -> int:
+        """Read a run of word characters: a literal, or an unquoted key."""
+        m = _WORD_RUN.match(text, i)
+        if m is None:
+            self._end_word()
+            return i
+        self._parts.append(m.group())
+        if not self._role_key:
+            if len(self._parts) > _LONGEST_LITERAL or sum(map(len, self._parts)) > _LONGEST_LITERAL:
+                raise _Unsupported  # not a literal: an unquoted value needs look-ahead
+            self._word_grew()
+        if m.end() < len(text):
+            self._end_word()
+        return m.end()
 
     def _word_grew(self) -> None:
         """Show a literal as soon as it is spelled out, as LangChain does (``tr`` shows nothing,
@@ -600,7 +686,7 @@ class JsonStreamDecoder:
         value = _LITERALS.get("".join(self._parts), _MISSING)
         if value is not _MISSING and (self._leaf is _MISSING or self._leaf is not value):
             self._leaf = value
-            self._changed = True
+            self._dirty = True
         elif value is _MISSING and self._leaf is not _MISSING:
             self._leaf = _MISSING  # `nullable`: not a literal after all
 
