@@ -251,13 +251,30 @@ class ScannerBase:
     # ------------------------------------------------------------------ emission
 
     def _emit(self, kind: DeltaKind, text: str) -> None:
-        """Hand out ``text``, joined to the previous delta of this chunk when of the same kind,
-        so that a chunk gives at most one delta of each kind in a row."""
+        """Hand out ``text``; :meth:`_deltas` joins runs of one kind when the chunk ends (joining
+        here, piece by piece, would be quadratic in a chunk of many one-character pieces)."""
+        self._emitted.out.append((kind, text))
+
+    def _deltas(self) -> list[Delta]:
+        """This chunk's deltas, consecutive pieces of one kind joined: at most one delta of each
+        kind in a row."""
         out = self._emitted.out
-        if out and out[-1][0] == kind:
-            out[-1] = (kind, out[-1][1] + text)
-        else:
-            out.append((kind, text))
+        if len(out) < 2:
+            return out
+        joined: list[Delta] = []
+        run: list[str] = []
+        for kind, text in out:
+            if joined and joined[-1][0] == kind:
+                run.append(text)
+                continue
+            if len(run) > 1:
+                joined[-1] = (joined[-1][0], "".join(run))
+            joined.append((kind, text))
+            run = [text]
+        if len(run) > 1:
+            joined[-1] = (joined[-1][0], "".join(run))
+        self._emitted.out = joined
+        return joined
 
     def _emit_thought(self, text: str, *, plain: bool = True) -> None:
         if not text or self._phase != _P_THOUGHT:

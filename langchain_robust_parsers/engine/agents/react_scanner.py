@@ -141,15 +141,15 @@ class ReActScanner(JsonActions, TextLayout):
         self._run_prev = chunk[-1]
         state = self._state
         if state == _S_JSON and self._j.state == _J_STRING and self._fast_string(chunk):
-            return self._emitted.out
+            return self._deltas()
         out: list[Delta] = []
         self._emitted.out = out
         if state == _S_VALUE and not self._line_start and "\n" not in chunk:
             self._value_text(chunk, base)  # a piece of a text-layout value: the common case
-            return out
+            return self._deltas()
         self._run(chunk, base, prev)
         self._in_plain_input = self._state == _S_JSON and self._plain_input()
-        return self._emitted.out
+        return self._deltas()
 
     def close(self) -> list[Delta]:
         """End of the stream: flush what was held back and complete an open step."""
@@ -184,7 +184,7 @@ class ReActScanner(JsonActions, TextLayout):
             self._complete_pending_json(self._j.end)
         self._state = _S_PROSE
         self.closed = True
-        return self._emitted.out
+        return self._deltas()
 
     # ------------------------------------------------------------------ driving
 
