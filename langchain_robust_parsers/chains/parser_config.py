@@ -47,7 +47,7 @@ _PARSERS: dict[str, type[JsonOutputParser]] = {
 LangChain's own serialisation."""
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
-    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "fallback", "diff"),
+    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "on_error", "diff"),
     "RobustPydanticOutputParser": (
         "allow_truncated",
         "on_truncation",

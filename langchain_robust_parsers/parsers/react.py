@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, ClassVar, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
@@ -59,6 +59,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
@@ -132,7 +133,7 @@ def _generation_text(generation: Generation) -> str:
     return generation.text
 
 
-class ReActOutputParser(BaseTransformOutputParser[Step]):
+class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
 
     >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
@@ -149,8 +150,9 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
 
     Errors, as LangChain's agent executors expect them: text holding both a final answer and an
     action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
-    model), ``llm_output`` and ``send_to_llm=True``. ``lenient_finish=True`` takes a reply with
-    no ReAct markup at all as the final answer.
+    model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
+    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``
+    (its deprecated spelling: ``lenient_finish=True``).
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
     default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
@@ -162,7 +164,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
     With ``stats``, every final parse (and every stream) is counted under the format
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
     was followed by ignored text, as ``recovered``; a bare answer taken with
-    ``lenient_finish`` as ``fallback``; an error as ``failed``.
+    ``on_error="fallback"`` as ``fallback``; an error as ``failed``.
 
     ``multiple=True`` is for multi-action agents (LangChain's ``BaseMultiActionAgent``): every
     action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of actions)
@@ -178,8 +180,13 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
     """With ``stream_text``: include the thought text; ``False`` streams the final answer only
     (for a UI that shows just the answer, token by token)."""
 
-    lenient_finish: bool = False
-    """Take a reply with no ReAct markup (no marker, no action) as the final answer."""
+    on_error: OnError = "raise"
+    """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
+    answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
+
+    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
+        "lenient_finish": {True: "fallback", False: "raise"}
+    }
 
     instructions: Literal["text", "json"] = "json"
     """The layout :meth:`get_format_instructions` describes; both are always parsed."""
@@ -310,7 +317,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
             outcome, report = _step_outcome(step, text)
             return _to_agent(step, text), self._event(outcome, report, None), None
         plain = scan.plain_text.strip()
-        if self.lenient_finish and not scan.markers and plain:
+        if self.on_error == "fallback" and not scan.markers and plain:
             value = AgentFinish(return_values={"output": plain}, log=text)
             return value, self._event("fallback", None, None), None
         observation = MISSING_ACTION_INPUT if "action" in scan.markers else MISSING_ACTION
@@ -433,7 +440,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
                 return [], event, None  # already yielded as soon as it was complete
             output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
             return [AgentFinish(return_values=output, log=text)], event, None
-        if isinstance(value, AgentFinish):  # lenient_finish: the text was streamed as thought
+        if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
             answer = value.return_values["output"]
             # streamed as it is, unless reasoning blocks were streamed with it
             output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}

@@ -82,6 +82,7 @@ from langchain_robust_parsers.parsers.tool_stream import (
     paired_messages,
     texts_with_side_channel,
 )
+from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = [
     "FORMAT",
@@ -395,7 +396,7 @@ class _Step:
 # --------------------------------------------------------------------------- the parsers
 
 
-class RobustJsonOutputToolsParser(JsonOutputToolsParser):
+class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
     A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
