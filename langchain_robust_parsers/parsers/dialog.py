@@ -26,7 +26,7 @@ from langchain_robust_parsers.engine.agents.dialog import (
     wrap,
 )
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
@@ -34,7 +34,7 @@ __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "dialog"
+FORMAT = DIALOG
 """The format name under which :class:`ParseStats` counts dialog parses."""
 
 _OUTCOMES: dict[str, Outcome] = {

@@ -34,7 +34,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 )
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -59,7 +59,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "function_calls"
+FORMAT = FUNCTION_CALLS
 """The format name under which both classes count outcomes in :class:`ParseStats`."""
 
 Dialect = Literal[

@@ -50,7 +50,7 @@ from langchain_robust_parsers.engine.agents.react import (
     scan_react,
 )
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.json_streaming import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
@@ -71,7 +71,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "react"
+FORMAT = REACT
 """The format name under which :class:`ParseStats` counts ReAct parses."""
 
 ANSWER_STREAMED_KEY = "final_answer_streamed"

@@ -57,7 +57,7 @@ from langchain_robust_parsers.engine.calls.tool_args import (
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import TOOLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.function_calls import new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -98,7 +98,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "tools"
+FORMAT = TOOLS
 """The format name under which the three parsers count outcomes in :class:`ParseStats`."""
 
 COERCION_REPAIR_PREFIX = "coerce:"
