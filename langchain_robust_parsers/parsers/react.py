@@ -59,6 +59,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.text_delta import as_delta
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -343,8 +344,12 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        return self._transform_stream_with_config(
-            _texts(input), self._transform, config, run_type="parser"
+        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
+        return map(
+            as_delta,
+            self._transform_stream_with_config(
+                _texts(input), self._transform, config, run_type="parser"
+            ),
         )
 
     async def atransform(
@@ -357,7 +362,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         async for item in self._atransform_stream_with_config(
             _atexts(input), self._atransform, config, run_type="parser"
         ):
-            yield item
+            yield as_delta(item)
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         scanner = ReActScanner()
