@@ -21,7 +21,7 @@ class TextDelta(str):
 
     __slots__ = ()
 
-    def __add__(self, other: Any) -> Any:  # type: ignore[override]  # text + step is the step
+    def __add__(self, other: Any) -> Any:  # text + step is the step
         if isinstance(other, str):
             return TextDelta(str.__add__(self, other))
         return other
