@@ -32,8 +32,8 @@ from langchain_robust_parsers import (
 )
 from langchain_robust_parsers.cli.formats import FORMATS, resolve_format
 from langchain_robust_parsers.engine import ParseReport
+from langchain_robust_parsers.engine.agents.text_delta import TextDelta
 from langchain_robust_parsers.engine.stats import FORMAT_NAMES
-from langchain_robust_parsers.parsers.text_delta import TextDelta
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser, captured_events
 
 

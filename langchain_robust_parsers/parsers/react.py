@@ -49,6 +49,7 @@ from langchain_robust_parsers.engine.agents.react import (
     ReActStep,
     scan_react,
 )
+from langchain_robust_parsers.engine.agents.text_delta import as_delta
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.json_streaming import chunk_text
@@ -59,7 +60,6 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
-from langchain_robust_parsers.parsers.text_delta import as_delta
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -160,7 +160,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed.
+    the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
+    add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
+    what it streams (its default ``stream_runnable=True``) gets the step.
 
     With ``stats``, every final parse (and every stream) is counted under the format
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that

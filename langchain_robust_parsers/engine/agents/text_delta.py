@@ -1,5 +1,8 @@
 """``TextDelta``: the ``str`` pieces a text-streaming agent parser yields, safe to add up.
 
+Pure Python: the step it gives way to is any non-``str`` object (LangChain's ``AgentAction`` or
+``AgentFinish`` in the parser layer).
+
 LangChain's ``AgentExecutor`` (``stream_runnable=True``, its default) and the tracing of a
 stream add every streamed item to the previous ones (``final_output += chunk``) and use the sum
 as the agent's step. A stream of plain ``str`` deltas followed by an ``AgentAction`` or
