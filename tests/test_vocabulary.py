@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
 from langchain_robust_parsers import (
@@ -273,6 +273,7 @@ PARITY_TEXTS = [
     "Sure: get_weather(city='Oslo'), get_time(",
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>',
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Os',
+    '<tool_call>{"name": "get_weather", "arguments": {"town": "Oslo"}}</tool_call>',
     "Thought: look\nAction: search\nAction Input: weather",
     "Thought: a\nFinal Answer: b\nAction: c\nAction Input: d",
     "Final Answer: 42",
@@ -335,7 +336,7 @@ def _run(parser: Any, mode: str, text: str, pieces: list[str]) -> tuple[str, str
         # LangChain's cumulative parsers do.
         return "value", _plain(items[-1] if items else None)
     except OutputParserException as exc:
-        return "error", str(exc).split("\nFor troubleshooting")[0]
+        return "error", _CALL_ID.sub("call_…", str(exc).split("\nFor troubleshooting")[0])
 
 
 @pytest.mark.parametrize("name", sorted(PARITY_PARSERS))
@@ -350,6 +351,38 @@ def test_stream_and_invoke_agree_on_value_stats_and_event(name: str) -> None:
                 seen[mode] = (outcome, stats.to_dict(), [_plain(e.to_data()) for e in events])
             for mode, got in seen.items():
                 assert got == seen["parse"], (name, text, pieces, mode)
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_a_tools_stream_raises_what_invoke_raises(use_async: bool) -> None:
+    chunks = [
+        AIMessageChunk(
+            content="",
+            tool_call_chunks=[{"name": "get_weather", "args": '{"town": ', "id": "c1", "index": 0}],
+        ),
+        AIMessageChunk(
+            content="", tool_call_chunks=[{"name": None, "args": '"Oslo"}', "id": None, "index": 0}]
+        ),
+    ]
+    stats = ParseStats()
+    parser = RobustPydanticToolsParser(tools=[get_weather], stats=stats)
+    with pytest.raises(OutputParserException, match="Failed to parse get_weather") as invoked:
+        parser.invoke(chunks[0] + chunks[1])
+    with pytest.raises(OutputParserException) as streamed:
+        if use_async:
+
+            async def collect() -> list[Any]:
+                async def agen() -> AsyncIterator[AIMessageChunk]:
+                    for chunk in chunks:
+                        yield chunk
+
+                return [item async for item in parser.atransform(agen())]
+
+            asyncio.run(collect())
+        else:
+            list(parser.transform(iter(chunks)))
+    assert str(streamed.value) == str(invoked.value)
+    assert stats.to_dict()["tools"]["failed"] == 2
 
 
 # --------------------------------------------------------------------------- AgentExecutor

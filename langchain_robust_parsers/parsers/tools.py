@@ -550,6 +550,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 yield out
         final = self._stream_final(stream)
         publish(final.event, self.stats)
+        if final.error is not None:  # a stream fails where invoke fails
+            raise final.error
         out = step.last(final)
         if out is not None:
             yield out
@@ -567,6 +569,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 yield out
         final = self._stream_final(stream)
         await apublish(final.event, self.stats)
+        if final.error is not None:
+            raise final.error
         out = step.last(final)
         if out is not None:
             yield out
