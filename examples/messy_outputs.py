@@ -140,8 +140,8 @@ def run_case(case: Case, stats: ParseStats) -> bool:
             else:
                 print("  loads: unexpectedly returned a value")
                 return False
-            fallback = RobustJsonOutputParser(fallback="plain_text", stats=stats)
-            show_value('RobustJsonOutputParser(fallback="plain_text")', fallback.parse(case.text))
+            fallback = RobustJsonOutputParser(on_error="fallback", stats=stats)
+            show_value('RobustJsonOutputParser(on_error="fallback")', fallback.parse(case.text))
             return True
         show_value("loads", loads(case.text))
         value, report = RobustJsonOutputParser(stats=stats).parse_with_report(case.text)

@@ -385,17 +385,17 @@ def test_pickle_and_deepcopy_keep_options_and_counts() -> None:
 
 def test_stats_outcomes() -> None:
     stats = ParseStats()
-    parser = FunctionCallOutputParser(stats=stats, errors="return")
+    parser = FunctionCallOutputParser(stats=stats, on_error="fallback")
     parser.parse("[f(a=1)]")  # success
     parser.parse('<tool_call>{"name": "f"}</tool_call>')  # success: the dialect's own markers
     parser.parse("Sure: f(a=1)")  # recovered: found in prose
     parser.parse("<think>x</think>[f(a=1)]")  # recovered: reasoning skipped
-    parser.parse("nothing")  # failed
+    parser.parse("nothing")  # fallback: the error string is returned, not raised
     assert stats.snapshot()["function_calls"] == {
         "success": 2,
         "recovered": 2,
-        "fallback": 0,
-        "failed": 1,
+        "fallback": 1,
+        "failed": 0,
     }
 
 

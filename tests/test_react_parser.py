@@ -573,12 +573,10 @@ def test_agent_executor(layout: str, stream_text: bool) -> None:
     agent = agents.create_react_agent(
         llm, [get_weather], PromptTemplate.from_template(CLASSIC_PROMPT), output_parser=parser
     )
-    # AgentExecutor adds streamed chunks together: a text stream needs stream_runnable=False.
+    # AgentExecutor streams by default and adds the streamed items together: text deltas add
+    # up to the step, so stream_text needs no stream_runnable=False.
     executor = agents.AgentExecutor(
-        agent=agent,
-        tools=[get_weather],
-        return_intermediate_steps=True,
-        stream_runnable=not stream_text,
+        agent=agent, tools=[get_weather], return_intermediate_steps=True
     )
     result = executor.invoke({"input": "Weather in Paris?"})
     assert result["output"] == "It is sunny in Paris."

@@ -643,10 +643,14 @@ def test_cut_off_stream_ends_with_the_repaired_call() -> None:
     ]
     stats = ParseStats()
     strict = RobustJsonOutputToolsParser(allow_truncated=False, stats=stats)
-    assert stream(strict, chunks)[-1] == [
-        {"args": {"city": "Paris", "note": "bring an umbr"}, "type": "f"}
-    ]  # partial values are shown; the final parse fails and adds nothing
-    assert stats.snapshot()["tools"]["failed"] == 1
+    shown: list[Any] = []
+    with pytest.raises(OutputParserException, match="cut off"):
+        shown.extend(strict.transform(iter(chunks)))
+    # partial values are shown; then the stream raises what invoke raises
+    assert shown[-1] == [{"args": {"city": "Paris", "note": "bring an umbr"}, "type": "f"}]
+    with pytest.raises(OutputParserException, match="cut off"):
+        strict.invoke(merged(chunks))
+    assert stats.snapshot()["tools"]["failed"] == 2
 
 
 def test_stream_text_fallback_at_the_end() -> None:

@@ -47,7 +47,7 @@ _PARSERS: dict[str, type[JsonOutputParser]] = {
 LangChain's own serialisation."""
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
-    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "fallback", "diff"),
+    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "on_error", "diff"),
     "RobustPydanticOutputParser": (
         "allow_truncated",
         "on_truncation",
@@ -133,6 +133,9 @@ def parser_from_config(config: Mapping[str, Any]) -> BaseOutputParser[Any]:
         for option in _OPTIONS[str(name)]
         if option in config and config[option] is not None
     }
+    for old in getattr(cls, "_on_error_aliases", {}):  # stored before on_error existed
+        if config.get(old) is not None and "on_error" not in kwargs:
+            kwargs[old] = config[old]
     path = config.get("pydantic_object")
     if path is not None:
         kwargs["pydantic_object"] = resolve_model(str(path))

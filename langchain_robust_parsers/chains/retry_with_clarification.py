@@ -294,17 +294,18 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     def _fallback_mode(self, parser: BaseOutputParser[Any]) -> str:
         if self.fallback is not None:
             return self.fallback
-        own = getattr(parser, "fallback", None)
-        return own if own == "plain_text" else "raise"
+        own = getattr(parser, "on_error", None)  # the JSON parser's plain-text fallback
+        return "plain_text" if own == "fallback" and _is_json(parser) else "raise"
 
     @staticmethod
     def _strict(parser: BaseOutputParser[Any]) -> BaseOutputParser[Any]:
         """``parser`` with its own fallback off, so every failure is seen and can be retried."""
         if (
-            getattr(parser, "fallback", "raise") not in (None, "raise")
-            and "fallback" in type(parser).model_fields
+            getattr(parser, "on_error", "raise") not in (None, "raise")
+            and "on_error" in type(parser).model_fields
+            and _is_json(parser)
         ):
-            return parser.model_copy(update={"fallback": "raise"})
+            return parser.model_copy(update={"on_error": "raise"})
         return parser
 
     @property
@@ -693,3 +694,9 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
             once(), self._astream, config, **kwargs
         ):
             yield value
+
+
+def _is_json(parser: BaseOutputParser[Any]) -> bool:
+    """True for a JSON parser, whose ``on_error="fallback"`` value is the plain-text dict this
+    chain builds after its last attempt (other parsers keep their own fallback values)."""
+    return isinstance(parser, JsonOutputParser)

@@ -68,14 +68,14 @@ from langchain_robust_parsers.engine.calls.tool_prompts import (
 )
 from langchain_robust_parsers.engine.clarification_text import clarification_message
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.function_calls import Dialect, new_call_id
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "function_calls"
+FORMAT = FUNCTION_CALLS
 """The format under which answers are counted in ``stats`` (as the function-call parser does)."""
 
 NOSTREAM_TAG = "nostream"

@@ -203,12 +203,14 @@ def _one_line(
         result = LineResult(False, "bad_input", error=f"malformed input line {number}: {exc}")
         encoded, outcome = encode_result(number, result)
     except Exception as exc:  # the line boundary: no line may stop the run or lose its row
-        result = LineResult(False, "failed", error=error_text(exc), format=runner.name)
+        result = LineResult(
+            False, "failed", error=error_text(exc), format=runner.entry.stats_format
+        )
         encoded, outcome = encode_result(number, result)
     lines.append(encoded)
     counted = parse_outcome(outcome)
     if counted is not None:
-        out.stats.record(result.format or runner.name, counted)
+        out.stats.record(result.format or runner.entry.stats_format, counted)
 
 
 def iter_batches(stream: BinaryIO, size: int = BATCH_LINES) -> Iterator[list[tuple[int, bytes]]]:

@@ -113,7 +113,7 @@ def run_demo(out: TextIO, entries: Iterable[FormatEntry] | None = None) -> Parse
             result = runner.parse(sample.text)
             counted = parse_outcome(result.outcome)
             if counted is not None:
-                stats.record(result.format or entry.name, counted)
+                stats.record(result.format or entry.stats_format, counted)
             _show(out, sample, result)
     unknown = sorted({s.format.partition(":")[0] for s in samples} - {e.name for e in known})
     missing.extend(unknown)

@@ -20,6 +20,8 @@ from typing import Any
 import pydantic
 import pydantic.v1
 
+from langchain_robust_parsers.engine.stats import FORMAT_NAMES, FUNCTION_CALLS
+
 __all__ = [
     "FORMATS",
     "FormatEntry",
@@ -50,10 +52,11 @@ class FormatEntry:
 
     ``options`` turns the text after ``name:`` (``None`` when there is none) into keyword
     arguments for the parser class; ``argument`` is how ``--help`` shows that text.
-    ``stats_format`` is the format name the parser counts its outcomes under in
-    :class:`~langchain_robust_parsers.ParseStats` (default: ``name``); outcomes it counts under
-    any other name (a parser that names the sub-format it detected) get a row
-    ``<name>:<that name>``, so they never mix with another parser's rows.
+    Statistics rows carry the format names the library counts under (the table
+    :data:`~langchain_robust_parsers.engine.stats.FORMAT_NAMES`), so a table printed by the command
+    line reads like ``ParseStats.table()`` in a program: ``function_calls`` for ``calls``,
+    ``ui_tars``/``json``/... (the detected format) for ``actions``. ``aliases`` are other names
+    accepted on the command line (the library's name where it differs).
     """
 
     name: str
@@ -62,12 +65,17 @@ class FormatEntry:
     summary: str
     argument: str | None = None
     options: Callable[[str, str | None], dict[str, Any]] = _no_argument
-    stats_format: str | None = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def stats_format(self) -> str:
+        """The row of an outcome the parser did not count itself: its first library name."""
+        return FORMAT_NAMES.get(self.class_name, (self.name,))[0]
 
     def stats_row(self, counted_as: str) -> str:
-        """The statistics row for an outcome the parser counted under ``counted_as``."""
-        own = self.name if self.stats_format is None else self.stats_format
-        return counted_as if counted_as == own else f"{self.name}:{counted_as}"
+        """The statistics row for an outcome the parser counted under ``counted_as``: the
+        library's own name, unchanged."""
+        return counted_as
 
     @property
     def usage(self) -> str:
@@ -173,7 +181,7 @@ FORMATS: tuple[FormatEntry, ...] = (
         f"{_PARSERS}.function_calls",
         "FunctionCallOutputParser",
         "function calls: Python call syntax and JSON tool-call dialects, BFCL shape",
-        stats_format="function_calls",
+        aliases=(FUNCTION_CALLS,),
     ),
     FormatEntry(
         "dialog",
@@ -252,7 +260,7 @@ def resolve_format(
     """The entry and argument of a format given as ``NAME`` or ``NAME:ARGUMENT``."""
     name, sep, argument = spec.partition(":")
     known = {e.name: e for e in registry(entries)}
-    entry = known.get(name)
+    entry = known.get(name) or next((e for e in known.values() if name in e.aliases), None)
     if entry is None or entry.load_class() is None:
         names = ", ".join(e.usage for e in available_formats(known.values()).values())
         missing = " (its parser is not in this version)" if entry is not None else ""

@@ -137,7 +137,7 @@ class FormatRunner:
         """The statistics row and outcome of the parse just done, as the parser counted it
         (``default`` when it counts nothing)."""
         if self.probe.last is None:
-            return self.name, default
+            return self.entry.stats_format, default
         counted_as, outcome = self.probe.last
         return self.entry.stats_row(counted_as), outcome
 

@@ -4,10 +4,38 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, Literal
 
 Outcome = Literal["success", "recovered", "fallback", "failed"]
 OUTCOMES: tuple[Outcome, ...] = ("success", "recovered", "fallback", "failed")
+
+# The format names outcomes are counted under: one table for the library and the command line.
+JSON = "json"
+PYDANTIC = "pydantic"
+TOOLS = "tools"
+FUNCTION_CALLS = "function_calls"
+DIALOG = "dialog"
+REACT = "react"
+ACTION_FORMATS: tuple[str, ...] = ("json", "markdown_json", "ui_tars", "text")
+"""The action parser counts each answer under the format it detected (UI-TARS output, JSON,
+fenced JSON, prose), so its ``json`` row is shared with the JSON parser's in one ``ParseStats``."""
+
+FORMAT_NAMES: dict[str, tuple[str, ...]] = {
+    "RobustJsonOutputParser": (JSON,),
+    "RobustPydanticOutputParser": (PYDANTIC,),
+    "RobustDictOutputParser": (PYDANTIC,),
+    "RobustJsonOutputToolsParser": (TOOLS,),
+    "RobustJsonOutputKeyToolsParser": (TOOLS,),
+    "RobustPydanticToolsParser": (TOOLS,),
+    "FunctionCallOutputParser": (FUNCTION_CALLS,),
+    "TextToolCallingChatModel": (FUNCTION_CALLS,),
+    "DialogOutputParser": (DIALOG,),
+    "ReActOutputParser": (REACT,),
+    "ActionOutputParser": ACTION_FORMATS,
+}
+"""The format names each class counts its outcomes under in :class:`ParseStats` (and the
+command line prints), by class name."""
 
 
 class ParseStats:
@@ -38,6 +66,26 @@ class ParseStats:
         for (fmt, outcome), n in sorted(items):
             out.setdefault(fmt, dict.fromkeys(OUTCOMES, 0))[outcome] = n
         return out
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """The counts as plain JSON data, ``{format: {outcome: n}}`` with every outcome present
+        (:meth:`snapshot`); :meth:`from_dict` reads it back."""
+        return self.snapshot()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Mapping[str, int]]) -> ParseStats:
+        """The stats :meth:`to_dict` gave (say, read back from a JSON file). Raises
+        ``ValueError`` for an unknown outcome or a count that is not a whole number >= 0."""
+        counts: dict[tuple[str, str], int] = {}
+        for fmt, outcomes in data.items():
+            for outcome, n in outcomes.items():
+                if outcome not in OUTCOMES:
+                    raise ValueError(f"unknown outcome {outcome!r}; expected one of {OUTCOMES}")
+                if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                    raise ValueError(f"count of {fmt}/{outcome} is not a whole number: {n!r}")
+                if n:
+                    counts[(str(fmt), outcome)] = n
+        return cls(counts)
 
     def merge(self, other: ParseStats) -> ParseStats:
         """Add the counts of ``other`` (say, from a worker process) into this one; returns self."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
@@ -55,6 +55,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
 
@@ -208,7 +209,7 @@ def _coordinate_note(space: CoordinateSpace) -> str:
     )
 
 
-class ActionOutputParser(BaseOutputParser[list[Action]]):
+class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     """Parse a web agent's answer into typed, validated actions.
 
     >>> ActionOutputParser().parse('{"actions": [{"action_type": "CLICK", "id": "ok"}]}')
@@ -225,11 +226,12 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
       (``coordinate_scale``, 1000 by default) or from the model's ``image_size``.
 
     Validation (seed 000): an unknown action type becomes a :class:`NullAction` with the
-    reason (or raises with ``fallback_to_null_action=False``); an ``element_id`` not in
+    reason (or raises with ``on_error="raise"``); an ``element_id`` not in
     ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
     missing required parameters give a :class:`NullAction` with the reason. An answer with no
-    actions at all gives ``[NullAction(reason=...)]`` (or raises when
-    ``fallback_to_null_action=False``); an explicit empty list gives ``[]``.
+    actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
+    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here (its
+    deprecated spelling: ``fallback_to_null_action=True``).
 
     With ``stats``, each final parse is counted under its detected format (``json``,
     ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
@@ -260,9 +262,14 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
     drop_unknown_elements: bool = False
     """Drop actions on elements not in ``elements`` instead of warning."""
 
-    fallback_to_null_action: bool = True
-    """``[NullAction(reason=...)]`` for an answer with no actions and a :class:`NullAction` for
-    an unknown action type; ``False`` raises ``OutputParserException`` for both."""
+    on_error: OnError = "fallback"
+    """``"fallback"``: ``[NullAction(reason=...)]`` for an answer with no actions and a
+    :class:`NullAction` for an unknown action type; ``"raise"`` raises
+    ``OutputParserException`` for both."""
+
+    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
+        "fallback_to_null_action": {True: "fallback", False: "raise"}
+    }
 
     multiple: Multiple = "last"
     """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
@@ -451,7 +458,7 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
         if read.cut_dropped:
             notes.append("the last action was cut off and dropped")
         unknown = next((b for b in built if b.status == "unknown_type"), None)
-        if unknown is not None and not self.fallback_to_null_action:
+        if unknown is not None and self.on_error == "raise":
             message = f"Failed to parse actions: {unknown.reason}"
             raise _Failure(message, self._failed(key, message))
         actions = [b.action for b in built if b.action is not None]
@@ -490,7 +497,7 @@ class ActionOutputParser(BaseOutputParser[list[Action]]):
                 reason = "the response holds no actions"
             else:
                 reason = "no JSON or UI-TARS actions found in the response"
-        if not self.fallback_to_null_action:
+        if self.on_error == "raise":
             message = f"Failed to parse actions: {reason}"
             raise _Failure(message, self._failed(key, message))
         # Prose (with no format, or only a stray bracket) is the model's explanation.

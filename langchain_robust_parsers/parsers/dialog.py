@@ -26,14 +26,15 @@ from langchain_robust_parsers.engine.agents.dialog import (
     wrap,
 )
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
+from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "dialog"
+FORMAT = DIALOG
 """The format name under which :class:`ParseStats` counts dialog parses."""
 
 _OUTCOMES: dict[str, Outcome] = {
@@ -137,7 +138,7 @@ async def _atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str
         yield _chunk_text(chunk)
 
 
-class DialogOutputParser(BaseTransformOutputParser[DialogTurn]):
+class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn]):
     """Parse a character's turn in the bracket-tagged dialog format (seed 001); never raises.
 
     ``[TO: Bob, TONE: angry] "Why did you do that?"`` gives ``DialogTurn(action="speak",

@@ -14,8 +14,8 @@ import dataclasses
 import json
 import logging
 import uuid
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
@@ -39,7 +39,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -52,6 +52,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     TruncatedOutputError,
     raise_if_truncated,
 )
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser, generation_of
 
 __all__ = [
     "BfclCall",
@@ -63,7 +64,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "function_calls"
+FORMAT = FUNCTION_CALLS
 """The format name under which both classes count outcomes in :class:`ParseStats`."""
 
 Dialect = Literal[
@@ -180,7 +181,7 @@ _EMPTY_PYTHON = "\nIf no function applies, respond with []."
 _EMPTY_JSON = "\nIf no function applies, respond with []."
 
 
-class FunctionCallOutputParser(BaseOutputParser[Any]):
+class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """Parse the function calls a model wrote as text.
 
     >>> FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
@@ -202,8 +203,9 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
 
     Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
     starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
-    ``errors="return"``, that message as the return value. Text with no call is an error unless
-    ``allow_empty=True``, which returns ``[]``.
+    ``on_error="fallback"``, that message (BFCL's error string) as the return value, counted as
+    ``fallback`` (``errors="return"`` is its deprecated spelling). Text with no call is an
+    error unless ``allow_empty=True``, which returns ``[]`` (a valid answer, not a fallback).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -217,8 +219,13 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     positional: Literal["drop", "keep"] = "drop"
     """Python positional arguments: dropped as BFCL does, or kept as ``arg0``, ``arg1``..."""
 
-    errors: Literal["raise", "return"] = "raise"
-    """On failure: raise ``OutputParserException``, or return its message (BFCL evaluators)."""
+    on_error: OnError = "raise"
+    """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
+    (BFCL evaluators)."""
+
+    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
+        "errors": {"return": "fallback", "raise": "raise"}
+    }
 
     allow_empty: bool = False
     """Return ``[]`` for text with no call instead of failing."""
@@ -227,7 +234,7 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     """A cut-off answer (a call cut off in the text, or a provider stop reason such as
     ``finish_reason="length"``): ``"complete"`` returns the calls that were whole (the report
     says ``truncated``), ``"raise"`` raises ``TruncatedOutputError`` (or returns its message
-    under ``errors="return"``)."""
+    under ``on_error="fallback"``)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
@@ -249,10 +256,10 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     @property
     def OutputType(self) -> Any:
         """``list[dict[str, dict[str, Any]]]`` or ``list[ToolCall]`` (``| str`` when errors are
-        returned), following ``output`` and ``errors``."""
+        returned), following ``output`` and ``on_error``."""
         item: Any = ToolCall if self.output == "tool_calls" else BfclCall
         calls: Any = list[item]
-        return calls | str if self.errors == "return" else calls
+        return calls | str if self.on_error == "fallback" else calls
 
     def get_format_instructions(self) -> str:
         """Instructions for the prompt, in the configured dialect (Python for ``auto``)."""
@@ -294,14 +301,14 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
         await apublish(final.event, self.stats)
         return self._unwrap(final)
 
-    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The calls in ``text`` with what was located and repaired to find them.
 
-        Raises ``OutputParserException`` on failure whatever ``errors`` says (there is no
+        Raises ``OutputParserException`` on failure whatever ``on_error`` says (there is no
         report without calls). Text with no call under ``allow_empty`` gives ``[]`` and an
         empty report.
         """
-        final = self._parse_final(Generation(text=text))
+        final = self._parse_final(generation_of(text))
         publish(final.event, self.stats)
         if final.error is not None:
             raise final.error
@@ -340,8 +347,10 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
     def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
         message = ERROR_PREFIX[kind] + reason
         error = OutputParserException(message, llm_output=text)
-        value = message if self.errors == "return" else None
-        return FinalParse(value, None, ParseEvent(name, FORMAT, "failed", None, message), error)
+        if self.on_error == "fallback":
+            event = ParseEvent(name, FORMAT, "fallback", None, message)
+            return FinalParse(message, None, event, error)
+        return FinalParse(None, None, ParseEvent(name, FORMAT, "failed", None, message), error)
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
@@ -382,13 +391,14 @@ class FunctionCallOutputParser(BaseOutputParser[Any]):
                 self.get_name(), self.on_truncation, generation, generation.text, text_cut=text_cut
             )
         except TruncatedOutputError as error:
-            value = str(error) if self.errors == "return" else None
-            event = ParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
-            return FinalParse(value, None, event, error)
+            fallback = self.on_error == "fallback"
+            outcome: Outcome = "fallback" if fallback else "failed"
+            event = ParseEvent(self.get_name(), FORMAT, outcome, None, str(error))
+            return FinalParse(str(error) if fallback else None, None, event, error)
         return final
 
     def _unwrap(self, final: FinalParse[Any]) -> Any:
-        if final.error is not None and self.errors == "raise":
+        if final.error is not None and self.on_error == "raise":
             raise final.error
         return final.value
 

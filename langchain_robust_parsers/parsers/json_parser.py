@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Literal
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 import pydantic
 from langchain_core.messages import BaseMessage
@@ -37,11 +37,12 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_mode,
     with_stop_reason,
 )
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustJsonOutputParser"]
 
 
-class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
+class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputParser):
     """Parse the JSON value of a model's output, surviving what models really write.
 
     A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
@@ -49,7 +50,8 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     completed when cut off. With ``pydantic_object`` set, the first candidate payload that
     validates against it is returned (still as plain JSON data). A final parse that finds no JSON
     raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
-    ``fallback="plain_text"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``.
+    ``on_error="fallback"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``
+    (counted as ``fallback``; ``fallback="plain_text"`` is its deprecated spelling).
     Partial parses (streaming) return the best value so far or ``None`` and never raise.
 
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
@@ -67,8 +69,13 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
     seen), or ``"raise"`` ``TruncatedOutputError``."""
 
-    fallback: Literal["raise", "plain_text"] = "raise"
-    """On a final parse with no JSON: raise, or return the text wrapped as a plain-text dict."""
+    on_error: OnError = "raise"
+    """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
+    a plain-text dict."""
+
+    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
+        "fallback": {"plain_text": "fallback", "raise": "raise"}
+    }
 
     use_commentjson: bool = False
     """Try the commentjson package (the ``[commentjson]`` extra) before the engine's repairs;
@@ -120,7 +127,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The JSON value of ``text`` with what was located and repaired to obtain it.
 
-        Counted and dispatched like :meth:`parse`. The ``fallback`` option does not apply here
+        Counted and dispatched like :meth:`parse`. The ``on_error`` option does not apply here
         (there is no report for text with no JSON): it raises ``OutputParserException``. Given
         a message, its stop reason is read too (the report's ``truncated``).
         """
@@ -211,7 +218,7 @@ class RobustJsonOutputParser(StreamingJsonParser, JsonOutputParser):
             return None
 
     def _plain(self) -> bool:
-        return self.fallback == "plain_text"
+        return self.on_error == "fallback"
 
     def _completes(self) -> bool:
         """True when cut-off answers are completed (neither option asks to raise)."""

@@ -47,6 +47,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_mode,
     with_stop_reason,
 )
+from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = ["RobustPydanticOutputParser"]
 
@@ -66,7 +67,7 @@ _VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
 
 
 class RobustPydanticOutputParser(
-    StreamingJsonParser, PydanticOutputParser[TBaseModel], Generic[TBaseModel]
+    ReportingParser, StreamingJsonParser, PydanticOutputParser[TBaseModel], Generic[TBaseModel]
 ):
     """Parse a model's output into a pydantic model (v2 or ``pydantic.v1``), surviving what
     models really write.

@@ -32,8 +32,8 @@ import functools
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, ClassVar, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
@@ -51,8 +51,9 @@ from langchain_robust_parsers.engine.agents.react import (
     ReActStep,
     scan_react,
 )
+from langchain_robust_parsers.engine.agents.text_delta import as_delta
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.json_streaming import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
@@ -61,6 +62,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
@@ -73,7 +75,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "react"
+FORMAT = REACT
 """The format name under which :class:`ParseStats` counts ReAct parses."""
 
 ANSWER_STREAMED_KEY = "final_answer_streamed"
@@ -135,7 +137,7 @@ def _generation_text(generation: Generation) -> str:
     return generation.text
 
 
-class ReActOutputParser(BaseTransformOutputParser[Step]):
+class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
 
     >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
@@ -152,20 +154,23 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
 
     Errors, as LangChain's agent executors expect them: text holding both a final answer and an
     action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
-    model), ``llm_output`` and ``send_to_llm=True``. ``lenient_finish=True`` takes a reply with
-    no ReAct markup at all as the final answer.
+    model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
+    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``
+    (its deprecated spelling: ``lenient_finish=True``).
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
     default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed.
+    the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
+    add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
+    what it streams (its default ``stream_runnable=True``) gets the step.
 
     With ``stats``, every final parse (and every stream) is counted under the format
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
     was followed by ignored text, as ``recovered``; a bare answer taken with
-    ``lenient_finish`` as ``fallback``; an error as ``failed``.
+    ``on_error="fallback"`` as ``fallback``; an error as ``failed``.
 
     ``multiple=True`` is for multi-action agents (LangChain's ``BaseMultiActionAgent``): every
     action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of actions)
@@ -181,8 +186,13 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
     """With ``stream_text``: include the thought text; ``False`` streams the final answer only
     (for a UI that shows just the answer, token by token)."""
 
-    lenient_finish: bool = False
-    """Take a reply with no ReAct markup (no marker, no action) as the final answer."""
+    on_error: OnError = "raise"
+    """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
+    answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
+
+    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
+        "lenient_finish": {True: "fallback", False: "raise"}
+    }
 
     instructions: Literal["text", "json"] = "json"
     """The layout :meth:`get_format_instructions` describes; both are always parsed."""
@@ -313,7 +323,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
             outcome, report = _step_outcome(step, text)
             return _to_agent(step, text), self._event(outcome, report, None), None
         plain = scan.plain_text.strip()
-        if self.lenient_finish and not scan.markers and plain:
+        if self.on_error == "fallback" and not scan.markers and plain:
             value = AgentFinish(return_values={"output": plain}, log=text)
             return value, self._event("fallback", None, None), None
         observation = MISSING_ACTION_INPUT if "action" in scan.markers else MISSING_ACTION
@@ -339,8 +349,12 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        return self._transform_stream_with_config(
-            _texts(input), self._transform, config, run_type="parser"
+        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
+        return map(
+            as_delta,
+            self._transform_stream_with_config(
+                _texts(input), self._transform, config, run_type="parser"
+            ),
         )
 
     async def atransform(
@@ -353,7 +367,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
         async for item in self._atransform_stream_with_config(
             _atexts(input), self._atransform, config, run_type="parser"
         ):
-            yield item
+            yield as_delta(item)
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         scanner = ReActScanner()
@@ -436,7 +450,7 @@ class ReActOutputParser(BaseTransformOutputParser[Step]):
                 return [], event, None  # already yielded as soon as it was complete
             output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
             return [AgentFinish(return_values=output, log=text)], event, None
-        if isinstance(value, AgentFinish):  # lenient_finish: the text was streamed as thought
+        if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
             answer = value.return_values["output"]
             # streamed as it is, unless reasoning blocks were streamed with it
             output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}

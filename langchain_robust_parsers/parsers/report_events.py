@@ -22,6 +22,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.parsers.vocabulary import record_event
 
 __all__ = [
     "PARSE_REPORT_EVENT",
@@ -100,6 +101,7 @@ def _run_has_callbacks() -> bool:
 
 
 def _record(event: ParseEvent, stats: ParseStats | None) -> None:
+    record_event(event)
     if stats is not None:
         stats.record(event.format, event.outcome)
     if event.outcome == "failed":

@@ -57,7 +57,7 @@ from langchain_robust_parsers.engine.calls.tool_args import (
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import TOOLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.function_calls import new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -82,6 +82,7 @@ from langchain_robust_parsers.parsers.tool_stream import (
     paired_messages,
     texts_with_side_channel,
 )
+from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = [
     "FORMAT",
@@ -97,7 +98,7 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-FORMAT = "tools"
+FORMAT = TOOLS
 """The format name under which the three parsers count outcomes in :class:`ParseStats`."""
 
 COERCION_REPAIR_PREFIX = "coerce:"
@@ -395,7 +396,7 @@ class _Step:
 # --------------------------------------------------------------------------- the parsers
 
 
-class RobustJsonOutputToolsParser(JsonOutputToolsParser):
+class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
     A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
@@ -549,6 +550,8 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
                 yield out
         final = self._stream_final(stream)
         publish(final.event, self.stats)
+        if final.error is not None:  # a stream fails where invoke fails
+            raise final.error
         out = step.last(final)
         if out is not None:
             yield out
@@ -566,6 +569,8 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
                 yield out
         final = self._stream_final(stream)
         await apublish(final.event, self.stats)
+        if final.error is not None:
+            raise final.error
         out = step.last(final)
         if out is not None:
             yield out
