@@ -17,6 +17,14 @@ TOOLS = "tools"
 FUNCTION_CALLS = "function_calls"
 DIALOG = "dialog"
 REACT = "react"
+XML = "xml"
+YAML = "yaml"
+LIST = "list"
+ENUM = "enum"
+BOOLEAN = "bool"
+DATETIME = "datetime"
+STRUCTURED = "structured"
+FUNCTIONS = "functions"
 ACTION_FORMATS: tuple[str, ...] = ("json", "markdown_json", "ui_tars", "text")
 """The action parser counts each answer under the format it detected (UI-TARS output, JSON,
 fenced JSON, prose), so its ``json`` row is shared with the JSON parser's in one ``ParseStats``."""
@@ -33,6 +41,19 @@ FORMAT_NAMES: dict[str, tuple[str, ...]] = {
     "DialogOutputParser": (DIALOG,),
     "ReActOutputParser": (REACT,),
     "ActionOutputParser": ACTION_FORMATS,
+    "RobustXMLOutputParser": (XML,),
+    "RobustYamlOutputParser": (YAML,),
+    "RobustCommaSeparatedListOutputParser": (LIST,),
+    "RobustNumberedListOutputParser": (LIST,),
+    "RobustMarkdownListOutputParser": (LIST,),
+    "RobustEnumOutputParser": (ENUM,),
+    "ChoicesParser": (ENUM,),
+    "RobustBooleanOutputParser": (BOOLEAN,),
+    "RobustDatetimeOutputParser": (DATETIME,),
+    "RobustStructuredOutputParser": (STRUCTURED,),
+    "RobustJsonOutputFunctionsParser": (FUNCTIONS,),
+    "RobustPydanticOutputFunctionsParser": (FUNCTIONS,),
+    "RobustJsonKeyOutputFunctionsParser": (FUNCTIONS,),
 }
 """The format names each class counts its outcomes under in :class:`ParseStats` (and the
 command line prints), by class name."""

@@ -14,7 +14,7 @@ from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine.errors import AmbiguousAnswerError
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import BOOLEAN, ENUM, ParseStats
 from langchain_robust_parsers.engine.text_values.choices import read_boolean, read_choice
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
@@ -56,7 +56,7 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
 
     def parse_with_report(self, text: str) -> tuple[Enum, ParseReport]:
         """The member ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), "enum", text, self._read, self._message)
+        final = final_parse(self.get_name(), ENUM, text, self._read, self._message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
@@ -111,7 +111,7 @@ class RobustBooleanOutputParser(BaseOutputParser[bool]):
 
     def parse_with_report(self, text: str) -> tuple[bool, ParseReport]:
         """The boolean ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), "bool", text, self._read, self._message)
+        final = final_parse(self.get_name(), BOOLEAN, text, self._read, self._message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None

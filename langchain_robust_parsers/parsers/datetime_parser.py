@@ -10,7 +10,7 @@ from langchain_core.utils import comma_list
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
 from langchain_robust_parsers.engine.text_values.dates import read_datetime
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
@@ -68,7 +68,7 @@ class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
 
     def parse_with_report(self, text: str) -> tuple[datetime, ParseReport]:
         """The datetime ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), "datetime", text, self._read, _message)
+        final = final_parse(self.get_name(), DATETIME, text, self._read, _message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None

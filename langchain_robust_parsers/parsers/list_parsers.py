@@ -19,7 +19,7 @@ from langchain_core.output_parsers import (
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
@@ -45,7 +45,7 @@ class _RobustList:
         return read_list(text, self.list_kind)
 
     def _final(self, text: str) -> tuple[list[str], ParseReport]:
-        final = final_parse(self.get_name(), "list", text, self._read, _message)
+        final = final_parse(self.get_name(), LIST, text, self._read, _message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None

@@ -21,7 +21,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine import JsonEngineError, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import FUNCTIONS, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
 
@@ -116,7 +116,7 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
         """The JSON value of an arguments string and what was repaired to obtain it."""
         final = final_parse(
             self.get_name(),
-            "functions",
+            FUNCTIONS,
             text,
             lambda t: read_arguments(t, strict=self.strict),
             _message,
@@ -182,7 +182,7 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
             schema = schema[call["name"]]
         raw = call["arguments"]
         final = final_parse(
-            self.get_name(), "functions", raw, lambda t: read_arguments(t, strict=False), _message
+            self.get_name(), FUNCTIONS, raw, lambda t: read_arguments(t, strict=False), _message
         )
         publish(final.event, self.stats)
         args = final.unwrap()

@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import XML, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
 
@@ -55,13 +55,13 @@ class RobustXMLOutputParser(XMLOutputParser):
     def parse(self, text: str) -> dict[str, str | list[Any]]:
         """The dict of the XML in ``text``; raises ``OutputParserException`` when there is none
         (the exception's ``llm_output`` is the raw text)."""
-        final = final_parse(self.get_name(), "xml", text, self._read, _message)
+        final = final_parse(self.get_name(), XML, text, self._read, _message)
         publish(final.event, self.stats)
         return final.unwrap()
 
     def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         """The dict of ``text`` with what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), "xml", text, self._read, _message)
+        final = final_parse(self.get_name(), XML, text, self._read, _message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None

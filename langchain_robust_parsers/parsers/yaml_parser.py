@@ -14,7 +14,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stats import YAML, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
 
@@ -70,7 +70,7 @@ class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
 
     def parse_with_report(self, text: str) -> tuple[T, ParseReport]:
         """The model instance of ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), "yaml", text, self._read, self._message)
+        final = final_parse(self.get_name(), YAML, text, self._read, self._message)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
