@@ -331,7 +331,10 @@ def number_from_string(value: Any, target: type[int] | type[float]) -> Any:
     if target is int:
         if _INTEGRAL_RE.fullmatch(text) is None:
             return value
-        return int(text.split(".")[0])
+        try:
+            return int(text.split(".")[0])
+        except ValueError:  # past the interpreter's integer-conversion limit: leave it
+            return value
     return float(text)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.json.numbers import number_value
 
 __all__ = ["ToolSchemas", "tool_schemas", "type_calls"]
 
@@ -69,11 +70,11 @@ def _from_text(text: str, kind: str) -> tuple[bool, Any]:
     stripped = text.strip()
     if kind == "string":
         return True, text
-    if kind == "integer" and _INTEGER.fullmatch(stripped):
-        return True, int(stripped)
+    if kind in ("integer", "number") and _INTEGER.fullmatch(stripped):
+        value, long = number_value(stripped)
+        return (False, text) if long else (True, value)  # past the int limit: leave it as text
     if kind == "number" and _NUMBER.fullmatch(stripped):
-        number = float(stripped)
-        return True, int(number) if _INTEGER.fullmatch(stripped) else number
+        return True, float(stripped)
     if kind == "boolean" and stripped.lower() in _BOOLEANS:
         return True, _BOOLEANS[stripped.lower()]
     if kind == "null" and stripped.lower() in _NULLS:

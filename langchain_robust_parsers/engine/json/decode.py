@@ -28,6 +28,7 @@ from langchain_robust_parsers.engine.json.lenient import (
     more_members_follow,
     scan_value,
 )
+from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.scan_strings import scan_string
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
@@ -202,7 +203,7 @@ def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | N
     digits = m.group().rstrip(".eE+-")
     if not digits or not digits[-1].isdigit():
         return None
-    value: Any = float(digits) if any(ch in digits for ch in ".eE") else int(digits)
+    value, _long = number_value(digits)  # a long integer stays its digits, as everywhere
     return value, last, digits != m.group()
 
 

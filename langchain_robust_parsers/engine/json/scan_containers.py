@@ -17,9 +17,11 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-MAX_DEPTH = 500
-"""Deepest nesting accepted. Below CPython's default recursion limit (1000) so that the values we
-return can still be compared, copied, pickled and serialised by recursive code downstream."""
+MAX_DEPTH = 256
+"""Deepest nesting the lenient readers build. ``copy.deepcopy`` and ``pickle`` spend about two
+Python frames a level, so a 500-deep value already fails them at the top of a script under
+CPython's default recursion limit (1000); 256 leaves room for the caller's own stack (LangChain
+runnables, tracing, test runners). Model answers nest a few levels, rarely twenty."""
 
 
 WINDOW_CUT_SLACK = 6

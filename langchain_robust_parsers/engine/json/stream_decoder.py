@@ -119,6 +119,10 @@ _AFTER_ROOT_OK = " \t\r\n`~"
 _CONTROL = re.compile(r"[\x00-\x1f]")
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+"""What a ``\\uXXXX`` escape may hold."""
+
+
 class _Frame:
     __slots__ = ("container", "key", "kind", "size")
 
@@ -610,10 +614,11 @@ class JsonStreamDecoder:
         self._escape += c
         if len(self._escape) < 6:
             return i + 1
-        try:
-            code = int(self._escape[2:], 16)
-        except ValueError:
-            raise _Unsupported from None
+        digits = self._escape[2:]
+        if not _HEX_DIGITS.issuperset(digits):
+            # `int(.., 16)` alone would accept " f22", "+f22", "0x12" and "f_22"
+            raise _Unsupported
+        code = int(digits, 16)
         self._escape = ""
         if self._high_surrogate:
             high = ord(self._high_surrogate)
