@@ -17,10 +17,12 @@ from langchain_robust_parsers.engine.lexicon import FENCE_OPEN, WRAPPER_TOKENS
 __all__ = [
     "ALL_MARKERS",
     "MAX_BLOCKS",
+    "MAX_FAILED_BLOCKS",
     "MAX_FENCES",
     "Block",
     "Fence",
     "find_fences",
+    "has_wrappers",
     "in_region",
     "marker_blocks",
     "marker_pattern",
@@ -28,8 +30,16 @@ __all__ = [
     "widen",
 ]
 
-MAX_BLOCKS = 256
-"""Marker blocks read from one answer; each is a decode attempt."""
+MAX_BLOCKS = 1 << 17
+"""Marker blocks read from one answer. Each block costs time in proportion to its own length
+(its closing tag is searched only up to the next marker of its kind), so reading every block
+is linear; the bound only caps the list of offsets kept for a pathological answer (a megabyte
+of bare markers, 13 characters each, makes about 80,000) and is never reached by a real one."""
+
+MAX_FAILED_BLOCKS = 256
+"""Blocks that fail to decode before the rest are dropped unread: a failed block costs the
+lenient repair path (hundreds of times a clean block), and an answer of thousands of broken
+calls (``'<tool_call>{"name": ' * 20_000``) is hostile, not a model's."""
 
 MAX_FENCES = 64
 """Fenced blocks read from one answer, as the JSON locator reads."""
@@ -90,13 +100,15 @@ def marker_hits(
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []
     pos = begin
+    region = 0  # `skip` is sorted and the search only moves forward: one pass over it
     while len(hits) < MAX_BLOCKS:
         m = pattern.search(text, pos)
         if m is None:
             break
-        inside = in_region(m.start(), skip)
-        if inside >= 0:
-            pos = inside
+        while region < len(skip) and skip[region][1] <= m.start():
+            region += 1
+        if region < len(skip) and skip[region][0] <= m.start():
+            pos = skip[region][1]
             continue
         marker = by_open[m.group().lower()]
         hits.append((m.start(), m.start() if marker.from_marker else m.end(), marker))
@@ -210,6 +222,15 @@ def line_marker(text: str, marker: str, pos: int) -> int:
         if i == 0 or text[i - 1] == "\n":
             return hit
         pos = hit + len(marker)
+
+
+def has_wrappers(text: str) -> bool:
+    """Does ``text`` hold any wrapper token? One C-speed scan an answer, so that answers
+    without them (most) skip :func:`widen` for every block."""
+    return _WRAPPERS.search(text) is not None
+
+
+_WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS))
 
 
 def widen(text: str, a: int, b: int) -> tuple[int, int]:
