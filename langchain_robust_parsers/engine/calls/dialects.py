@@ -643,8 +643,8 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     if dialect not in ("auto", "json", "harmony") or not is_harmony(ctx.text, begin):
         return None
     calls, spans = read_harmony(ctx.text, begin, ctx.log)
-    if not calls and not ctx.log.truncated:
-        return None
+    # With no call, the answer is still harmony: its spans say what is not content (headers,
+    # the analysis channel), so every reader leaves the same text as when it holds calls.
     return _result(ctx, calls, "harmony", "json", spans, "tagged")
 
 
