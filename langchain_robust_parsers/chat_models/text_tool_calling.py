@@ -733,6 +733,15 @@ class TextToolCallingChatModel(BaseChatModel):
             policy=turn.policy,
         )
 
+    def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, text: str) -> StreamStep:
+        """``splitter.feed(text)``, withholding its calls once the stop reason says the token
+        limit cut the answer: they end as invalid calls (see :attr:`allow_truncated_calls`)."""
+        step = splitter.feed(text)
+        if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
+            return step
+        del splitter.emitted[out.index :]  # handed out: only the calls before this chunk
+        return StreamStep(step.content, ())
+
     def _end_of_answer(
         self, splitter: CallStreamSplitter, out: _StreamOut, turn: _Turn, attempt: int
     ) -> tuple[ChatGenerationChunk | None, ParsedAnswer]:
@@ -742,7 +751,7 @@ class TextToolCallingChatModel(BaseChatModel):
         if not handed_out and self._needs_clarification(answer, turn, attempt):
             return None, answer
         if out.stopped_at_limit and not self.allow_truncated_calls:
-            answer = _cut_at_limit(answer, keep=len(splitter.emitted))
+            answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:
             self.stats.record(FORMAT, _outcome(answer))
         last = out.chunk(splitter.finish(answer), final=True, invalid=_invalid(answer))
@@ -769,7 +778,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             for chunk in self.llm.stream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)
@@ -800,7 +809,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             async for chunk in self.llm.astream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)
