@@ -244,13 +244,14 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
         s = a
         while s > 0 and text[s - 1] in " \t\r\n":
             s -= 1
-        if s > 0 and text[s - 1] == ">":  # every wrapper token ends with `>`
+        # every wrapper token ends with `>`; one tuple test before finding which one
+        if s > 0 and text[s - 1] == ">" and text.endswith(WRAPPER_TOKENS, 0, s):
             for token in WRAPPER_TOKENS:
                 if text.endswith(token, 0, s):
                     a, changed = s - len(token), True
                     break
         e = skip_chars(text, b, len(text), " \t\r\n")
-        if text.startswith("<", e):  # and starts with `<`
+        if text.startswith(WRAPPER_TOKENS, e):
             for token in WRAPPER_TOKENS:
                 if text.startswith(token, e):
                     b, changed = e + len(token), True
