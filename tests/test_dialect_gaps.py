@@ -3,6 +3,7 @@ harmony answers without calls, the chat model's token-limit rule, and long answe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -352,3 +353,15 @@ def test_reading_calls_grows_linearly() -> None:
     per_byte_small = cost(small) / len(small)
     per_byte_big = cost(big) / len(big)
     assert per_byte_big < 3 * per_byte_small
+
+
+def test_async_stream_withholds_calls_of_the_cut_chunk_too() -> None:
+    async def collect() -> Any:
+        full = None
+        async for chunk in _model({"finish_reason": "length"}).astream("book"):
+            full = chunk if full is None else full + chunk
+        return full
+
+    full = asyncio.run(collect())
+    assert full.tool_calls == []
+    assert [c["name"] for c in full.invalid_tool_calls] == ["book_table"]
