@@ -11,6 +11,7 @@ as text the dialect expects. ``create_agent``, LangGraph's ``ToolNode`` and preb
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -48,7 +49,7 @@ from langchain_robust_parsers.chat_models.structured_answers import (
     StructuredMethod,
     structured_output_runnable,
 )
-from langchain_robust_parsers.engine.calls.call_policy import CallPolicy
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
@@ -69,7 +70,12 @@ from langchain_robust_parsers.engine.calls.tool_prompts import (
 from langchain_robust_parsers.engine.clarification_text import clarification_message
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
-from langchain_robust_parsers.parsers.function_calls import Dialect, new_call_id
+from langchain_robust_parsers.parsers.function_calls import (
+    LIMIT_REASON,
+    Dialect,
+    new_call_id,
+    stopped_at_limit,
+)
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -265,6 +271,18 @@ def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
     return out
 
 
+def _cut_at_limit(answer: ParsedAnswer, keep: int = 0) -> ParsedAnswer:
+    """``answer`` from a model stopped at its token limit: its calls after the first ``keep``
+    (those already streamed) become invalid calls, never run."""
+    cut = tuple(
+        InvalidCall(c.name, f"{c.name}({_json_args(c.args)})", LIMIT_REASON)
+        for c in answer.calls[keep:]
+    )
+    if not cut:
+        return answer
+    return dataclasses.replace(answer, calls=answer.calls[:keep], invalid=(*answer.invalid, *cut))
+
+
 def _outcome(answer: ParsedAnswer) -> Outcome:
     if answer.error is not None:
         return "failed"
@@ -300,8 +318,11 @@ class _StreamOut:
     def __init__(self) -> None:
         self.pending: AIMessageChunk | None = None
         self.index = 0
+        self.stopped_at_limit = False  # a chunk's metadata said the token limit stopped it
 
     def absorb(self, chunk: Any) -> None:
+        if isinstance(chunk, BaseMessage) and stopped_at_limit(chunk):
+            self.stopped_at_limit = True
         meta = _metadata_chunk(chunk)
         if meta is not None:
             self.pending = meta if self.pending is None else self.pending + meta
@@ -444,6 +465,13 @@ class TextToolCallingChatModel(BaseChatModel):
     executor then reports the error to the model); by default they go to
     ``invalid_tool_calls`` with the reason. Arguments are always typed by the bound tools'
     schemas (``"2"`` to 2 for an integer parameter; the report names each coercion)."""
+
+    allow_truncated_calls: bool = False
+    """An answer that stopped at the output token limit (``finish_reason`` ``length``,
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
+    ``invalid_tool_calls`` with the reason unless this is set, as ``TextToolCallAdapter`` does.
+    When streaming, calls already handed out before the stop reason arrived stay calls (a
+    chunk cannot be taken back); those of the last chunk become invalid."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
@@ -599,6 +627,11 @@ class TextToolCallingChatModel(BaseChatModel):
         logger.debug("%s: asking again for a function call: %s", self.get_name(), problems)
         return [*turn.messages, AIMessage(content=answer.text), HumanMessage(content=text)]
 
+    def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
+        """The token-limit rule: see :attr:`allow_truncated_calls`."""
+        cut = isinstance(output, BaseMessage) and stopped_at_limit(output)
+        return _cut_at_limit(answer) if cut and not self.allow_truncated_calls else answer
+
     def _message(self, answer: ParsedAnswer, output: Any) -> AIMessage:
         if self.stats is not None:
             self.stats.record(FORMAT, _outcome(answer))
@@ -654,6 +687,7 @@ class TextToolCallingChatModel(BaseChatModel):
                 break
             model_input = self._clarified(answer, turn)
             attempt += 1
+        answer = self._limited(answer, output)
         return ChatResult(generations=[ChatGeneration(message=self._message(answer, output))])
 
     async def _agenerate(
@@ -678,6 +712,7 @@ class TextToolCallingChatModel(BaseChatModel):
                 break
             model_input = self._clarified(answer, turn)
             attempt += 1
+        answer = self._limited(answer, output)
         return ChatResult(generations=[ChatGeneration(message=self._message(answer, output))])
 
     # ------------------------------------------------------------------ stream
@@ -698,6 +733,15 @@ class TextToolCallingChatModel(BaseChatModel):
             policy=turn.policy,
         )
 
+    def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, text: str) -> StreamStep:
+        """``splitter.feed(text)``, withholding its calls once the stop reason says the token
+        limit cut the answer: they end as invalid calls (see :attr:`allow_truncated_calls`)."""
+        step = splitter.feed(text)
+        if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
+            return step
+        del splitter.emitted[out.index :]  # handed out: only the calls before this chunk
+        return StreamStep(step.content, ())
+
     def _end_of_answer(
         self, splitter: CallStreamSplitter, out: _StreamOut, turn: _Turn, attempt: int
     ) -> tuple[ChatGenerationChunk | None, ParsedAnswer]:
@@ -706,6 +750,8 @@ class TextToolCallingChatModel(BaseChatModel):
         handed_out = bool(splitter.emitted) or bool(splitter.released)
         if not handed_out and self._needs_clarification(answer, turn, attempt):
             return None, answer
+        if out.stopped_at_limit and not self.allow_truncated_calls:
+            answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:
             self.stats.record(FORMAT, _outcome(answer))
         last = out.chunk(splitter.finish(answer), final=True, invalid=_invalid(answer))
@@ -732,7 +778,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             for chunk in self.llm.stream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)
@@ -763,7 +809,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             async for chunk in self.llm.astream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(splitter.feed(_output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)

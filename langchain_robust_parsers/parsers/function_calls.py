@@ -503,6 +503,15 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             return self._with_invalid(message, text, reason), ParseEvent(
                 name, FORMAT, "failed", None, reason
             )
+        if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
+            content = _remaining_content(message.content, remaining_text(text, decoded.spans))
+            adapted = self._rebuild(
+                message,
+                content=content,
+                tool_calls=[],
+                invalid_tool_calls=list(message.invalid_tool_calls),
+            )
+            return adapted, ParseEvent(name, FORMAT, "success")
         if not decoded.calls:
             return message, ParseEvent(name, FORMAT, "success")
         remaining = remaining_text(text, decoded.spans)

@@ -22,18 +22,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Union
 
 import jsonpatch
 import pydantic
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import (
     JsonOutputKeyToolsParser,
     JsonOutputToolsParser,
@@ -42,10 +40,10 @@ from langchain_core.output_parsers import (
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
-from pydantic import ConfigDict
-from typing_extensions import TypedDict
+from langchain_core.utils.pydantic import TypeBaseModel
+from pydantic import ConfigDict, SkipValidation
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
+from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
@@ -57,11 +55,10 @@ from langchain_robust_parsers.engine.calls.tool_args import (
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.stats import TOOLS, Outcome, ParseStats
-from langchain_robust_parsers.parsers.function_calls import new_call_id
+from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
+from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
-    ParseEvent,
     apublish,
     check_refusal,
     check_refusal_message,
@@ -73,12 +70,29 @@ from langchain_robust_parsers.parsers.stop_reason import (
     raise_if_truncated,
     truncation_mode,
 )
+from langchain_robust_parsers.parsers.tool_call_items import (
+    CHAT_ONLY,
+    COERCION_REPAIR_PREFIX,
+    MAX_TOKENS_HINT,
+    VALIDATION_ERRORS,
+    StreamSteps,
+    ToolCallItem,
+    ToolCallItemWithId,
+    ToolCallReport,
+    ToolsParseEvent,
+    ToolsParseReport,
+    UnrecoverableCall,
+    WorkingCall,
+    args_version,
+    message_calls,
+    partial_value,
+    stopped_at_max_tokens,
+    typed_text_calls,
+)
 from langchain_robust_parsers.parsers.tool_stream import (
-    StreamedCall,
     ToolCallStream,
     apaired_messages,
     atexts_with_side_channel,
-    first_streamed,
     paired_messages,
     texts_with_side_channel,
 )
@@ -100,298 +114,6 @@ logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = TOOLS
 """The format name under which the three parsers count outcomes in :class:`ParseStats`."""
-
-COERCION_REPAIR_PREFIX = "coerce:"
-"""Coercions of the Pydantic variant appear in a call's report as repairs ``coerce:<rule>``."""
-
-RENAME_REPAIR = "tool_name"
-"""Repair name: the written tool name was matched to a differently spelled bound name."""
-
-MAX_TOKENS_HINT = (
-    "The model stopped at its output token limit (max_tokens): the arguments are likely "
-    "incomplete. Increase max_tokens or shorten the prompt."
-)
-
-_CHAT_ONLY = "This output parser can only be used with a chat generation."
-_VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
-"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
-``ValueError``s; the others come from user validators that pydantic does not wrap."""
-
-ToolCallOrigin = Literal[
-    "tool_calls", "invalid_tool_calls", "tool_call_chunks", "additional_kwargs", "text"
-]
-"""Where a call came from: the message's valid ``tool_calls``, its ``invalid_tool_calls``, the
-(streamed) ``tool_call_chunks``, OpenAI's raw ``additional_kwargs["tool_calls"]``, or the text."""
-
-
-class ToolCallItem(TypedDict):
-    """One call as the tools parsers return it (``return_id=False``)."""
-
-    args: dict[str, Any]
-    type: str
-
-
-class ToolCallItemWithId(TypedDict):
-    """One call as the tools parsers return it with ``return_id=True``."""
-
-    args: dict[str, Any]
-    id: str | None
-    type: str
-
-
-# --------------------------------------------------------------------------- reports
-
-
-@dataclass(frozen=True)
-class ToolCallReport:
-    """What was done to obtain one returned tool call.
-
-    ``name`` is the name returned, ``raw_name`` the name the model wrote; ``report`` says what
-    was located and repaired in the arguments (coercions of the Pydantic variant appear as
-    repairs ``coerce:<rule>``, a matched name as a ``tool_name`` repair).
-    """
-
-    name: str
-    raw_name: str
-    id: str | None
-    origin: ToolCallOrigin
-    report: ParseReport = field(default_factory=ParseReport)
-
-    @property
-    def renamed(self) -> bool:
-        """True when the written name was matched to a differently spelled bound name."""
-        return self.name != self.raw_name
-
-    @property
-    def outcome(self) -> Outcome:
-        """``fallback`` for a call read from the text, ``recovered`` for a repaired, cut-off or
-        renamed call, else ``success``."""
-        if self.origin == "text":
-            return "fallback"
-        return "recovered" if self.report.repaired or self.renamed else "success"
-
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-ready summary, as carried by the ``parse_report`` event."""
-        data = self.report.to_dict()
-        data.update(
-            name=self.name,
-            raw_name=self.raw_name,
-            id=self.id,
-            origin=self.origin,
-            outcome=self.outcome,
-        )
-        return data
-
-
-@dataclass(frozen=True)
-class ToolsParseReport:
-    """What was done to obtain the calls of one final parse, one entry per returned call."""
-
-    calls: tuple[ToolCallReport, ...] = ()
-
-    @property
-    def outcome(self) -> Outcome:
-        """``fallback`` when the calls came from the text, ``recovered`` when any call was
-        repaired or renamed, else ``success`` (also for no calls at all)."""
-        outcomes = {c.outcome for c in self.calls}
-        for outcome in ("fallback", "recovered"):
-            if outcome in outcomes:
-                return outcome
-        return "success"
-
-    @property
-    def repaired(self) -> bool:
-        """True when any call was repaired, cut off, renamed or read from the text."""
-        return self.outcome != "success"
-
-    def to_dict(self) -> dict[str, object]:
-        return {"outcome": self.outcome, "calls": [c.to_dict() for c in self.calls]}
-
-
-@dataclass(frozen=True)
-class ToolsParseEvent(ParseEvent):
-    """A :class:`ParseEvent` that also lists what was done per call (``calls`` in its data)."""
-
-    calls: tuple[ToolCallReport, ...] = ()
-
-    def to_data(self) -> dict[str, Any]:
-        data = super().to_data()
-        data["calls"] = [c.to_dict() for c in self.calls]
-        return data
-
-
-# --------------------------------------------------------------------------- calls
-
-
-@dataclass
-class _Call:
-    """One tool call on its way through a parse: ``args`` is the raw value until resolved."""
-
-    raw_name: str
-    args: Any
-    id: str | None
-    origin: ToolCallOrigin
-    name: str = ""
-    report: ParseReport | None = None
-    decoded: tuple[Any, ParseReport] | None = None  # a stream's clean decode of ``args``
-    state: StreamedCall | None = None  # the streamed call, for per-call caches
-
-    def tool_report(self) -> ToolCallReport:
-        report = self.report or ParseReport()
-        if self.name != self.raw_name:
-            report = dataclasses.replace(
-                report, repairs=(*report.repairs, Repair(RENAME_REPAIR, 0))
-            )
-        return ToolCallReport(self.name, self.raw_name, self.id, self.origin, report)
-
-    def raw_args_text(self) -> str:
-        """The arguments as the model gave them, for error messages."""
-        if isinstance(self.args, str):
-            return self.args
-        try:
-            return json.dumps(self.args, ensure_ascii=False)
-        except (TypeError, ValueError, RecursionError):
-            return repr(self.args)
-
-
-class _CallError(Exception):
-    """A call that cannot be returned; becomes ``OutputParserException`` (message, raw args)."""
-
-    def __init__(self, message: str, llm_output: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.llm_output = llm_output
-
-
-def _origin_order(calls: list[_Call], raw: Any) -> list[_Call]:
-    """``calls`` (valid first, then invalid) in the order of the raw OpenAI calls, when those
-    carry their ids; calls not found there keep their place at the end."""
-    if not isinstance(raw, list) or len(calls) < 2:
-        return calls
-    position = {
-        entry.get("id"): n
-        for n, entry in enumerate(raw)
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
-    }
-    if not position:
-        return calls
-    end = len(position)
-    return sorted(calls, key=lambda c: position.get(c.id, end))
-
-
-def _message_calls(message: BaseMessage) -> list[_Call]:
-    """The calls of a message, raw: from ``tool_call_chunks`` (a merged ``AIMessageChunk``),
-    else ``tool_calls`` with ``invalid_tool_calls``, else ``additional_kwargs["tool_calls"]``."""
-    if isinstance(message, AIMessageChunk) and message.tool_call_chunks:
-        return [
-            _Call(c.get("name") or "", c.get("args"), c.get("id"), "tool_call_chunks")
-            for c in message.tool_call_chunks
-        ]
-    raw = message.additional_kwargs.get("tool_calls")
-    if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
-        calls = [
-            _Call(tc["name"] or "", tc["args"], tc.get("id"), "tool_calls")
-            for tc in message.tool_calls
-        ]
-        calls += [
-            _Call(tc.get("name") or "", tc.get("args"), tc.get("id"), "invalid_tool_calls")
-            for tc in message.invalid_tool_calls
-        ]
-        return _origin_order(calls, raw)
-    out: list[_Call] = []
-    if isinstance(raw, list):
-        for entry in raw:
-            function = entry.get("function") if isinstance(entry, dict) else None
-            if isinstance(function, dict):
-                name = function.get("name")
-                out.append(
-                    _Call(
-                        name if isinstance(name, str) else "",
-                        function.get("arguments"),
-                        entry.get("id"),
-                        "additional_kwargs",
-                    )
-                )
-    return out
-
-
-def _max_tokens(message: BaseMessage | None) -> bool:
-    """True when the message says the model stopped at its output token limit."""
-    meta = getattr(message, "response_metadata", None)
-    if not isinstance(meta, dict):
-        return False
-    return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
-
-
-def _partial_value(text: str) -> Any:
-    """The JSON value of a prefix of argument text, or ``None``; never raises."""
-    try:
-        return decode(text, allow_truncated=True)[0]
-    except JsonEngineError:
-        return None
-    except Exception:  # the contract: a broken engine never breaks a stream
-        logger.warning("JSON engine failed unexpectedly on partial arguments", exc_info=True)
-        return None
-
-
-def _args_version(call: _Call) -> int:
-    """The streamed call's argument version, ``0`` while its arguments are ``{}``: the empty
-    object a stream shows before any argument text arrives equals the decoder's first value,
-    and arguments only grow, so an empty object is always a call's first value."""
-    if call.state is None or not call.args:
-        return 0
-    return call.state.args_version
-
-
-class _Step:
-    """What a stream yields, step by step: a value when it differs from the last one yielded
-    (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
-    are shown (see ``_signature``), by comparing values otherwise."""
-
-    def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
-        self._parser = parser
-        self.fresh = True  # no chunk looked at yet
-        self._prev: Any = None
-        self._prev_sig: tuple[Any, ...] | None = None
-        self._yielded = False
-
-    def advance(self, calls: list[_Call]) -> Any:
-        """The item to yield for the calls a stream now shows, or ``None``."""
-        self.fresh = False
-        parser = self._parser
-        sig = parser._signature(calls)
-        if sig is not None and sig == self._prev_sig:
-            return None
-        parsed = parser._output(calls, partial=True)
-        if parsed is None:
-            return None
-        prev_sig = self._prev_sig
-        same_calls = (
-            sig is not None
-            and prev_sig is not None
-            and len(sig) == len(prev_sig)
-            and all(a[0] is b[0] and a[0] is not None for a, b in zip(sig, prev_sig, strict=True))
-        )
-        self._prev_sig = sig
-        if not same_calls and parsed == self._prev:
-            return None  # the same value (``sig`` now describes it too)
-        return self._emit(parsed)
-
-    def last(self, final: FinalParse[Any]) -> Any:
-        """The item to yield for the final parse of the whole stream, or ``None``."""
-        if final.error is not None or final.value is None or final.value == self._prev:
-            return None
-        return self._emit(final.value)
-
-    def _emit(self, value: Any) -> Any:
-        parser = self._parser
-        out = parser._diff(self._prev, value) if parser.diff else value
-        if not self._yielded:
-            out = first_streamed(out)  # see FirstStreamedList
-        self._prev = value
-        self._yielded = True
-        return out
-
 
 # --------------------------------------------------------------------------- the parsers
 
@@ -424,6 +146,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
+
+    tools: list[Any] | None = None
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions): arguments of calls read
+    from the text (``text_fallback``) are typed by their schemas, as ``FunctionCallOutputParser``
+    types them (``"2"`` to 2 for an ``integer``; the call's report names each coercion)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``tools``) updated on every final parse; shareable."""
@@ -540,8 +267,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return stream.push(message, text)
 
     def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
-        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
-        step = _Step(self)
+        stream = ToolCallStream(partial_value, keep_text=self.text_fallback)
+        step = StreamSteps(self)
         for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
                 continue
@@ -559,8 +286,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     async def _astream(
         self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
     ) -> AsyncIterator[Any]:
-        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
-        step = _Step(self)
+        stream = ToolCallStream(partial_value, keep_text=self.text_fallback)
+        step = StreamSteps(self)
         async for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
                 continue
@@ -584,12 +311,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
-    def _stream_calls(self, stream: ToolCallStream) -> list[_Call]:
+    def _stream_calls(self, stream: ToolCallStream) -> list[WorkingCall]:
         """The calls a stream shows now, as langchain-core's accumulated message shows them:
         the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
         else the raw OpenAI calls that have decoded arguments."""
         calls = [
-            _Call(
+            WorkingCall(
                 c.name,
                 c.value if c.args_seen else {},
                 c.id,
@@ -603,7 +330,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         if calls or not stream.raw_key:
             return calls
         return [
-            _Call(
+            WorkingCall(
                 c.name,
                 c.value or {},
                 c.id,
@@ -619,7 +346,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """The final parse of a whole stream, from the calls it accumulated."""
         if stream.chunk_calls:
             calls = [
-                _Call(
+                WorkingCall(
                     c.name,
                     c.args_text() if c.args_seen else None,
                     c.id,
@@ -630,7 +357,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             ]
         else:
             calls = [
-                _Call(
+                WorkingCall(
                     c.name,
                     c.args_text() if c.args_seen else None,
                     c.id,
@@ -662,10 +389,10 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         are not (yet) an object left out; never an error about arguments."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                raise OutputParserException(_CHAT_ONLY)
+                raise OutputParserException(CHAT_ONLY)
             return self._output([], partial=True)
-        calls: list[_Call] = []
-        for call in _message_calls(generation.message):
+        calls: list[WorkingCall] = []
+        for call in message_calls(generation.message):
             args = call.args
             if not isinstance(args, dict):
                 if args is None or args == "":
@@ -673,7 +400,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                         continue  # langchain-core skips these while streaming
                     args = {}
                 elif isinstance(args, str):
-                    args = _partial_value(args)
+                    args = partial_value(args)
                     if call.origin == "additional_kwargs" and args is not None and not args:
                         args = {}
                 if not isinstance(args, dict):
@@ -687,12 +414,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """Parse completely, without side effects; the caller publishes the event."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                return self._failure(OutputParserException(_CHAT_ONLY), [])
+                return self._failure(OutputParserException(CHAT_ONLY), [])
             return self._finish([], generation.text)
         message = generation.message
-        calls = _message_calls(message)
+        calls = message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
-        final = self._finish(calls, text, max_tokens=_max_tokens(message))
+        final = self._finish(calls, text, max_tokens=stopped_at_max_tokens(message))
         return self._check_truncation(final, generation)
 
     def _check_truncation(self, final: FinalParse[Any], generation: Generation) -> FinalParse[Any]:
@@ -714,7 +441,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return final
 
     def _finish(
-        self, calls: list[_Call], text: str | None, *, max_tokens: bool = False
+        self, calls: list[WorkingCall], text: str | None, *, max_tokens: bool = False
     ) -> FinalParse[Any]:
         """Resolve ``calls`` (or read them from ``text``) and shape the output."""
         if not calls and text and self.text_fallback:
@@ -722,11 +449,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         for call in calls:
             call.name = self._match(call.raw_name)
         selected = self._select(calls)
-        errors: list[_CallError] = []
+        errors: list[UnrecoverableCall] = []
         for call in selected:
             try:
                 self._resolve(call, max_tokens=max_tokens)
-            except _CallError as err:
+            except UnrecoverableCall as err:
                 errors.append(err)
         if errors:
             message = "\n\n".join(e.message for e in errors)
@@ -742,11 +469,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         event = ToolsParseEvent(self.get_name(), FORMAT, report.outcome, first, calls=report.calls)
         return FinalParse(value, report, event)
 
-    def _failure(self, error: OutputParserException, calls: list[_Call]) -> FinalParse[Any]:
+    def _failure(self, error: OutputParserException, calls: list[WorkingCall]) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
         return FinalParse(None, None, event, error)
 
-    def _text_calls(self, text: str) -> list[_Call]:
+    def _text_calls(self, text: str) -> list[WorkingCall]:
         """Calls written in the text. With bound names known, only calls to them; without,
         only calls in a dialect's markers, or Python calls making up the text or a fence (a
         bare JSON object in an answer is too often just data)."""
@@ -770,15 +497,25 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             found = list(decoded.calls)
         else:
             found = []
-        return [_Call(c.name, c.args, c.id or new_call_id(), "text", report=report) for c in found]
+        named = [dataclasses.replace(c, name=self._match(c.name)) for c in found]
+        typed, report = typed_text_calls(named, report, self._schemas())
+        return [
+            WorkingCall(raw.name, c.args, c.id or new_call_id(), "text", report=report)
+            for raw, c in zip(found, typed, strict=True)
+        ]
 
-    def _select(self, calls: list[_Call]) -> list[_Call]:
+    def _schemas(self) -> dict[str, dict[str, Any]] | None:
+        """The parameter schemas of the bound ``tools``, which type calls read from text."""
+        return bound_schemas(self.tools) if self.tools else None
+
+    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
         """The calls a final parse returns, before their arguments are resolved: only these
         must resolve."""
         return calls[:1] if self.first_tool_only else calls
 
-    def _resolve(self, call: _Call, *, max_tokens: bool) -> None:
-        """Turn ``call.args`` into an object and set ``call.report``; raises ``_CallError``."""
+    def _resolve(self, call: WorkingCall, *, max_tokens: bool) -> None:
+        """Turn ``call.args`` into an object and set ``call.report``; raises
+        ``UnrecoverableCall``."""
         if call.report is not None and call.origin == "text":
             return
         if isinstance(call.args, dict):
@@ -800,23 +537,23 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 f"Could not recover the arguments of tool call {call.raw_name!r} "
                 f"(id {call.id}): {err.reason}.{hint}\nRaw arguments:\n{raw}"
             )
-            raise _CallError(message, raw or "") from err
+            raise UnrecoverableCall(message, raw or "") from err
         call.args = args
         call.report = report
 
-    def _item(self, call: _Call) -> dict[str, Any]:
+    def _item(self, call: WorkingCall) -> dict[str, Any]:
         """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
         if self.return_id:
             return {"args": call.args, "id": call.id, "type": call.name}
         return {"args": call.args, "type": call.name}
 
-    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
         """What of ``calls`` the output shows, cheaply: per shown call, the streamed call, its
         argument version, its name and (``return_id``) its id. ``None``: compare values."""
         shown = calls[:1] if self.first_tool_only else calls
-        return tuple((c.state, _args_version(c), c.name, self.return_id and c.id) for c in shown)
+        return tuple((c.state, args_version(c), c.name, self.return_id and c.id) for c in shown)
 
-    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+    def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
         if self.first_tool_only:
             return self._item(calls[0]) if calls else None
@@ -843,16 +580,16 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), self.key_name)
 
-    def _select(self, calls: list[_Call]) -> list[_Call]:
+    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
         matching = [c for c in calls if c.name == self.key_name]
         return matching[:1] if self.first_tool_only else matching
 
-    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
         matching = [c for c in calls if c.name == self.key_name]
         shown = matching[:1] if self.first_tool_only else matching
-        return tuple((c.state, _args_version(c), self.return_id and c.id) for c in shown)
+        return tuple((c.state, args_version(c), self.return_id and c.id) for c in shown)
 
-    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+    def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         matching = [c for c in calls if c.name == self.key_name]
         if self.first_tool_only:
             if not matching:
@@ -892,6 +629,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     itself), with a hint when the model stopped at its token limit.
     """
 
+    tools: Annotated[list[TypeBaseModel], SkipValidation()]
+    """The tool models (required, as in ``PydanticToolsParser``)."""
+
     @property
     def _type(self) -> str:
         return "robust_pydantic_tools"
@@ -914,13 +654,13 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     def _diff(self, prev: Any, next: Any) -> Any:
         raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
 
-    def _signature(self, calls: list[_Call]) -> tuple[Any, ...] | None:
+    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
         return None  # models are compared: two partial values can validate to equal models
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), *_tool_map(tuple(self.tools)))
 
-    def _output(self, calls: list[_Call], *, partial: bool, max_tokens: bool = False) -> Any:
+    def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         if not calls:
             return None if self.first_tool_only else []
         if self.first_tool_only:
@@ -949,7 +689,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
             return models[0] if models else None
         return models
 
-    def _partial_model(self, call: _Call, tool: type[Any]) -> Any:
+    def _partial_model(self, call: WorkingCall, tool: type[Any]) -> Any:
         """The model a partial call validates to, or ``None``; cached per streamed version. A
         call lacking a required field is skipped without validating (most partials do)."""
         state = call.state
@@ -973,12 +713,12 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
             state.cache = ((state.version, tool), model)
         return model
 
-    def _final_model(self, call: _Call, tool: type[Any], *, max_tokens: bool) -> Any:
+    def _final_model(self, call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
         """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
         args = call.args
         try:
             return _validate(tool, args)
-        except _VALIDATION_ERRORS as exc:
+        except VALIDATION_ERRORS as exc:
             first_error: Exception = exc
         try:
             coerced, notes = coerce_with_notes(args, tool)
@@ -988,7 +728,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
                 extra = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
                 call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
                 return model
-        except _VALIDATION_ERRORS:
+        except VALIDATION_ERRORS:
             pass
         except RecursionError:  # coercion bounds its depth; a model's validators may not
             logger.debug("recursion limit while coercing", exc_info=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
 from langchain_robust_parsers.engine.lexicon import FENCE_OPEN, WRAPPER_TOKENS
@@ -17,10 +18,12 @@ from langchain_robust_parsers.engine.lexicon import FENCE_OPEN, WRAPPER_TOKENS
 __all__ = [
     "ALL_MARKERS",
     "MAX_BLOCKS",
+    "MAX_FAILED_BLOCKS",
     "MAX_FENCES",
     "Block",
     "Fence",
     "find_fences",
+    "has_wrappers",
     "in_region",
     "marker_blocks",
     "marker_pattern",
@@ -28,8 +31,16 @@ __all__ = [
     "widen",
 ]
 
-MAX_BLOCKS = 256
-"""Marker blocks read from one answer; each is a decode attempt."""
+MAX_BLOCKS = 1 << 17
+"""Marker blocks read from one answer. Each block costs time in proportion to its own length
+(its closing tag is searched only up to the next marker of its kind), so reading every block
+is linear; the bound only caps the list of offsets kept for a pathological answer (a megabyte
+of bare markers, 13 characters each, makes about 80,000) and is never reached by a real one."""
+
+MAX_FAILED_BLOCKS = 256
+"""Blocks that fail to decode before the rest are dropped unread: a failed block costs the
+lenient repair path (hundreds of times a clean block), and an answer of thousands of broken
+calls (``'<tool_call>{"name": ' * 20_000``) is hostile, not a model's."""
 
 MAX_FENCES = 64
 """Fenced blocks read from one answer, as the JSON locator reads."""
@@ -65,8 +76,10 @@ ALL_MARKERS = marker_pattern(MARKERS)
 # ----------------------------------------------------------------------------- locating
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
+    """One marker block (a named tuple: one is made for every call of an answer, and a tuple
+    is built several times faster than a frozen dataclass)."""
+
     dialect: str
     start: int  # the marker
     body_start: int
@@ -92,13 +105,15 @@ def marker_hits(
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []
     pos = begin
+    region = 0  # `skip` is sorted and the search only moves forward: one pass over it
     while len(hits) < MAX_BLOCKS:
         m = pattern.search(text, pos)
         if m is None:
             break
-        inside = in_region(m.start(), skip)
-        if inside >= 0:
-            pos = inside
+        while region < len(skip) and skip[region][1] <= m.start():
+            region += 1
+        if region < len(skip) and skip[region][0] <= m.start():
+            pos = skip[region][1]
             continue
         marker = by_open[m.group().lower()]
         hits.append((m.start(), m.start() if marker.from_marker else m.end(), marker))
@@ -214,6 +229,15 @@ def line_marker(text: str, marker: str, pos: int) -> int:
         pos = hit + len(marker)
 
 
+def has_wrappers(text: str) -> bool:
+    """Does ``text`` hold any wrapper token? One C-speed scan an answer, so that answers
+    without them (most) skip :func:`widen` for every block."""
+    return _WRAPPERS.search(text) is not None
+
+
+_WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS))
+
+
 def widen(text: str, a: int, b: int) -> tuple[int, int]:
     """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers)."""
     changed = True
@@ -222,13 +246,14 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
         s = a
         while s > 0 and text[s - 1] in " \t\r\n":
             s -= 1
-        if s > 0 and text[s - 1] == ">":  # every wrapper token ends with `>`
+        # every wrapper token ends with `>`; one tuple test before finding which one
+        if s > 0 and text[s - 1] == ">" and text.endswith(WRAPPER_TOKENS, 0, s):
             for token in WRAPPER_TOKENS:
                 if text.endswith(token, 0, s):
                     a, changed = s - len(token), True
                     break
         e = skip_chars(text, b, len(text), " \t\r\n")
-        if text.startswith("<", e):  # and starts with `<`
+        if text.startswith(WRAPPER_TOKENS, e):
             for token in WRAPPER_TOKENS:
                 if text.startswith(token, e):
                     b, changed = e + len(token), True

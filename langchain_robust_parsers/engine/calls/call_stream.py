@@ -226,6 +226,8 @@ def parse_answer(
     except Exception as exc:  # a decoder bug must not break the model: the answer stays text
         logger.warning("function-call decoder failed unexpectedly", exc_info=True)
         return ParsedAnswer(text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}")
+    if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
+        return ParsedAnswer(text, (), remaining_text(text, decoded.spans), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)
     vetted = policy.vet(decoded, tool_names)

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.call_blocks import (
+    MAX_FAILED_BLOCKS,
     Block,
     Fence,
     find_fences,
+    has_wrappers,
     in_region,
     marker_blocks,
     widen,
@@ -641,8 +643,8 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     if dialect not in ("auto", "json", "harmony") or not is_harmony(ctx.text, begin):
         return None
     calls, spans = read_harmony(ctx.text, begin, ctx.log)
-    if not calls and not ctx.log.truncated:
-        return None
+    # With no call, the answer is still harmony: its spans say what is not content (headers,
+    # the analysis channel), so every reader leaves the same text as when it holds calls.
     return _result(ctx, calls, "harmony", "json", spans, "tagged")
 
 
@@ -708,7 +710,12 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
     kind: CallKind | None = None
     decoded = 0
     failed: list[tuple[int, int]] = []  # markers of a known dialect go, even around bad calls
+    wrapped = has_wrappers(ctx.text)
     for block in blocks:
+        span = widen(ctx.text, block.start, block.end) if wrapped else (block.start, block.end)
+        if len(failed) >= MAX_FAILED_BLOCKS:
+            failed.append(span)  # `first_error` is set: the block is dropped like the others
+            continue
         sub = _sub(ctx)
         try:
             got = _decode_body(
@@ -721,13 +728,13 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             )
         except CallDecodeError as err:
             first_error = first_error or err
-            failed.append(widen(ctx.text, block.start, block.end))
+            failed.append(span)
             continue
         ctx.log.extend(sub.log)
         decoded += 1
         kind = kind or classify(ctx.text, block.body_start, block.body_stop) or "json"
         calls.extend(got or [])
-        spans.append(widen(ctx.text, block.start, block.end))
+        spans.append(span)
     if first_error is not None:
         if not decoded:
             raise first_error

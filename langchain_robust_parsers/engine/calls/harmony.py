@@ -20,8 +20,13 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["is_harmony", "read_harmony"]
 
-MAX_MESSAGES = 256
-"""Harmony messages read from one answer; each may be a decode attempt."""
+MAX_MESSAGES = 1 << 17
+"""Harmony messages read from one answer. Each costs time in proportion to its own length,
+so reading all is linear; the bound only caps a pathological answer of bare headers."""
+
+MAX_CUT_MESSAGES = 256
+"""Cut-off call messages read before the rest is dropped unread: each costs the lenient
+repair path, and thousands of them are hostile text, not a model's answer."""
 
 _MESSAGE = "<|message|>"
 _CHANNEL = "<|channel|>"
@@ -58,6 +63,7 @@ def read_harmony(
     calls: list[ParsedCall] = []
     kept: list[tuple[int, int]] = []
     pos = begin
+    cut = 0
     for _ in range(MAX_MESSAGES):
         at = text.find(_MESSAGE, pos)
         if at < 0:
@@ -84,6 +90,10 @@ def read_harmony(
             if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
                 log.truncated = True
                 log.add("truncated_call_dropped", pos)
+                cut += 1
+                if cut >= MAX_CUT_MESSAGES:
+                    pos = len(text)
+                    break
             else:
                 calls.append(ParsedCall(name, args))
         elif channel in _CONTENT_CHANNELS:

@@ -41,10 +41,14 @@ MAX_GEMMA_DEPTH = 64
 recurses once a level."""
 
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
+"""A tag head holding only ``name="NAME"``: the same value :data:`_ATTR` would read."""
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
 _JSON_STARTS = frozenset('-0123456789[{"tfn')
+_JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+"""A JSON integer exactly as ``json.loads`` reads one (no ``+``, no leading zero)."""
 
 
 def _skip_ws(text: str, pos: int, stop: int) -> int:
@@ -71,6 +75,8 @@ def json_or_text(raw: str) -> Any:
     stripped = raw.strip()
     if not stripped or stripped[0] not in _JSON_STARTS:
         return raw  # most text values: no decode attempt (a failed one costs an exception)
+    if _JSON_INT.fullmatch(stripped):  # the commonest JSON value, read without the decoder
+        return int(stripped)
     try:
         return json.loads(stripped)
     except (ValueError, RecursionError):
@@ -117,6 +123,9 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     head = text[pos:head_end]
     if head.startswith("="):
         return head[1:].strip().strip("\"'") or None, {}
+    only = _NAME_ONLY.fullmatch(head)
+    if only is not None:  # the common tag: one compiled match, no attribute loop
+        return only.group(1), {"name": only.group(1)}
     attrs = {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _ATTR.finditer(head)}
     return attrs.get("name"), attrs
 

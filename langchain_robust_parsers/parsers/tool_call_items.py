@@ -1,0 +1,345 @@
+"""The working parts of the tool-call parsers: the items and reports they return, one call on
+its way through a parse, the calls of a message, and what a stream yields step by step.
+
+Split from :mod:`langchain_robust_parsers.parsers.tools` (which re-exports the public names);
+:func:`typed_text_calls` types calls read from text by the bound tools' schemas.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from typing_extensions import TypedDict
+
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
+from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
+from langchain_robust_parsers.engine.stats import Outcome
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
+from langchain_robust_parsers.parsers.tool_stream import StreamedCall, first_streamed
+
+if TYPE_CHECKING:
+    from langchain_robust_parsers.parsers.tools import RobustJsonOutputToolsParser
+
+__all__ = [
+    "ToolCallItem",
+    "ToolCallItemWithId",
+    "ToolCallReport",
+    "ToolsParseEvent",
+    "ToolsParseReport",
+    "typed_text_calls",
+]
+
+logger = logging.getLogger("langchain_robust_parsers")
+
+COERCION_REPAIR_PREFIX = "coerce:"
+"""Coercions of the Pydantic variant appear in a call's report as repairs ``coerce:<rule>``."""
+
+RENAME_REPAIR = "tool_name"
+"""Repair name: the written tool name was matched to a differently spelled bound name."""
+
+MAX_TOKENS_HINT = (
+    "The model stopped at its output token limit (max_tokens): the arguments are likely "
+    "incomplete. Increase max_tokens or shorten the prompt."
+)
+
+CHAT_ONLY = "This output parser can only be used with a chat generation."
+VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
+"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
+``ValueError``s; the others come from user validators that pydantic does not wrap."""
+
+ToolCallOrigin = Literal[
+    "tool_calls", "invalid_tool_calls", "tool_call_chunks", "additional_kwargs", "text"
+]
+"""Where a call came from: the message's valid ``tool_calls``, its ``invalid_tool_calls``, the
+(streamed) ``tool_call_chunks``, OpenAI's raw ``additional_kwargs["tool_calls"]``, or the text."""
+
+
+class ToolCallItem(TypedDict):
+    """One call as the tools parsers return it (``return_id=False``)."""
+
+    args: dict[str, Any]
+    type: str
+
+
+class ToolCallItemWithId(TypedDict):
+    """One call as the tools parsers return it with ``return_id=True``."""
+
+    args: dict[str, Any]
+    id: str | None
+    type: str
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True)
+class ToolCallReport:
+    """What was done to obtain one returned tool call.
+
+    ``name`` is the name returned, ``raw_name`` the name the model wrote; ``report`` says what
+    was located and repaired in the arguments (coercions of the Pydantic variant appear as
+    repairs ``coerce:<rule>``, a matched name as a ``tool_name`` repair).
+    """
+
+    name: str
+    raw_name: str
+    id: str | None
+    origin: ToolCallOrigin
+    report: ParseReport = field(default_factory=ParseReport)
+
+    @property
+    def renamed(self) -> bool:
+        """True when the written name was matched to a differently spelled bound name."""
+        return self.name != self.raw_name
+
+    @property
+    def outcome(self) -> Outcome:
+        """``fallback`` for a call read from the text, ``recovered`` for a repaired, cut-off or
+        renamed call, else ``success``."""
+        if self.origin == "text":
+            return "fallback"
+        return "recovered" if self.report.repaired or self.renamed else "success"
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary, as carried by the ``parse_report`` event."""
+        data = self.report.to_dict()
+        data.update(
+            name=self.name,
+            raw_name=self.raw_name,
+            id=self.id,
+            origin=self.origin,
+            outcome=self.outcome,
+        )
+        return data
+
+
+@dataclass(frozen=True)
+class ToolsParseReport:
+    """What was done to obtain the calls of one final parse, one entry per returned call."""
+
+    calls: tuple[ToolCallReport, ...] = ()
+
+    @property
+    def outcome(self) -> Outcome:
+        """``fallback`` when the calls came from the text, ``recovered`` when any call was
+        repaired or renamed, else ``success`` (also for no calls at all)."""
+        outcomes = {c.outcome for c in self.calls}
+        for outcome in ("fallback", "recovered"):
+            if outcome in outcomes:
+                return outcome
+        return "success"
+
+    @property
+    def repaired(self) -> bool:
+        """True when any call was repaired, cut off, renamed or read from the text."""
+        return self.outcome != "success"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"outcome": self.outcome, "calls": [c.to_dict() for c in self.calls]}
+
+
+@dataclass(frozen=True)
+class ToolsParseEvent(ParseEvent):
+    """A :class:`ParseEvent` that also lists what was done per call (``calls`` in its data)."""
+
+    calls: tuple[ToolCallReport, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()
+        data["calls"] = [c.to_dict() for c in self.calls]
+        return data
+
+
+# --------------------------------------------------------------------------- calls
+
+
+@dataclass
+class WorkingCall:
+    """One tool call on its way through a parse: ``args`` is the raw value until resolved."""
+
+    raw_name: str
+    args: Any
+    id: str | None
+    origin: ToolCallOrigin
+    name: str = ""
+    report: ParseReport | None = None
+    decoded: tuple[Any, ParseReport] | None = None  # a stream's clean decode of ``args``
+    state: StreamedCall | None = None  # the streamed call, for per-call caches
+
+    def tool_report(self) -> ToolCallReport:
+        report = self.report or ParseReport()
+        if self.name != self.raw_name:
+            report = dataclasses.replace(
+                report, repairs=(*report.repairs, Repair(RENAME_REPAIR, 0))
+            )
+        return ToolCallReport(self.name, self.raw_name, self.id, self.origin, report)
+
+    def raw_args_text(self) -> str:
+        """The arguments as the model gave them, for error messages."""
+        if isinstance(self.args, str):
+            return self.args
+        try:
+            return json.dumps(self.args, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            return repr(self.args)
+
+
+class UnrecoverableCall(Exception):
+    """A call that cannot be returned; becomes ``OutputParserException`` (message, raw args)."""
+
+    def __init__(self, message: str, llm_output: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.llm_output = llm_output
+
+
+def origin_order(calls: list[WorkingCall], raw: Any) -> list[WorkingCall]:
+    """``calls`` (valid first, then invalid) in the order of the raw OpenAI calls, when those
+    carry their ids; calls not found there keep their place at the end."""
+    if not isinstance(raw, list) or len(calls) < 2:
+        return calls
+    position = {
+        entry.get("id"): n
+        for n, entry in enumerate(raw)
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+    }
+    if not position:
+        return calls
+    end = len(position)
+    return sorted(calls, key=lambda c: position.get(c.id, end))
+
+
+def message_calls(message: BaseMessage) -> list[WorkingCall]:
+    """The calls of a message, raw: from ``tool_call_chunks`` (a merged ``AIMessageChunk``),
+    else ``tool_calls`` with ``invalid_tool_calls``, else ``additional_kwargs["tool_calls"]``."""
+    if isinstance(message, AIMessageChunk) and message.tool_call_chunks:
+        return [
+            WorkingCall(c.get("name") or "", c.get("args"), c.get("id"), "tool_call_chunks")
+            for c in message.tool_call_chunks
+        ]
+    raw = message.additional_kwargs.get("tool_calls")
+    if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
+        calls = [
+            WorkingCall(tc["name"] or "", tc["args"], tc.get("id"), "tool_calls")
+            for tc in message.tool_calls
+        ]
+        calls += [
+            WorkingCall(tc.get("name") or "", tc.get("args"), tc.get("id"), "invalid_tool_calls")
+            for tc in message.invalid_tool_calls
+        ]
+        return origin_order(calls, raw)
+    out: list[WorkingCall] = []
+    if isinstance(raw, list):
+        for entry in raw:
+            function = entry.get("function") if isinstance(entry, dict) else None
+            if isinstance(function, dict):
+                name = function.get("name")
+                out.append(
+                    WorkingCall(
+                        name if isinstance(name, str) else "",
+                        function.get("arguments"),
+                        entry.get("id"),
+                        "additional_kwargs",
+                    )
+                )
+    return out
+
+
+def stopped_at_max_tokens(message: BaseMessage | None) -> bool:
+    """True when the message says the model stopped at its output token limit."""
+    meta = getattr(message, "response_metadata", None)
+    if not isinstance(meta, dict):
+        return False
+    return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
+
+
+def partial_value(text: str) -> Any:
+    """The JSON value of a prefix of argument text, or ``None``; never raises."""
+    try:
+        return decode(text, allow_truncated=True)[0]
+    except JsonEngineError:
+        return None
+    except Exception:  # the contract: a broken engine never breaks a stream
+        logger.warning("JSON engine failed unexpectedly on partial arguments", exc_info=True)
+        return None
+
+
+def args_version(call: WorkingCall) -> int:
+    """The streamed call's argument version, ``0`` while its arguments are ``{}``: the empty
+    object a stream shows before any argument text arrives equals the decoder's first value,
+    and arguments only grow, so an empty object is always a call's first value."""
+    if call.state is None or not call.args:
+        return 0
+    return call.state.args_version
+
+
+class StreamSteps:
+    """What a stream yields, step by step: a value when it differs from the last one yielded
+    (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
+    are shown (see ``_signature``), by comparing values otherwise."""
+
+    def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
+        self._parser = parser
+        self.fresh = True  # no chunk looked at yet
+        self._prev: Any = None
+        self._prev_sig: tuple[Any, ...] | None = None
+        self._yielded = False
+
+    def advance(self, calls: list[WorkingCall]) -> Any:
+        """The item to yield for the calls a stream now shows, or ``None``."""
+        self.fresh = False
+        parser = self._parser
+        sig = parser._signature(calls)
+        if sig is not None and sig == self._prev_sig:
+            return None
+        parsed = parser._output(calls, partial=True)
+        if parsed is None:
+            return None
+        prev_sig = self._prev_sig
+        same_calls = (
+            sig is not None
+            and prev_sig is not None
+            and len(sig) == len(prev_sig)
+            and all(a[0] is b[0] and a[0] is not None for a, b in zip(sig, prev_sig, strict=True))
+        )
+        self._prev_sig = sig
+        if not same_calls and parsed == self._prev:
+            return None  # the same value (``sig`` now describes it too)
+        return self._emit(parsed)
+
+    def last(self, final: FinalParse[Any]) -> Any:
+        """The item to yield for the final parse of the whole stream, or ``None``."""
+        if final.error is not None or final.value is None or final.value == self._prev:
+            return None
+        return self._emit(final.value)
+
+    def _emit(self, value: Any) -> Any:
+        parser = self._parser
+        out = parser._diff(self._prev, value) if parser.diff else value
+        if not self._yielded:
+            out = first_streamed(out)  # see FirstStreamedList
+        self._prev = value
+        self._yielded = True
+        return out
+
+
+def typed_text_calls(
+    calls: Sequence[ParsedCall], report: ParseReport, schemas: ToolSchemas | None
+) -> tuple[list[ParsedCall], ParseReport]:
+    """Calls read from text (named as bound), typed by the bound tools' schemas as
+    ``FunctionCallOutputParser`` types them: ``"2"`` to 2 for an ``integer``, a markup value to
+    its parameter's type; each coercion joins ``report`` as ``coerce:<tool>.<argument>:<type>``."""
+    if not schemas:
+        return list(calls), report
+    typed, coercions = type_calls(calls, schemas)
+    if coercions:
+        extra = tuple(Repair(name, report.start) for name in coercions)
+        report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
+    return typed, report
