@@ -45,7 +45,7 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
+from langchain_robust_parsers.engine import ParseReport, Repair, decode
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
@@ -56,8 +56,10 @@ from langchain_robust_parsers.engine.calls.tool_args import (
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.function_calls import new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -322,14 +324,13 @@ def _max_tokens(message: BaseMessage | None) -> bool:
     return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
 
 
-def _partial_value(text: str) -> Any:
-    """The JSON value of a prefix of argument text, or ``None``; never raises."""
+def _partial_value(parser: str, text: str) -> Any:
+    """The JSON value of a prefix of argument text, or ``None``; an engine bug is logged once by
+    the boundary (raised in strict mode) and never breaks a stream."""
     try:
-        return decode(text, allow_truncated=True)[0]
-    except JsonEngineError:
-        return None
-    except Exception:  # the contract: a broken engine never breaks a stream
-        logger.warning("JSON engine failed unexpectedly on partial arguments", exc_info=True)
+        with engine_call(parser, "reading partial tool arguments"):
+            return decode(text, allow_truncated=True)[0]
+    except EngineError:
         return None
 
 
@@ -539,7 +540,9 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
         return stream.push(message, text)
 
     def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
-        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
+        stream = ToolCallStream(
+            functools.partial(_partial_value, self.get_name()), keep_text=self.text_fallback
+        )
         step = _Step(self)
         for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
@@ -556,7 +559,9 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
     async def _astream(
         self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
     ) -> AsyncIterator[Any]:
-        stream = ToolCallStream(_partial_value, keep_text=self.text_fallback)
+        stream = ToolCallStream(
+            functools.partial(_partial_value, self.get_name()), keep_text=self.text_fallback
+        )
         step = _Step(self)
         async for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
@@ -668,7 +673,7 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
                         continue  # langchain-core skips these while streaming
                     args = {}
                 elif isinstance(args, str):
-                    args = _partial_value(args)
+                    args = _partial_value(self.get_name(), args)
                     if call.origin == "additional_kwargs" and args is not None and not args:
                         args = {}
                 if not isinstance(args, dict):
@@ -746,12 +751,12 @@ class RobustJsonOutputToolsParser(JsonOutputToolsParser):
         only calls in a dialect's markers, or Python calls making up the text or a fence (a
         bare JSON object in an answer is too often just data)."""
         try:
-            decoded = decode_calls(text)
+            with engine_call(self.get_name(), "reading calls written in the text"):
+                decoded = decode_calls(text)
         except CallDecodeError as err:
             logger.debug("text fallback: call-like text did not decode: %s", err)
             return []
-        except Exception:  # the contract: a broken decoder never breaks the parser
-            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+        except EngineError:  # a bug, logged once by the boundary: no calls in the text
             return []
         if not decoded.calls:
             return []
@@ -962,7 +967,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         if _has_required_fields(tool, call.args):
             try:
                 model = _validate(tool, call.args)
-            except Exception:  # not valid yet, or a validator raising something unexpected
+            # User code: pydantic wraps a validator's ValueError and AssertionError, but a
+            # validator may raise anything; a partial is then simply not shown yet.
+            except Exception:
                 model = None
         if state is not None:
             state.cache = ((state.version, tool), model)
