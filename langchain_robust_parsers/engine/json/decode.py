@@ -71,12 +71,13 @@ def _decode_region(
     prefix: RepairLog,
     source: Source,
     known_error: tuple[int, str] | None = None,
-    reached: list[int] | None = None,
     *,
     stream_prefix: bool = False,
+    scanner_error: bool = False,
 ) -> _Decoded | None:
-    """Decode the value that starts ``region``, or ``None`` if it holds none (then the
-    position where the scanner gave up is appended to ``reached``, when given)."""
+    """Decode the value that starts ``region``, or ``None`` if it holds none. With
+    ``scanner_error``, when the lenient scanner gave up its :class:`LenientError` is raised
+    instead (its ``pos`` and ``too_deep`` tell a search where to go on)."""
     a = _first_significant(text, region.start, region.stop)
     if a >= region.stop:
         return None
@@ -123,11 +124,9 @@ def _decode_region(
             got = scan_value(
                 text, a, region.stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix
             )
-        except LenientError as err:
-            if reached is not None:
-                reached.append(err.pos)
-                if err.too_deep:
-                    reached.append(err.pos)  # a second entry: resume the search after it
+        except LenientError:
+            if scanner_error:
+                raise
             return None
     value, end = got
     rest = text[end : region.stop]
@@ -405,13 +404,17 @@ def _span_candidates(
         s = locate.next_span_start(text, pos, skip)
         if s < 0:
             break
-        reached: list[int] = []
-        d = _decode_region(
-            text, locate.Region("span", s, len(text), False), prefix, "span", reached=reached
-        )
+        region = locate.Region("span", s, len(text), False)
+        try:
+            d = _decode_region(text, region, prefix, "span", scanner_error=True)
+        except LenientError as err:
+            budget -= 1 + max(0, err.pos - s)
+            # Past the nesting bound every start in the same run of openers fails too.
+            pos = max(err.pos, s + 1) if err.too_deep else s + 1
+            continue
         if d is None:
-            budget -= 1 + max(0, (reached[0] if reached else len(text)) - s)
-            pos = reached[1] if len(reached) > 1 else s + 1
+            budget -= 1 + len(text) - s
+            pos = s + 1
             continue
         found.append(d)
         pos = max(d.report.end, s + 1)

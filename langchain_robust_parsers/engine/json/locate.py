@@ -13,13 +13,11 @@ from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.lexicon import (
     FENCE_OPEN as _FENCE_OPEN,
-    THINK_CLOSE as THINK_CLOSE,
+    THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
     THINK_OPEN as _THINK_OPEN,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-_THINK_CLOSE = THINK_CLOSE
-_LONE_THINK_CLOSE = THINK_CLOSE
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
 # A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
 _SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")
@@ -42,7 +40,7 @@ class Region:
 
 def _think_block_end(text: str, m: re.Match[str]) -> int:
     """The end of the reasoning block opened by ``m``, or -1 when it is never closed."""
-    close = _THINK_CLOSE.search(text, m.end())
+    close = THINK_CLOSE.search(text, m.end())
     return -1 if close is None else close.end()
 
 
@@ -65,7 +63,7 @@ def payload_start(text: str, log: RepairLog) -> int:
             break
         log.add("think_block", ws)
         pos = stop
-    close = _LONE_THINK_CLOSE.search(text, pos)
+    close = THINK_CLOSE.search(text, pos)
     if close is not None and _THINK_OPEN.search(text, pos, close.start()) is None:
         log.add("think_block", pos)
         pos = close.end()
