@@ -87,12 +87,10 @@ def _decode_region(
     got: tuple[Any, int] | None = None
     if source == "fenced" and region.closed and text[a] in "{[":
         got, known_error = _decode_fenced(text, a, region.stop)
-    if got is not None:
-        pass
-    elif source == "span":
+    if got is None and source == "span":
         # No slice of the rest of the text per attempt: prose may hold thousands of brackets.
         got = decode_clean_container(text, a, region.stop)
-    elif text[a] in "{[":
+    elif got is None and text[a] in "{[":
         got = decode_with_repairs(
             text[a : region.stop], log, a, at_text_end=at_text_end, known_error=known_error
         )
@@ -104,7 +102,7 @@ def _decode_region(
             log = RepairLog()
             log.extend(prefix)
             got = bulk_decode(text, a, region.stop, log)
-    else:
+    elif got is None:
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
         except (ValueError, RecursionError):
