@@ -8,7 +8,7 @@ positions in reports point at what the model wrote.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.lexicon import (
@@ -149,6 +149,24 @@ class _FenceFinder:
                 return _FENCE_OPEN.match(text, hit)
             # Right after a quote or a backslash the marker is inside a JSON string.
             pos = hit + 3
+
+
+def _not_blank(body: str) -> bool:
+    return bool(body.strip())
+
+
+def answer_region(
+    text: str, log: RepairLog, holds: Callable[[str], bool] = _not_blank
+) -> tuple[Region, list[tuple[int, int]]]:
+    """Where a non-JSON answer is, and the reasoning blocks after its start: the first fenced
+    block after the reasoning whose body ``holds`` the format (by default, any non-blank body),
+    else the whole text after the reasoning (``closed`` false: it runs to the end)."""
+    start = payload_start(text, log)
+    skip = think_regions(text, start)
+    for region in fenced_regions(text, start, skip):
+        if holds(text[region.start : region.stop]):
+            return region, skip
+    return Region("whole", start, len(text), False), skip
 
 
 def find_marker(text: str, marker: str, pos: int) -> int:

@@ -130,12 +130,8 @@ def _lines(text: str, start: int, stop: int) -> Iterator[_Line]:
 
 
 def _region(text: str, log: RepairLog) -> tuple[Source, int, int]:
-    start = locate.payload_start(text, log)
-    skip = locate.think_regions(text, start)
-    for region in locate.fenced_regions(text, start, skip):
-        if text[region.start : region.stop].strip():
-            return "fenced", region.start, region.stop
-    return "whole", start, len(text)
+    region = locate.answer_region(text, log)[0]
+    return "fenced" if region.source == "fenced" else "whole", region.start, region.stop
 
 
 def read_list(text: str, kind: ListKind) -> tuple[list[str], ParseReport]:
