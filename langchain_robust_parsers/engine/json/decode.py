@@ -29,6 +29,7 @@ from langchain_robust_parsers.engine.json.lenient import (
     scan_value,
 )
 from langchain_robust_parsers.engine.json.scan_strings import scan_string
+from langchain_robust_parsers.engine.lexicon import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
@@ -59,12 +60,6 @@ class _Decoded:
     report: ParseReport
 
 
-def _first_significant(text: str, pos: int, stop: int) -> int:
-    while pos < stop and text[pos].isspace():
-        pos += 1
-    return pos
-
-
 def _decode_region(
     text: str,
     region: locate.Region,
@@ -78,7 +73,7 @@ def _decode_region(
     """Decode the value that starts ``region``, or ``None`` if it holds none. With
     ``scanner_error``, when the lenient scanner gave up its :class:`LenientError` is raised
     instead (its ``pos`` and ``too_deep`` tell a search where to go on)."""
-    a = _first_significant(text, region.start, region.stop)
+    a = skip_space(text, region.start, region.stop)
     if a >= region.stop:
         return None
     at_text_end = region.stop == len(text) and not region.closed
@@ -209,7 +204,7 @@ def _members_follow_closers(text: str, pos: int, stop: int) -> bool:
     for _ in range(MAX_STRAY_CLOSERS + 1):
         if more_members_follow(text, pos, stop):
             return True
-        pos = _first_significant(text, pos, stop)
+        pos = skip_space(text, pos, stop)
         if pos >= stop or text[pos] not in "}]":
             return False
         pos += 1
@@ -243,7 +238,7 @@ def _decode_fenced(text: str, a: int, stop: int) -> tuple[_Decode | None, _Decod
         return None, None
     if end <= stop:
         return (value, end), None
-    after = _first_significant(text, end, len(text))
+    after = skip_space(text, end, len(text))
     return ((value, end) if text.startswith(("```", "~~~"), after) else None), None
 
 
@@ -271,7 +266,7 @@ def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
 def _unescape_document(text: str, begin: int) -> str | None:
     """``{\\"key\\": \\"value\\"}``: a document printed with its quotes escaped, as if cut out of a
     JSON string. Returns it with ``\\"`` unescaped, or ``None`` when the text is not like that."""
-    a = _first_significant(text, begin, len(text))
+    a = skip_space(text, begin, len(text))
     if not (text.startswith('{\\"', a) or text.startswith('[\\"', a)):
         return None
     return text[:a] + text[a:].replace('\\"', '"')
@@ -365,7 +360,7 @@ def _located_candidates(
     # strings (```` "```python ...```" ````) are not mistaken for payloads of their own; it is
     # still yielded in its place in the order, after fenced and tagged payloads outside it.
     whole: _Decoded | None = None
-    a = _first_significant(text, begin, len(text))
+    a = skip_space(text, begin, len(text))
     if a < len(text) and (text[a] in _WHOLE_STARTS or text[a] in _SCALAR_STARTS):
         known = None
         if first_error is not None and first_error[0] >= a and not prefix.count:

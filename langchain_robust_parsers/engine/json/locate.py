@@ -15,6 +15,7 @@ from langchain_robust_parsers.engine.lexicon import (
     FENCE_OPEN as _FENCE_OPEN,
     THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
     THINK_OPEN as _THINK_OPEN,
+    skip_space,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
@@ -52,9 +53,7 @@ def payload_start(text: str, log: RepairLog) -> int:
         log.add("bom", 0)
         pos = 1
     while True:
-        ws = pos
-        while ws < len(text) and text[ws].isspace():
-            ws += 1
+        ws = skip_space(text, pos)
         m = _THINK_OPEN.match(text, ws)
         if m is None:
             break
