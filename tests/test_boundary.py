@@ -16,7 +16,7 @@ from tool_calling_fakes import QUESTION, TOOLS, ScriptedChatModel
 from langchain_robust_parsers import RobustJsonOutputParser, RobustPydanticOutputParser
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel, text_tool_calling
 from langchain_robust_parsers.engine.agents.dialog import COMPLETE_FAILURE
-from langchain_robust_parsers.engine.calls.call_stream import CallStreamSplitter
+from langchain_robust_parsers.engine.calls.call_stream import CallStreamSplitter, ParsedAnswer
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError, JsonEngineError
 from langchain_robust_parsers.parsers import (
     actions,
@@ -239,3 +239,15 @@ def test_a_bug_while_splitting_a_stream_is_logged_once_and_the_answer_still_read
     assert [c["name"] for c in total.tool_calls] == ["get_time"]
     warnings = _warnings(caplog)
     assert len(warnings) == 1 and "KeyError" in warnings[0].getMessage()
+
+
+def test_the_stream_splitter_reports_conflicts_instead_of_logging(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    splitter = CallStreamSplitter(frozenset({"f"}))
+    shown = splitter.feed("Hello there, this is prose. And more words here ")
+    assert shown.content.startswith("Hello there")
+    with caplog.at_level(logging.DEBUG, logger=LOGGER):
+        step = splitter.finish(ParsedAnswer("x", (), "Something else", None))
+    assert step.conflicts == ("content already streamed differs from the answer",)
+    assert not caplog.records  # the engine does not log: the chat model reports it
