@@ -280,6 +280,7 @@ def test_engine_bug_becomes_output_parser_exception(monkeypatch: pytest.MonkeyPa
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("bug")
 
+    monkeypatch.delenv("LANGCHAIN_ROBUST_PARSERS_STRICT", raising=False)  # strict: it raises
     monkeypatch.setattr(module, "decode_calls", broken)
     with pytest.raises(OutputParserException, match=r"^Failed to decode AST: Unexpected error"):
         FunctionCallOutputParser().parse("[f(a=1)]")

@@ -28,6 +28,8 @@ from langchain_robust_parsers.engine.clarification_text import (
     in_language,
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
 
 __all__ = [
@@ -98,14 +100,18 @@ def _validation_error(exc: BaseException) -> pydantic.ValidationError | None:
     return None
 
 
+_CALLER = "clarification"  # the name the exception boundary logs
+
+
 def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str | None:
     """Why ``text`` does not give a ``model``: ``"no-json"``, the validation error of its first
     JSON value (after the coercion the parsers apply), or ``None`` when it validates."""
     try:
-        value, _ = decode(text)
+        with engine_call(_CALLER, "reading JSON to describe a failure"):
+            value, _ = decode(text)
     except JsonEngineError:
         return "no-json"
-    except Exception:  # the engine must not take the retry loop down with it
+    except EngineError:  # a bug, logged once by the boundary: nothing more to say
         return None
     if not issubclass(model, pydantic.BaseModel):
         return None
@@ -113,7 +119,7 @@ def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str
         model.model_validate(value)
     except pydantic.ValidationError as exc:
         first = exc
-    except Exception:
+    except Exception:  # user code: a validator may raise what pydantic does not wrap
         return None
     else:
         return None
@@ -123,7 +129,7 @@ def _schema_error(text: str, model: type[Any]) -> pydantic.ValidationError | str
             model.model_validate(coerced)
     except pydantic.ValidationError as exc:
         return exc  # the error of what the model meant: closer to the real problem
-    except Exception:
+    except Exception:  # user code again (and the coercion, an engine step, is best effort)
         return first
     return first
 
@@ -134,10 +140,9 @@ def _cut_json(text: str, parser: Any) -> bool:
     if parser_schema(parser) is None and not isinstance(parser, JsonOutputParser):
         return False
     try:
-        return bool(decode(text)[1].truncated)
-    except JsonEngineError:
-        return False
-    except Exception:  # the engine must not take the retry loop down with it
+        with engine_call(_CALLER, "reading cut-off JSON"):
+            return bool(decode(text)[1].truncated)
+    except EngineError:  # no JSON, or a bug logged once by the boundary
         return False
 
 
@@ -171,10 +176,11 @@ def describe_failure(
                 validation = found
         elif isinstance(parser, JsonOutputParser):
             try:
-                decode(output)
+                with engine_call(_CALLER, "reading JSON to describe a failure"):
+                    decode(output)
             except JsonEngineError:
                 return [in_language(NO_JSON_PROBLEM, language)]
-            except Exception:
+            except EngineError:  # a bug, logged once by the boundary
                 pass
     if validation is not None and _only_missing(validation) and _cut_json(output, parser):
         # The unfinished JSON was completed; what it lacks is what the model had not written.

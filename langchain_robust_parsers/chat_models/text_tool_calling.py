@@ -56,7 +56,7 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     StreamStep,
     parse_answer,
 )
-from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import ERROR_PREFIX, ParsedCall
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
@@ -69,7 +69,9 @@ from langchain_robust_parsers.engine.calls.tool_prompts import (
 )
 from langchain_robust_parsers.engine.clarification_text import clarification_message
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineBugError
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.function_calls import (
     LIMIT_REASON,
     Dialect,
@@ -319,6 +321,7 @@ class _StreamOut:
         self.pending: AIMessageChunk | None = None
         self.index = 0
         self.stopped_at_limit = False  # a chunk's metadata said the token limit stopped it
+        self.reading = True  # False after an engine bug: the rest is read at the end only
 
     def absorb(self, chunk: Any) -> None:
         if isinstance(chunk, BaseMessage) and stopped_at_limit(chunk):
@@ -600,13 +603,35 @@ class TextToolCallingChatModel(BaseChatModel):
         return kwargs
 
     def _parse(self, text: str, turn: _Turn) -> ParsedAnswer:
-        return parse_answer(
-            text,
-            turn.names,
-            dialect=self.parse_dialect,
-            max_calls=turn.max_calls,
-            policy=turn.policy,
-        )
+        """``parse_answer`` at the exception boundary: an engine bug (logged once, or raised in
+        strict mode) leaves the answer as text with the error, never breaks the model."""
+        try:
+            with engine_call(self.get_name(), "reading tool calls"):
+                return parse_answer(
+                    text,
+                    turn.names,
+                    dialect=self.parse_dialect,
+                    max_calls=turn.max_calls,
+                    policy=turn.policy,
+                )
+        except EngineBugError as err:
+            return ParsedAnswer(
+                text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {err.__cause__!r}"
+            )
+
+    def _feed(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
+        """``splitter.feed`` at the exception boundary: after an engine bug (logged once, or
+        raised in strict mode) the rest of the answer is only read when it is complete."""
+        delta = _output_text(chunk)
+        if out.reading:
+            try:
+                with engine_call(self.get_name(), "splitting a streamed answer"):
+                    return splitter.feed(delta)
+            except EngineBugError:
+                out.reading = False
+                return StreamStep()
+        splitter.hold(delta)
+        return StreamStep()
 
     def _needs_clarification(self, answer: ParsedAnswer, turn: _Turn, attempt: int) -> bool:
         if not turn.choice.requires_call or attempt >= self.max_clarifications:
@@ -733,10 +758,10 @@ class TextToolCallingChatModel(BaseChatModel):
             policy=turn.policy,
         )
 
-    def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, text: str) -> StreamStep:
-        """``splitter.feed(text)``, withholding its calls once the stop reason says the token
+    def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
+        """:meth:`_feed` the chunk, withholding its calls once the stop reason says the token
         limit cut the answer: they end as invalid calls (see :attr:`allow_truncated_calls`)."""
-        step = splitter.feed(text)
+        step = self._feed(splitter, out, chunk)
         if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
             return step
         del splitter.emitted[out.index :]  # handed out: only the calls before this chunk
@@ -754,7 +779,10 @@ class TextToolCallingChatModel(BaseChatModel):
             answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:
             self.stats.record(FORMAT, _outcome(answer))
-        last = out.chunk(splitter.finish(answer), final=True, invalid=_invalid(answer))
+        step = splitter.finish(answer)
+        for conflict in step.conflicts:
+            logger.warning("%s: %s", self.get_name(), conflict)
+        last = out.chunk(step, final=True, invalid=_invalid(answer))
         return last, answer
 
     def _stream(
@@ -778,7 +806,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             for chunk in self.llm.stream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, chunk))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)
@@ -809,7 +837,7 @@ class TextToolCallingChatModel(BaseChatModel):
             out = _StreamOut()
             async for chunk in self.llm.astream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
-                piece = out.chunk(self._limit_step(splitter, out, _output_text(chunk)))
+                piece = out.chunk(self._limit_step(splitter, out, chunk))
                 if piece is not None:
                     yield piece
             last, answer = self._end_of_answer(splitter, out, turn, attempt)

@@ -19,6 +19,7 @@ __all__ = [
     "THINK_OPEN",
     "THINK_OPEN_UNFINISHED",
     "WRAPPER_TOKENS",
+    "skip_space",
 ]
 
 THINK_NAMES = ("think", "thinking", "reasoning", "seed:think")
@@ -59,3 +60,12 @@ Kimi K2's and Step-3's outer markers, Llama's end-of-message tokens."""
 
 HARMONY_TOKENS = ("<|channel|>", "<|start|>", "<|message|>")
 """Tokens of gpt-oss's harmony format: an answer holding them is read as harmony messages."""
+
+
+def skip_space(text: str, pos: int, stop: int = -1) -> int:
+    """The first position at or after ``pos`` (before ``stop``, the end of the text when
+    negative) that is not whitespace: where every reader looks for what an answer opens with."""
+    end = len(text) if stop < 0 else stop
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos

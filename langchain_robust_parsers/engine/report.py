@@ -14,8 +14,6 @@ Source = Literal["whole", "fenced", "tagged", "span", "labels"]
 span inside prose (candidates are ranked in this order); ``labels``: no JSON at all, the value
 was read from ``label: value`` lines against the schema (outcome ``fallback``)."""
 
-SOURCE_RANK: dict[str, int] = {"fenced": 0, "tagged": 1, "whole": 2, "span": 3, "labels": 4}
-
 Truncation = Literal["text", "stop_reason", "both"]
 """How a cut-off answer was recognised: from the text (an unclosed payload the engine completed),
 from the provider's stop reason (``finish_reason="length"`` and its kin), or both."""

@@ -10,7 +10,6 @@ something cannot be executed. Outcomes are counted per detected format in a :cla
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
@@ -47,7 +46,9 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
 )
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -59,7 +60,6 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
 
-logger = logging.getLogger("langchain_robust_parsers")
 
 ActionParserFormat = Literal["auto", "json", "ui_tars"]
 """``auto`` detects the format of each answer; ``json`` and ``ui_tars`` read only that one."""
@@ -111,7 +111,10 @@ class _Read:
         return report.repaired or report.source in ("tagged", "span") or self.cut_dropped
 
 
-class _Failure(Exception):
+class _Failure(EngineError):
+    """A failure this parser decided on, with its event; an ``EngineError`` so that it passes
+    the exception boundary untouched."""
+
     def __init__(self, message: str, event: ParseEvent) -> None:
         super().__init__(message)
         self.message = message
@@ -386,7 +389,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def _partial(self, text: str) -> list[BaseAction] | None:
         try:
             parsed = self._parse_final(text)
-        except Exception:  # a prefix that does not parse yet has nothing to show
+        except _Failure:  # a prefix that does not parse yet has nothing to show
             return None
         if parsed.outcome == "fallback" and not any(
             not isinstance(a, NullAction) for a in parsed.actions
@@ -398,15 +401,17 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         """Parse completely, without side effects; raises :class:`_Failure`."""
         if not isinstance(text, str):
             text = str(text)
-        detected = detect_format(text) if self.format == "auto" else None
+        detected: ResponseFormat | None = None
         try:
-            return self._parse_detected(text, detected)
+            with engine_call(self.get_name(), "reading actions"):
+                detected = detect_format(text) if self.format == "auto" else None
+                return self._parse_detected(text, detected)
         except _Failure:
             raise
-        except Exception as exc:  # the contract: nothing but OutputParserException escapes
-            logger.warning("action parser failed unexpectedly", exc_info=True)
+        except EngineError as exc:  # a bug, logged once by the boundary, or an engine failure
             key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
-            message = f"Failed to parse actions: unexpected error {exc!r}"
+            shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
+            message = f"Failed to parse actions: unexpected error {shown}"
             raise _Failure(message, self._failed(key, message)) from exc
 
     def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
@@ -532,8 +537,8 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
                     empty_ok=not found.items,
                     cut_dropped=dropped,
                 )
-        except Exception:  # JsonEngineError, or a bug: this reader found nothing more
-            logger.debug("JSON engine found no actions", exc_info=True)
+        except EngineError:  # this reader found nothing more (a bug propagates)
+            pass
         if first is None:
             return None
         return _Read("json", (), first, empty_ok=False, cut_dropped=False)

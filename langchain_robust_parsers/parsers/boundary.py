@@ -14,7 +14,19 @@ engine code inside :func:`engine_call`, which:
   ``LANGCHAIN_ROBUST_PARSERS_STRICT`` is set to anything but ``""``, ``"0"`` or ``"false"``; the
   package's test suite sets it.
 
-Expected failures are logged at ``DEBUG`` by the parsers' report events, never here.
+Logging policy (one record a failure, at a documented level, all on the
+``langchain_robust_parsers`` logger):
+
+- the engine never logs (nor prints): it raises its own error types, or returns what went wrong
+  to its caller (``CallStreamSplitter.finish`` returns ``conflicts``; the chat model logs them);
+- an engine bug is logged once, here, at ``WARNING`` with the traceback. Code that meets the
+  resulting ``EngineBugError`` treats it as a failure and does not log it again;
+- an expected failure (text with no value of the format) is logged at ``DEBUG`` by the parsers'
+  report events, never here;
+- the engine catches only its own error types and the specific exceptions a standard-library
+  call raises by design; the one broad catch left in ``engine/`` wraps the third-party
+  commentjson parser. Broad catches left in the parser layer surround user code (validators a
+  user wrote), each saying so.
 """
 
 from __future__ import annotations

@@ -26,7 +26,9 @@ from langchain_robust_parsers.engine.agents.dialog import (
     wrap,
 )
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
@@ -35,6 +37,7 @@ __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = DIALOG
+_PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
 """The format name under which :class:`ParseStats` counts dialog parses."""
 
 _OUTCOMES: dict[str, Outcome] = {
@@ -227,9 +230,9 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     def _partial(self, text: str) -> DialogTurn | None:
         stream = DialogStream()
         try:
-            snapshot = stream.feed(text)
-        except Exception:  # never raise: a partial simply has nothing to show yet
-            logger.warning("dialog stream reader failed unexpectedly", exc_info=True)
+            with engine_call(_PARSER, "reading a partial dialog turn"):
+                snapshot = stream.feed(text)
+        except EngineError:  # a partial simply has nothing to show yet
             return None
         return None if snapshot is None else _to_turn(snapshot)
 
@@ -297,11 +300,12 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
 
 
 def _read(text: str) -> DialogParse:
-    """:func:`parse_dialog`, with an unexpected engine error turned into a wrapped turn."""
+    """:func:`parse_dialog` at the exception boundary: the contract is that every str gives a
+    turn, so an engine bug (logged once, or raised in strict mode) wraps the raw text."""
     try:
-        return parse_dialog(text)
-    except Exception:  # the contract: every str gives a turn
-        logger.warning("dialog reader failed unexpectedly; wrapping the raw text", exc_info=True)
+        with engine_call(_PARSER, "reading a dialog turn"):
+            return parse_dialog(text)
+    except EngineError:
         return wrap(text, COMPLETE_FAILURE)
 
 
@@ -318,9 +322,9 @@ class _SafeStream:
             self._stream.append(chunk)
             return None
         try:
-            return self._stream.feed(chunk)
-        except Exception:
-            logger.warning("dialog stream reader failed unexpectedly", exc_info=True)
+            with engine_call(_PARSER, "reading a streamed dialog turn"):
+                return self._stream.feed(chunk)
+        except EngineError:  # a bug, logged once: the rest is read at the end only
             self._broken = True
             return None
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
@@ -38,8 +37,10 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 )
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -61,8 +62,6 @@ __all__ = [
     "TextToolCallAdapter",
     "new_call_id",
 ]
-
-logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = FUNCTION_CALLS
 """The format name under which both classes count outcomes in :class:`ParseStats`."""
@@ -179,6 +178,21 @@ _INSTRUCTIONS_TAG = (
 )
 _EMPTY_PYTHON = "\nIf no function applies, respond with []."
 _EMPTY_JSON = "\nIf no function applies, respond with []."
+
+
+def _decode(
+    parser: str, text: str, dialect: str, positional: Literal["drop", "keep"]
+) -> DecodedCalls:
+    """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
+    text that does not decode, ``EngineBugError`` (after logging once) for an engine bug."""
+    with engine_call(parser, "reading function calls"):
+        return decode_calls(text, dialect=dialect, positional=positional)
+
+
+def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
+    """The reason shown for an engine bug (``err`` wraps it), BFCL-worded with ``prefix``."""
+    reason = f"Unexpected error: {err.__cause__ if err.__cause__ is not None else err!r}"
+    return reason if prefix is None else ERROR_PREFIX[prefix] + reason
 
 
 class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
@@ -337,10 +351,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         if native is not None:
             return native
         try:
-            decoded = decode_calls(
-                generation.text, dialect=self.dialect, positional=self.positional
-            )
-        except Exception:
+            decoded = _decode(self.get_name(), generation.text, self.dialect, self.positional)
+        except EngineError:
             return None
         return self._shape(decoded.calls) if decoded.calls else None
 
@@ -361,12 +373,11 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
-            decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
+            decoded = _decode(name, text, self.dialect, self.positional)
         except CallDecodeError as err:
             return self._failure(text, err.kind, err.reason, name)
-        except Exception as exc:  # the contract: nothing but OutputParserException escapes
-            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
-            return self._failure(text, "ast", f"Unexpected error: {exc!r}", name)
+        except EngineError as err:  # a bug, logged once by the boundary
+            return self._failure(text, "ast", _unexpected(err), name)
         if not decoded.calls and not self.allow_empty:
             return self._failure(text, decoded.kind, "No function call found in the text.", name)
         policy, names = _policy(self.tools, self.allow_unknown_tools)
@@ -493,16 +504,11 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             return message, ParseEvent(name, FORMAT, "success")
         text = content_text(message.content)
         try:
-            decoded = decode_calls(text, dialect=self.dialect, positional=self.positional)
-        except CallDecodeError as err:
-            event = ParseEvent(name, FORMAT, "failed", None, err.message)
-            return self._with_invalid(message, text, err.message), event
-        except Exception as exc:  # the contract: a broken decoder never breaks the loop
-            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
-            reason = ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}"
-            return self._with_invalid(message, text, reason), ParseEvent(
-                name, FORMAT, "failed", None, reason
-            )
+            decoded = _decode(name, text, self.dialect, self.positional)
+        except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
+            reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
+            event = ParseEvent(name, FORMAT, "failed", None, reason)
+            return self._with_invalid(message, text, reason), event
         if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
             content = _remaining_content(message.content, remaining_text(text, decoded.spans))
             adapted = self._rebuild(

@@ -9,7 +9,6 @@ llm_output=text)``.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -17,19 +16,14 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineError
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 
 __all__ = ["chunk_text", "final_parse"]
 
-logger = logging.getLogger("langchain_robust_parsers")
-
 T = TypeVar("T")
-
-ENGINE_ERRORS = (TextEngineError, JsonEngineError, OutputParserException)
-"""What a reader raises when the text holds no value: the engine's errors, and the parser's
-own exception when a step of the parser layer (a schema check) decides."""
 
 
 def final_parse(
@@ -42,13 +36,14 @@ def final_parse(
     """Run ``work`` on ``text`` without side effects; the caller publishes the event.
 
     ``message(text, error)`` words the ``OutputParserException`` as the LangChain parser would.
+    ``work`` raises an ``EngineError`` when the text holds no value, or ``OutputParserException``
+    when a step of the parser layer (a schema check) decides; anything else is a bug, which the
+    boundary logs once (or re-raises in strict mode).
     """
     try:
-        value, report = work(text)
-    except ENGINE_ERRORS as exc:
-        return _failed(parser, format, text, exc, message(text, exc))
-    except Exception as exc:  # the contract: nothing but OutputParserException escapes a parser
-        logger.warning("%s reader failed unexpectedly", format, exc_info=True)
+        with engine_call(parser, f"reading {format}"):
+            value, report = work(text)
+    except (EngineError, OutputParserException) as exc:  # a bug: logged once by the boundary
         return _failed(parser, format, text, exc, message(text, exc))
     return FinalParse(value, report, ParseEvent(parser, format, report.outcome, report))
 

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from typing_extensions import TypedDict
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, Repair, decode
+from langchain_robust_parsers.engine import ParseReport, Repair, decode
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import Outcome
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 from langchain_robust_parsers.parsers.tool_stream import StreamedCall, first_streamed
 
@@ -260,14 +262,13 @@ def stopped_at_max_tokens(message: BaseMessage | None) -> bool:
     return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
 
 
-def partial_value(text: str) -> Any:
-    """The JSON value of a prefix of argument text, or ``None``; never raises."""
+def partial_value(parser: str, text: str) -> Any:
+    """The JSON value of a prefix of argument text, or ``None``; an engine bug is logged once by
+    the boundary (raised in strict mode) and never breaks a stream."""
     try:
-        return decode(text, allow_truncated=True)[0]
-    except JsonEngineError:
-        return None
-    except Exception:  # the contract: a broken engine never breaks a stream
-        logger.warning("JSON engine failed unexpectedly on partial arguments", exc_info=True)
+        with engine_call(parser, "reading partial tool arguments"):
+            return decode(text, allow_truncated=True)[0]
+    except EngineError:
         return None
 
 

@@ -54,8 +54,10 @@ from langchain_robust_parsers.engine.calls.tool_args import (
 )
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -267,7 +269,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return stream.push(message, text)
 
     def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
-        stream = ToolCallStream(partial_value, keep_text=self.text_fallback)
+        stream = ToolCallStream(
+            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
+        )
         step = StreamSteps(self)
         for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
@@ -286,7 +290,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     async def _astream(
         self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
     ) -> AsyncIterator[Any]:
-        stream = ToolCallStream(partial_value, keep_text=self.text_fallback)
+        stream = ToolCallStream(
+            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
+        )
         step = StreamSteps(self)
         async for message, text in pairs:
             if not self._push(stream, message, text) and not step.fresh:
@@ -400,7 +406,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                         continue  # langchain-core skips these while streaming
                     args = {}
                 elif isinstance(args, str):
-                    args = partial_value(args)
+                    args = partial_value(self.get_name(), args)
                     if call.origin == "additional_kwargs" and args is not None and not args:
                         args = {}
                 if not isinstance(args, dict):
@@ -478,12 +484,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         only calls in a dialect's markers, or Python calls making up the text or a fence (a
         bare JSON object in an answer is too often just data)."""
         try:
-            decoded = decode_calls(text)
+            with engine_call(self.get_name(), "reading calls written in the text"):
+                decoded = decode_calls(text)
         except CallDecodeError as err:
             logger.debug("text fallback: call-like text did not decode: %s", err)
             return []
-        except Exception:  # the contract: a broken decoder never breaks the parser
-            logger.warning("function-call decoder failed unexpectedly", exc_info=True)
+        except EngineError:  # a bug, logged once by the boundary: no calls in the text
             return []
         if not decoded.calls:
             return []
@@ -707,7 +713,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         if _has_required_fields(tool, call.args):
             try:
                 model = _validate(tool, call.args)
-            except Exception:  # not valid yet, or a validator raising something unexpected
+            # User code: pydantic wraps a validator's ValueError and AssertionError, but a
+            # validator may raise anything; a partial is then simply not shown yet.
+            except Exception:
                 model = None
         if state is not None:
             state.cache = ((state.version, tool), model)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 
@@ -68,12 +69,6 @@ _ACTION_LIST_KEYS = ("actions", "action")
 _TYPE_KEYS = ("action_type", "type", "action")
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos
-
-
 def _fence_body(text: str, pos: int) -> int:
     """Where the body of the fence opening at ``pos`` starts (after its info line)."""
     line_end = text.find("\n", pos)
@@ -84,11 +79,11 @@ def detect_format(text: str) -> ResponseFormat:
     """The style of a response: ``json`` when it starts (after whitespace, reasoning blocks) with
     ``{`` or ``[``; ``markdown_json`` when it starts with a fence holding such a value; otherwise
     seed 000's order: UI-TARS keywords, then any fence, then ``text``."""
-    begin = _skip_space(text, locate.payload_start(text, RepairLog()))
+    begin = skip_space(text, locate.payload_start(text, RepairLog()))
     if text.startswith(("{", "["), begin):
         return "json"
     if text.startswith(_FENCES, begin):
-        body = _skip_space(text, _fence_body(text, begin))
+        body = skip_space(text, _fence_body(text, begin))
         if text.startswith(("{", "["), body):
             return "markdown_json"
     rest = text[begin:].lower()

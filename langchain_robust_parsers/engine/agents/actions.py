@@ -335,6 +335,16 @@ def _safe_url(value: Any, info: ValidationInfo, *, optional: bool = False) -> An
     return verdict.url
 
 
+def _required_url(value: Any, info: ValidationInfo) -> Any:
+    """The before-validator of a URL field (shared by the actions that have one)."""
+    return _safe_url(value, info)
+
+
+def _optional_url(value: Any, info: ValidationInfo) -> Any:
+    """The before-validator of a URL field that may be absent."""
+    return _safe_url(value, info, optional=True)
+
+
 class _Targeted(BaseAction):
     """An action on an element, found by its id or by pixel coordinates."""
 
@@ -377,10 +387,7 @@ class ClickAction(_Targeted):
     def _lower_button(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("file_url", mode="before")
-    @classmethod
-    def _check_file_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info, optional=True)
+    _check_file_url = field_validator("file_url", mode="before")(_optional_url)
 
 
 class InputTextAction(_Targeted):
@@ -464,10 +471,7 @@ class UploadFileAction(_Targeted):
     """Where the file to upload is (checked like every URL: an upload of a local path or an
     internal address is refused unless the policy allows it)."""
 
-    @field_validator("file_url", mode="before")
-    @classmethod
-    def _check_file_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info)
+    _check_file_url = field_validator("file_url", mode="before")(_required_url)
 
 
 class HoverAction(_Targeted):
@@ -557,10 +561,7 @@ class GotoUrlAction(BaseAction):
     """The address to open, normalised (``https://`` added when the scheme is missing); an
     unsafe one makes the action a :class:`NullAction` (see :mod:`.url_safety`)."""
 
-    @field_validator("url", mode="before")
-    @classmethod
-    def _check_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info)
+    _check_url = field_validator("url", mode="before")(_required_url)
 
 
 class WaitAction(BaseAction):
@@ -632,10 +633,7 @@ class NewTabAction(BaseAction):
     url: str | None = None
     """The address to open in the new tab (checked like ``GOTO_URL``'s)."""
 
-    @field_validator("url", mode="before")
-    @classmethod
-    def _check_url(cls, value: Any, info: ValidationInfo) -> Any:
-        return _safe_url(value, info, optional=True)
+    _check_url = field_validator("url", mode="before")(_optional_url)
 
 
 class SwitchTabAction(BaseAction):

@@ -10,7 +10,7 @@ regular expression has nested quantifiers. Nothing here imports LangChain, print
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
@@ -539,23 +539,31 @@ class _HeaderReader:
 
     def _set_key(self, word: str, written: str, value: str) -> None:
         if word in _TONE_KEYS or word in _TONE_ALIASES:
-            self.recognized = True
-            if word in _TONE_ALIASES:
-                self.notes.append(f"Non-standard key {written} read as TONE")
-            if self.tone is not None:
-                self.notes.append("Duplicate TONE field; kept the first")
-            else:
-                self.tone = _clean_tone(value)
+            aliased = word in _TONE_ALIASES
+            self.tone = self._field("TONE", self.tone, written, aliased, value, _clean_tone)
         elif word in _TARGET_KEYS or word in _TARGET_ALIASES:
-            self.recognized = True
-            if word in _TARGET_ALIASES:
-                self.notes.append(f"Non-standard key {written} read as TO")
-            if self.target is not None:
-                self.notes.append("Duplicate TO field; kept the first")
-            else:
-                self.target = _clean_name(value)
+            aliased = word in _TARGET_ALIASES
+            self.target = self._field("TO", self.target, written, aliased, value, _clean_name)
         else:
             self.notes.append(f"Ignored unknown header field {written + ': ' + value!r}")
+
+    def _field(
+        self,
+        label: str,
+        current: str | None,
+        written: str,
+        aliased: bool,
+        value: str,
+        clean: Callable[[str], str | None],
+    ) -> str | None:
+        """A header field's value: the first one written wins; an alias is noted."""
+        self.recognized = True
+        if aliased:
+            self.notes.append(f"Non-standard key {written} read as {label}")
+        if current is not None:
+            self.notes.append(f"Duplicate {label} field; kept the first")
+            return current
+        return clean(value)
 
     def _read_interrupt(self, j: int) -> int:
         """``INTERRUPT after "phrase"`` (also ``AFTER:``, ``INTERRUPT: "phrase"``, no quotes)."""

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_robust_parsers.engine.lexicon import skip_space
+
 __all__ = [
     "MAX_JSON_ARGUMENTS",
     "GuiCall",
@@ -74,10 +76,7 @@ def reasoning_blocks(text: str, start: int = 0) -> tuple[str | None, int]:
     texts: list[str] = []
     pos = start
     while True:
-        ws = pos
-        while ws < len(text) and text[ws].isspace():
-            ws += 1
-        m = _REASONING_OPEN.match(text, ws)
+        m = _REASONING_OPEN.match(text, skip_space(text, pos))
         if m is None:
             break
         close = re.compile(r"</" + re.escape(m.group(1)) + r"\s*>", re.I).search(text, m.end())

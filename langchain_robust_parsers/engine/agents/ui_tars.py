@@ -44,6 +44,7 @@ from langchain_robust_parsers.engine.agents.gui_layouts import (
     reasoning_blocks,
     seed_calls,
 )
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -383,7 +384,7 @@ def _strict(text: str, start: int, end: int, name: str) -> dict[str, Any] | None
     """The arguments of ``text[start:end]`` read with Python's grammar, or ``None``."""
     try:
         calls = decode_python_calls(text, start, end, positional="keep", tolerant=False)
-    except Exception:  # CallDecodeError, or anything unforeseen: the lenient reading decides
+    except CallDecodeError:  # the lenient reading decides
         return None
     if len(calls) != 1 or calls[0].name != name:
         return None

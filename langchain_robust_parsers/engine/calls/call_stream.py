@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import re
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
@@ -29,11 +28,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import (
-    ERROR_PREFIX,
-    CallDecodeError,
-    ParsedCall,
-)
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.lexicon import (
     HARMONY_TOKENS,
@@ -52,8 +47,6 @@ __all__ = [
     "parse_answer",
     "remaining_text",
 ]
-
-logger = logging.getLogger("langchain_robust_parsers")
 
 MAX_HELD_MARKER_CHARS = 256
 """How long an unfinished ``<think ...`` opening tag may grow before it is taken for text."""
@@ -217,15 +210,13 @@ def parse_answer(
 
     ``dialect`` is the function-call decoder's (``auto`` reads every dialect); ``max_calls``
     keeps the first calls only (the text of the others is removed all the same); ``policy``
-    types the arguments and sets apart calls that must not run (``invalid``).
+    types the arguments and sets apart calls that must not run (``invalid``). Anything but a
+    ``CallDecodeError`` escaping the decoder is a bug and propagates to the caller's boundary.
     """
     try:
         decoded = decode_calls(text, dialect=dialect)
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
-    except Exception as exc:  # a decoder bug must not break the model: the answer stays text
-        logger.warning("function-call decoder failed unexpectedly", exc_info=True)
-        return ParsedAnswer(text, (), text, ERROR_PREFIX["ast"] + f"Unexpected error: {exc!r}")
     if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
         return ParsedAnswer(text, (), remaining_text(text, decoded.spans), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
@@ -246,6 +237,9 @@ class StreamStep:
 
     content: str = ""
     calls: tuple[ParsedCall, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    """What was handed out earlier and disagrees with the final answer (it cannot be taken
+    back); only :meth:`CallStreamSplitter.finish` sets it, for the caller to report."""
 
 
 _Verdict = Literal["prose", "calls"]
@@ -326,27 +320,34 @@ class CallStreamSplitter:
             self._advance()
         return self._collect()
 
+    def hold(self, delta: str) -> None:
+        """Take the next piece without reading it: once the caller stopped the reading while
+        streaming (an engine bug), :meth:`finish` hands out the rest of the answer at the end."""
+        self.text += delta
+
     def finish(self, answer: ParsedAnswer) -> StreamStep:
         """The rest of ``answer`` (``parse_answer`` of :attr:`text`) beyond what was handed
-        out. Logs a warning if something handed out disagrees with it (it cannot be taken back).
+        out. Its ``conflicts`` name what was handed out and disagrees with the answer (it cannot
+        be taken back); the engine does not log, the caller reports them.
         """
         released = self.released
         content = answer.content
+        conflicts: list[str] = []
         if content.startswith(released):
             rest = content[len(released) :]
         else:
-            logger.warning("text tool calls: content already streamed differs from the answer")
+            conflicts.append("content already streamed differs from the answer")
             rest = content
         done = len(self.emitted)
         shown = [(c.name, c.args) for c in self.emitted]
         final = [(c.name, c.args) for c in answer.calls[:done]]
         if shown != final:
-            logger.warning("text tool calls: calls already streamed differ from the answer")
+            conflicts.append("calls already streamed differ from the answer")
         calls = tuple(answer.calls[done:])
         self.emitted.extend(calls)
         self._released = len(self.text)
         self._queue.clear()
-        return StreamStep(rest, calls)
+        return StreamStep(rest, calls, tuple(conflicts))
 
     # ------------------------------------------------------------------ handing out
 
@@ -403,12 +404,12 @@ class CallStreamSplitter:
                 return "calls", ()
             try:
                 decoded = decode_calls(unit, dialect=self.dialect)
-            except Exception:  # alone it fails; with other blocks it may still count: hold it
+            except CallDecodeError:  # alone it fails; with other blocks it may still count
                 return "calls", ()
             return "calls", decoded.calls if self._early else ()
         try:
             decoded = decode_calls(unit, dialect=self.dialect)
-        except Exception:  # CallDecodeError: not a call the answer will count either
+        except CallDecodeError:  # not a call the answer will count either
             return "prose", ()
         if decoded.report.source == "tagged" or (
             decoded.calls and _accepted(decoded.calls, decoded.report, self.tool_names)

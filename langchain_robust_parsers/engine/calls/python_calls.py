@@ -362,7 +362,7 @@ class _Source:
         """The text of ``node``: ``ast.unparse`` (BFCL's normal form), else the raw slice."""
         try:
             return ast.unparse(node)
-        except Exception:  # RecursionError on deep trees, ValueError on huge ints
+        except (RecursionError, ValueError):  # deep trees; ints past the digit limit
             return self.raw(node)
 
     def raw(self, node: ast.AST) -> str:
@@ -477,7 +477,7 @@ def _parse(src: str, mode: Literal["eval", "exec"]) -> ast.AST | str:
         return f"Invalid syntax: {err.msg}{where}"
     except (MemoryError, RecursionError):
         return "Invalid syntax: the text nests too deeply"
-    except Exception as err:  # ValueError (null bytes), anything else a future parser raises
+    except ValueError as err:  # null bytes before Python 3.12
         return f"Invalid syntax: {err}"
 
 

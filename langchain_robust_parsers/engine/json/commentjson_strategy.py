@@ -43,7 +43,10 @@ def decode_with_commentjson(text: str) -> tuple[Any, ParseReport] | None:
     for source, start, stop in candidates:
         try:
             value = commentjson.loads(text[start:stop])
-        except Exception:  # a third-party parser: lark errors, ValueError, RecursionError...
+        # The one broad catch the engine keeps: commentjson is third-party code whose lark
+        # grammar raises its own unrelated exception classes (and RecursionError, ValueError);
+        # any of them means only "commentjson cannot read this", never a bug of the engine.
+        except Exception:
             continue
         end = stop - (len(text[start:stop]) - len(text[start:stop].rstrip()))
         return value, ParseReport(

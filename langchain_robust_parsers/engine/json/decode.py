@@ -30,6 +30,7 @@ from langchain_robust_parsers.engine.json.lenient import (
 )
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.scan_strings import scan_string
+from langchain_robust_parsers.engine.lexicon import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
@@ -60,25 +61,20 @@ class _Decoded:
     report: ParseReport
 
 
-def _first_significant(text: str, pos: int, stop: int) -> int:
-    while pos < stop and text[pos].isspace():
-        pos += 1
-    return pos
-
-
 def _decode_region(
     text: str,
     region: locate.Region,
     prefix: RepairLog,
     source: Source,
     known_error: tuple[int, str] | None = None,
-    reached: list[int] | None = None,
     *,
     stream_prefix: bool = False,
+    scanner_error: bool = False,
 ) -> _Decoded | None:
-    """Decode the value that starts ``region``, or ``None`` if it holds none (then the
-    position where the scanner gave up is appended to ``reached``, when given)."""
-    a = _first_significant(text, region.start, region.stop)
+    """Decode the value that starts ``region``, or ``None`` if it holds none. With
+    ``scanner_error``, when the lenient scanner gave up its :class:`LenientError` is raised
+    instead (its ``pos`` and ``too_deep`` tell a search where to go on)."""
+    a = skip_space(text, region.start, region.stop)
     if a >= region.stop:
         return None
     at_text_end = region.stop == len(text) and not region.closed
@@ -87,12 +83,10 @@ def _decode_region(
     got: tuple[Any, int] | None = None
     if source == "fenced" and region.closed and text[a] in "{[":
         got, known_error = _decode_fenced(text, a, region.stop)
-    if got is not None:
-        pass
-    elif source == "span":
+    if got is None and source == "span":
         # No slice of the rest of the text per attempt: prose may hold thousands of brackets.
         got = decode_clean_container(text, a, region.stop)
-    elif text[a] in "{[":
+    elif got is None and text[a] in "{[":
         got = decode_with_repairs(
             text[a : region.stop], log, a, at_text_end=at_text_end, known_error=known_error
         )
@@ -104,7 +98,7 @@ def _decode_region(
             log = RepairLog()
             log.extend(prefix)
             got = bulk_decode(text, a, region.stop, log)
-    else:
+    elif got is None:
         try:
             got = (json.loads(text[a : region.stop]), region.stop)
         except (ValueError, RecursionError):
@@ -124,11 +118,9 @@ def _decode_region(
             got = scan_value(
                 text, a, region.stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix
             )
-        except LenientError as err:
-            if reached is not None:
-                reached.append(err.pos)
-                if err.too_deep:
-                    reached.append(err.pos)  # a second entry: resume the search after it
+        except LenientError:
+            if scanner_error:
+                raise
             return None
     value, end = got
     rest = text[end : region.stop]
@@ -213,7 +205,7 @@ def _members_follow_closers(text: str, pos: int, stop: int) -> bool:
     for _ in range(MAX_STRAY_CLOSERS + 1):
         if more_members_follow(text, pos, stop):
             return True
-        pos = _first_significant(text, pos, stop)
+        pos = skip_space(text, pos, stop)
         if pos >= stop or text[pos] not in "}]":
             return False
         pos += 1
@@ -247,7 +239,7 @@ def _decode_fenced(text: str, a: int, stop: int) -> tuple[_Decode | None, _Decod
         return None, None
     if end <= stop:
         return (value, end), None
-    after = _first_significant(text, end, len(text))
+    after = skip_space(text, end, len(text))
     return ((value, end) if text.startswith(("```", "~~~"), after) else None), None
 
 
@@ -275,7 +267,7 @@ def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
 def _unescape_document(text: str, begin: int) -> str | None:
     """``{\\"key\\": \\"value\\"}``: a document printed with its quotes escaped, as if cut out of a
     JSON string. Returns it with ``\\"`` unescaped, or ``None`` when the text is not like that."""
-    a = _first_significant(text, begin, len(text))
+    a = skip_space(text, begin, len(text))
     if not (text.startswith('{\\"', a) or text.startswith('[\\"', a)):
         return None
     return text[:a] + text[a:].replace('\\"', '"')
@@ -369,7 +361,7 @@ def _located_candidates(
     # strings (```` "```python ...```" ````) are not mistaken for payloads of their own; it is
     # still yielded in its place in the order, after fenced and tagged payloads outside it.
     whole: _Decoded | None = None
-    a = _first_significant(text, begin, len(text))
+    a = skip_space(text, begin, len(text))
     if a < len(text) and (text[a] in _WHOLE_STARTS or text[a] in _SCALAR_STARTS):
         known = None
         if first_error is not None and first_error[0] >= a and not prefix.count:
@@ -406,13 +398,17 @@ def _span_candidates(
         s = locate.next_span_start(text, pos, skip)
         if s < 0:
             break
-        reached: list[int] = []
-        d = _decode_region(
-            text, locate.Region("span", s, len(text), False), prefix, "span", reached=reached
-        )
+        region = locate.Region("span", s, len(text), False)
+        try:
+            d = _decode_region(text, region, prefix, "span", scanner_error=True)
+        except LenientError as err:
+            budget -= 1 + max(0, err.pos - s)
+            # Past the nesting bound every start in the same run of openers fails too.
+            pos = max(err.pos, s + 1) if err.too_deep else s + 1
+            continue
         if d is None:
-            budget -= 1 + max(0, (reached[0] if reached else len(text)) - s)
-            pos = reached[1] if len(reached) > 1 else s + 1
+            budget -= 1 + len(text) - s
+            pos = s + 1
             continue
         found.append(d)
         pos = max(d.report.end, s + 1)

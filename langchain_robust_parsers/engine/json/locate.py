@@ -8,18 +8,17 @@ positions in reports point at what the model wrote.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.lexicon import (
     FENCE_OPEN as _FENCE_OPEN,
-    THINK_CLOSE as THINK_CLOSE,
+    THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
     THINK_OPEN as _THINK_OPEN,
+    skip_space,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-_THINK_CLOSE = THINK_CLOSE
-_LONE_THINK_CLOSE = THINK_CLOSE
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
 # A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
 _SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")
@@ -42,7 +41,7 @@ class Region:
 
 def _think_block_end(text: str, m: re.Match[str]) -> int:
     """The end of the reasoning block opened by ``m``, or -1 when it is never closed."""
-    close = _THINK_CLOSE.search(text, m.end())
+    close = THINK_CLOSE.search(text, m.end())
     return -1 if close is None else close.end()
 
 
@@ -54,9 +53,7 @@ def payload_start(text: str, log: RepairLog) -> int:
         log.add("bom", 0)
         pos = 1
     while True:
-        ws = pos
-        while ws < len(text) and text[ws].isspace():
-            ws += 1
+        ws = skip_space(text, pos)
         m = _THINK_OPEN.match(text, ws)
         if m is None:
             break
@@ -65,7 +62,7 @@ def payload_start(text: str, log: RepairLog) -> int:
             break
         log.add("think_block", ws)
         pos = stop
-    close = _LONE_THINK_CLOSE.search(text, pos)
+    close = THINK_CLOSE.search(text, pos)
     if close is not None and _THINK_OPEN.search(text, pos, close.start()) is None:
         log.add("think_block", pos)
         pos = close.end()
@@ -151,6 +148,24 @@ class _FenceFinder:
                 return _FENCE_OPEN.match(text, hit)
             # Right after a quote or a backslash the marker is inside a JSON string.
             pos = hit + 3
+
+
+def _not_blank(body: str) -> bool:
+    return bool(body.strip())
+
+
+def answer_region(
+    text: str, log: RepairLog, holds: Callable[[str], bool] = _not_blank
+) -> tuple[Region, list[tuple[int, int]]]:
+    """Where a non-JSON answer is, and the reasoning blocks after its start: the first fenced
+    block after the reasoning whose body ``holds`` the format (by default, any non-blank body),
+    else the whole text after the reasoning (``closed`` false: it runs to the end)."""
+    start = payload_start(text, log)
+    skip = think_regions(text, start)
+    for region in fenced_regions(text, start, skip):
+        if holds(text[region.start : region.stop]):
+            return region, skip
+    return Region("whole", start, len(text), False), skip
 
 
 def find_marker(text: str, marker: str, pos: int) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 _ODD_SPACES = "\u1680\u180e\u2000-\u200b\u202f\u205f\u3000\ufeff"
@@ -127,7 +128,7 @@ _OBJ = 0
 _ARR = 1
 
 
-class LenientError(ValueError):
+class LenientError(EngineError):
     """The scanner found no value it could stand behind; ``pos`` says where it stopped.
 
     ``too_deep`` marks the nesting bound: every start inside the same run of openers would hit

@@ -346,13 +346,12 @@ def element_dict(element: Element) -> dict[str, Any]:
 
 def _region(text: str, log: RepairLog) -> tuple[Source, int, int]:
     """Where the XML is: a fenced block holding a tag, else the text after the reasoning."""
-    start = locate.payload_start(text, log)
-    skip = locate.think_regions(text, start)
-    for region in locate.fenced_regions(text, start, skip):
-        body = text[region.start : region.stop]
-        if "<" in body and _NAME.match(body, body.find("<") + 1):
-            return "fenced", region.start, region.stop
-    return "whole", start, len(text)
+    region = locate.answer_region(text, log, _holds_tag)[0]
+    return "fenced" if region.source == "fenced" else "whole", region.start, region.stop
+
+
+def _holds_tag(body: str) -> bool:
+    return "<" in body and _NAME.match(body, body.find("<") + 1) is not None
 
 
 def _choose_root(roots: list[Element], tags: list[str] | None, log: RepairLog) -> Element:

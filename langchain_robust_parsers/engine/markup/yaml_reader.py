@@ -102,13 +102,11 @@ def _load(text: str) -> Any:
 
 
 def _region(text: str, log: RepairLog) -> tuple[Source, int, int]:
-    start = locate.payload_start(text, log)
-    skip = locate.think_regions(text, start)
-    for region in locate.fenced_regions(text, start, skip):
-        if text[region.start : region.stop].strip():
-            return "fenced", region.start, region.stop
-    stop = skip[0][0] if skip else len(text)
-    return "whole", start, stop
+    """A non-blank fenced block, else the text after the reasoning up to any later reasoning."""
+    region, skip = locate.answer_region(text, log)
+    if region.source == "fenced":
+        return "fenced", region.start, region.stop
+    return "whole", region.start, skip[0][0] if skip else region.stop
 
 
 def _starts(text: str, start: int, stop: int) -> Iterator[int]:

@@ -47,14 +47,9 @@ def locate_answer(src: str) -> Answer:
     """The answer in ``src``: after ``<think>`` blocks, the body of the first non-empty fence
     when there is one, else the rest of the text."""
     log = RepairLog()
-    start = locate.payload_start(src, log)
-    skip = locate.think_regions(src, start)
-    source: Source = "whole"
-    stop = len(src)
-    for region in locate.fenced_regions(src, start, skip):
-        if src[region.start : region.stop].strip():
-            source, start, stop = "fenced", region.start, region.stop
-            break
+    region, skip = locate.answer_region(src, log)
+    source: Source = "fenced" if region.source == "fenced" else "whole"
+    start, stop = region.start, region.stop
     pieces: list[str] = []
     pos = start
     for a, b in skip:  # reasoning later in the reply, blanked: offsets stay those of `src`

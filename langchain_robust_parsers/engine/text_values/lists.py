@@ -30,10 +30,11 @@ MAX_WRAPPERS = 3
 MAX_LEAD_IN_CHARS = 200
 """A comma list's lead-in (``Here are the colors: red, ...``) is at most this long."""
 
-_NUMBERED = re.compile(r"[ \t]*(?:\d{1,4}[.)]|\(\d{1,4}\)|#\d{1,4}[.:)]?)[ \t]+(?=\S)")
+_DIGITS = rf"\d{{1,{MAX_ITEM_NUMBER_DIGITS}}}"
+_NUMBERED = re.compile(rf"[ \t]*(?:{_DIGITS}[.)]|\({_DIGITS}\)|#{_DIGITS}[.:)]?)[ \t]+(?=\S)")
 _BULLETED = re.compile(r"[ \t]*[-*•+·‣▪◦–][ \t]+(?=\S)")
 _MARKERS: dict[str, re.Pattern[str]] = {"numbered": _NUMBERED, "bulleted": _BULLETED}
-_INLINE_NUMBER = re.compile(r"[ \t](\d{1,4})[.)][ \t]+")
+_INLINE_NUMBER = re.compile(rf"[ \t]({_DIGITS})[.)][ \t]+")
 _THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b", re.I)
 _THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
 _WRAPPERS = (("**", "**"), ("__", "__"), ("*", "*"), ("`", "`"), ('"', '"'), ("“", "”"))
@@ -129,12 +130,8 @@ def _lines(text: str, start: int, stop: int) -> Iterator[_Line]:
 
 
 def _region(text: str, log: RepairLog) -> tuple[Source, int, int]:
-    start = locate.payload_start(text, log)
-    skip = locate.think_regions(text, start)
-    for region in locate.fenced_regions(text, start, skip):
-        if text[region.start : region.stop].strip():
-            return "fenced", region.start, region.stop
-    return "whole", start, len(text)
+    region = locate.answer_region(text, log)[0]
+    return "fenced" if region.source == "fenced" else "whole", region.start, region.stop
 
 
 def read_list(text: str, kind: ListKind) -> tuple[list[str], ParseReport]:
@@ -290,7 +287,6 @@ class ListStream:
         self.kind = kind
         self._chunks: list[str] = []
         self._line: list[str] = []
-        self._line_pos = 0
         self._thinking = False
         self._handed: list[str] = []
         self._segment: list[str] = []
