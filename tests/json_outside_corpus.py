@@ -186,6 +186,13 @@ STRINGS: list[Case] = [
         '{"n": 1, "list": "a}b}c" extra words',
         {"n": 1, "list": "a}b}c"},
     ),
+    (
+        "doubled-open-quote-key",
+        '{"" note": "check sizes", "n": 2}',
+        {" note": "check sizes", "n": 2},
+    ),
+    ("doubled-open-quote-key-cut", '{"id": 7, "" label":"x', {"id": 7, " label": "x"}),
+    ("empty-key-kept", '{"": "blank", "" : 0}', {"": 0}),
     ("inner-quote-then-quote-later", '{"q": "a "b c" d", "n": 2}', {"q": 'a "b c" d', "n": 2}),
     ("inner-quotes", '{"say": "he said "hi" to me"}', {"say": 'he said "hi" to me'}),
     (
