@@ -27,18 +27,21 @@ hundreds of repairs of the same few kinds (every quote of a Python ``repr``), an
 record costs about as much as the C decoder spends on 100 characters."""
 
 _TOKEN = re.compile(
-    r"""(\"[^"\\\n]*"|"(?:[^"\\\n]|\\.)*"|'[^'\\\n]*'|'(?:[^'\\\n]|\\.)*'"""
-    r"""|//[^\n]*|\#[^\n]*|[A-Za-z_][A-Za-z0-9_]*(?:[ \t]*:)?"""
-    r"""|,(?=[ \t\r\n]*[}\]]))"""
+    r"""(["'/#,A-Za-z_](?:(?<=")[^"\\\n]*"|(?<=")(?:[^"\\\n]|\\.)*"|(?<=')"""
+    r"""[^'\\\n]*'|(?<=')(?:[^'\\\n]|\\.)*'|(?<=/)/[^\n]*|(?<=\#)[^\n]*"""
+    r"""|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?|(?<=,)(?=[ \t\r\n]*[}\]])))"""
 )
 """A token that is a string or may need a rewrite (a bare word takes the colon after it, so a
 key is told from a value without a second match). ``split`` on this one group gives the text
 between tokens and the tokens alternately, at C speed; only the tokens are looked at in Python.
-A string without escapes is matched by a plain class run; only one with escapes takes the
-slower alternative. No alternative nests a quantifier."""
+Every alternative starts with the one leading class and tells itself apart by a look-behind at
+that character: a pattern that opens with a single class lets the regex engine skip the text
+between tokens in a tight loop, three times faster than trying each alternative at each
+character. A string without escapes is matched by a plain class run; only one with escapes
+takes the slower alternative. No alternative nests a quantifier."""
 _OUTSIDE_TOKEN = re.compile(
-    r"""('[^'\\\n]*'|'(?:[^'\\\n]|\\.)*'"""
-    r"""|//[^\n]*|\#[^\n]*|[A-Za-z_][A-Za-z0-9_]*(?:[ \t]*:)?|,(?=[ \t\r\n]*[}\]]))"""
+    r"""(['/#,A-Za-z_](?:(?<=')[^'\\\n]*'|(?<=')(?:[^'\\\n]|\\.)*'|(?<=/)/[^\n]*"""
+    r"""|(?<=\#)[^\n]*|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?|(?<=,)(?=[ \t\r\n]*[}\]])))"""
 )
 """:data:`_TOKEN` without double-quoted strings, for the text between them."""
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
