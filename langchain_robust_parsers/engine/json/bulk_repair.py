@@ -46,6 +46,8 @@ _OUTSIDE_TOKEN = re.compile(
 """:data:`_TOKEN` without double-quoted strings, for the text between them."""
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
 _TRAILING_COMMA = re.compile(r",[ \t\r\n]*[}\]]")
+_QUOTE_MASK = "\x02"
+"""Stands for a double quote while a ``repr``'s single quotes become double ones."""
 _MARK = "\x00"
 """Stands for a double-quoted string in the joined outside text; a document holding it takes
 the general route."""
@@ -190,6 +192,41 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
     return '"'.join(pieces)
 
 
+def _plain_quotes(chunk: str) -> bool:
+    """No escaped quote (an escaped backslash is fine: JSON reads it alike) and no mask."""
+    if _QUOTE_MASK in chunk:
+        return False
+    bare = chunk.replace("\\\\", "") if "\\" in chunk else chunk
+    return "\\'" not in bare and '\\"' not in bare
+
+
+def _rewrite_single_quoted(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
+    """:func:`_rewrite` for a Python ``repr`` (strings single-quoted, no escapes): swapping the
+    quotes is one ``str.replace`` (a double quote, which can only be text inside a string, is
+    masked meanwhile), and what is left to rewrite (``True``, ``None``, keys) lies between the
+    strings. ``False`` when this route cannot tell (an odd number of quotes)."""
+    quotes = chunk.count("'")
+    if quotes % 2:
+        return False
+    swapped = chunk.replace('"', _QUOTE_MASK).replace("'", '"')
+    rest = RepairLog()
+    fixed = _rewrite_outside(swapped, start, rest)
+    if fixed is False:
+        return False
+    opens: list[tuple[int, str]] = []
+    at = -1
+    while len(opens) < MAX_BULK_RECORDED and 2 * len(opens) < quotes:
+        at = chunk.find("'", chunk.find("'", at + 1) + 1) if opens else chunk.find("'")
+        opens.append((start + at, "single_quotes"))
+    merged = sorted(opens + [(r.pos, r.name) for r in rest.repairs])[:MAX_BULK_RECORDED]
+    for pos, name in merged:
+        log.add(name, pos)
+    log.count += quotes // 2 + rest.count - len(merged)
+    # A double quote was text inside a single-quoted string; anywhere else the escape makes the
+    # decode fail, and the general route reads the document.
+    return (swapped if fixed is None else fixed).replace(_QUOTE_MASK, '\\"')
+
+
 def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, int] | None:
     """The value of ``text[start:stop]`` after rewriting its lexical defects, with one repair
     recorded per rewrite, or ``None`` (nothing recorded) when the result is not exactly one
@@ -198,9 +235,13 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
         return None
     attempt = RepairLog()
     chunk = text if start == 0 and stop == len(text) else text[start:stop]
-    # Mostly double-quoted strings (JSON with unquoted keys or comments): set them aside first.
-    outside_route = _MARK not in chunk and chunk.count('"') > chunk.count("'")
-    fixed = _rewrite_outside(chunk, start, attempt) if outside_route else False
+    fixed: str | Literal[False] | None = False
+    if _MARK not in chunk:
+        if chunk.count("'") > chunk.count('"') and _plain_quotes(chunk):
+            fixed = _rewrite_single_quoted(chunk, start, attempt)
+        elif chunk.count('"') > chunk.count("'"):
+            # Mostly double-quoted strings (unquoted keys, comments): set them aside first.
+            fixed = _rewrite_outside(chunk, start, attempt)
     if fixed is False:
         attempt = RepairLog()
         fixed = _rewrite(chunk, start, attempt)
