@@ -40,7 +40,7 @@ MAX_PATHED_REPAIRS = 16
 """Repairs given their JSON path, the earliest first. Finding a path walks the payload up to the
 repair in Python; a document with hundreds of repairs gets paths for the first ones and costs
 a walk of the text up to them, not of the whole document."""
-PATH_WALK_CHARS = 2_048
+PATH_WALK_CHARS = 1_024
 """Only repairs this close to the payload start are given a path by the walk: it reads about 20
 times slower than the C decoder, so a longer walk would cost more than a bulk repair of a 10 KB
 document itself (a repair far into a megabyte keeps its offset, and a rule may set its path)."""
