@@ -45,6 +45,8 @@ _OUTSIDE_TOKEN = re.compile(
 )
 """:data:`_TOKEN` without double-quoted strings, for the text between them."""
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
+_KEY_COLON = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)([ \t]*:)")
+"""A key and its colon; between strings a colon follows nothing else."""
 _TRAILING_COMMA = re.compile(r",[ \t\r\n]*[}\]]")
 _QUOTE_MASK = "\x02"
 """Stands for a double quote while a ``repr``'s single quotes become double ones."""
@@ -164,8 +166,19 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
     # One alternative keeps the regex engine's first-character skip: words alone when nothing
     # else needs a rewrite (the alternation costs three times as much per character).
     only_words = not any(c in joined for c in "'/#") and _TRAILING_COMMA.search(joined) is None
-    parts = (_WORD if only_words else _OUTSIDE_TOKEN).split(joined)
-    fixes = _fix_parts(parts)
+    total = -1
+    if only_words and not any(w in joined for w in _PY_JSON):
+        # Keys are the only rewrite left: one split, and quoting them all is one comprehension.
+        parts = _KEY_COLON.split(joined)
+        total = len(parts) // 3
+        last = min(len(parts), 3 * MAX_BULK_RECORDED)
+        fixes: list[tuple[int, str, int]] | None = [
+            (i, "unquoted_key", len(parts[i])) for i in range(1, last, 3)
+        ]
+        parts[1::3] = ['"' + k + '"' for k in parts[1::3]]
+    else:
+        parts = (_WORD if only_words else _OUTSIDE_TOKEN).split(joined)
+        fixes = _fix_parts(parts)
     if fixes is None:
         return False
     if not fixes:
@@ -186,6 +199,7 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
         j = bisect_right(seg_joined, q) - 1
         offsets.append(seg_chunk[j] + q - seg_joined[j])
     _record(log, fixes, offsets)
+    log.count += max(total - len(fixes), 0)
     pieces = [""] * (2 * len(outside) - 1)
     pieces[0::2] = "".join(parts).split(_MARK)
     pieces[1::2] = bodies
