@@ -144,7 +144,7 @@ def _string_bodies(chunk: str) -> tuple[list[str], list[str]] | None:
     for part in parts[1:]:
         if body is None:
             body = part
-        elif (len(body) - len(body.rstrip("\\"))) % 2:  # an escaped quote: the body goes on
+        elif body[-1:] == "\\" and (len(body) - len(body.rstrip("\\"))) % 2:  # escaped quote
             body += '"' + part
         else:
             bodies.append(body)
