@@ -36,7 +36,7 @@ MAX_DROPPED_VALUES = 64
 """Further top-level values listed in a report (NDJSON may hold millions); the first ones are
 enough to tell a user that values were not returned."""
 
-MAX_PATHED_REPAIRS = 16
+MAX_PATHED_REPAIRS = 8
 """Repairs given their JSON path, the earliest first. Finding a path walks the payload up to the
 repair in Python; a document with hundreds of repairs gets paths for the first ones and costs
 a walk of the text up to them, not of the whole document."""
