@@ -94,6 +94,13 @@ SYNTAX: list[Case] = [
     ("double-encoded", '"{\\"a\\": 1}"', {"a": 1}),
     ("tuple", "{'point': (1, 2)}", {"point": [1, 2]}),
     ("python-set-of-strings", "{'red', 'green'}", ["red", "green"]),
+    ("python-set-of-ints", "{'ids': {3, 5, 8}}", {"ids": [3, 5, 8]}),
+    ("python-set-one-number", "{'best': {42}, 'n': 1}", {"best": [42], "n": 1}),
+    ("python-set-in-list", "[{1.5, -2}, {0}]", [[1.5, -2], [0]]),
+    ("python-set-literals", "{'flags': {True, None}}", {"flags": [True, None]}),
+    ("python-set-one-string", "{'tags': {'solo'}}", {"tags": ["solo"]}),
+    ("python-set-cut-off", "{'ids': {1, 2", {"ids": [1, 2]}),
+    ("python-set-root", "{7, 11, 13}", [7, 11, 13]),
 ]
 
 LITERALS: list[Case] = [
@@ -170,6 +177,23 @@ NUMBERS: list[Case] = [
 ]
 
 STRINGS: list[Case] = [
+    # A quote followed by words that run to the end of a cut-off answer, with no quote after them:
+    # the quote closed the value (the words are a key the cut-off left unfinished).
+    ("closed-then-cut-words", '{"city": "Paris, France" and', {"city": "Paris, France"}),
+    ("closed-then-cut-nested", '{"a": {"b": "x, y" note', {"a": {"b": "x, y"}}),
+    (
+        "closed-then-cut-after-members",
+        '{"n": 1, "list": "a}b}c" extra words',
+        {"n": 1, "list": "a}b}c"},
+    ),
+    (
+        "doubled-open-quote-key",
+        '{"" note": "check sizes", "n": 2}',
+        {" note": "check sizes", "n": 2},
+    ),
+    ("doubled-open-quote-key-cut", '{"id": 7, "" label":"x', {"id": 7, " label": "x"}),
+    ("empty-key-kept", '{"": "blank", "" : 0}', {"": 0}),
+    ("inner-quote-then-quote-later", '{"q": "a "b c" d", "n": 2}', {"q": 'a "b c" d', "n": 2}),
     ("inner-quotes", '{"say": "he said "hi" to me"}', {"say": 'he said "hi" to me'}),
     (
         "inner-quotes-end",

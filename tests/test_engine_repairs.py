@@ -714,3 +714,17 @@ def test_repair_json_raises_without_json() -> None:
     with pytest.raises(OutputParserException) as info:
         repair_json(text)
     assert info.value.llm_output == text
+
+
+@pytest.mark.parametrize("text", ["Use {0} and {1} here", "{0}", "Dear {name}, hello"])
+def test_format_placeholders_in_prose_are_not_python_sets(text: str) -> None:
+    with pytest.raises(OutputParserException):
+        loads(text)
+
+
+def test_python_set_reports_where_it_was_read() -> None:
+    value, report = loads_with_report("{'ids': {3, 5}, 'ok': True}")
+    assert value == {"ids": [3, 5], "ok": True}
+    assert [(r.name, r.path) for r in report.repairs if r.name == "python_set"] == [
+        ("python_set", "/ids")
+    ]

@@ -25,7 +25,7 @@ class RepairLog:
             self.repairs.append(Repair(name, pos))
 
     def extend(self, other: RepairLog) -> None:
-        for r in other.repairs:
-            self.add(r.name, r.pos)
-        self.count += other.count - len(other.repairs)
+        # Repairs are immutable: the other log's records are shared, not rebuilt.
+        self.repairs.extend(other.repairs[: MAX_RECORDED_REPAIRS - len(self.repairs)])
+        self.count += other.count
         self.truncated = self.truncated or other.truncated

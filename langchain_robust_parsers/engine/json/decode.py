@@ -38,10 +38,14 @@ MAX_DROPPED_VALUES = 64
 """Further top-level values listed in a report (NDJSON may hold millions); the first ones are
 enough to tell a user that values were not returned."""
 
-MAX_PATHED_REPAIRS = 64
+MAX_PATHED_REPAIRS = 8
 """Repairs given their JSON path, the earliest first. Finding a path walks the payload up to the
 repair in Python; a document with hundreds of repairs gets paths for the first ones and costs
 a walk of the text up to them, not of the whole document."""
+PATH_WALK_CHARS = 1_024
+"""Only repairs this close to the payload start are given a path by the walk: it reads about 20
+times slower than the C decoder, so a longer walk would cost more than a bulk repair of a 10 KB
+document itself (a repair far into a megabyte keeps its offset, and a rule may set its path)."""
 
 SPAN_SCAN_BUDGET = 4
 """Failed payload starts in prose (``{name}``, ``[1]``...) may together re-read at most this
@@ -143,9 +147,15 @@ def _with_paths(text: str, a: int, end: int, repairs: list[Repair]) -> tuple[Rep
     """The repairs, each with the JSON pointer of the place it changed."""
     if not repairs:
         return ()
-    wanted = sorted(r.pos for r in repairs if not r.path)[:MAX_PATHED_REPAIRS]
+    limit = a + PATH_WALK_CHARS
+    wanted = sorted(r.pos for r in repairs if not r.path and r.pos < limit)[:MAX_PATHED_REPAIRS]
+    if not wanted:
+        return tuple(repairs)
     paths = paths_at(text, a, max(end, a), wanted)
-    return tuple(Repair(r.name, r.pos, r.path or paths.get(r.pos, "")) for r in repairs)
+    return tuple(
+        Repair(r.name, r.pos, paths[r.pos]) if not r.path and paths.get(r.pos) else r
+        for r in repairs
+    )
 
 
 def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:

@@ -246,7 +246,9 @@ def _junk_until_separator(src: str, p: int, end: int, quote: str = '"') -> bool:
     ``'it'   s'``)."""
     m = _QUOTE_OR_SEPARATOR.search(src, p, end)
     if m is None:
-        return False
+        # `{"a": "x, y" tail` cut off: the words after the quote run to the end of the text on
+        # its line with no quote, so no inner quotation closes there; the quote ended the value.
+        return src.find(quote, p, end) < 0
     if quote != '"' and src.find(quote, p, m.start()) >= 0:
         return False
     if m.group() == "}":

@@ -12,6 +12,7 @@ The repairs a rule records are named in :mod:`.repair_names`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -303,6 +304,34 @@ def ellipsis(scan: Scan, pos: int, c: str) -> Step | None:
     return AFTER, pos + 3
 
 
+_SET_ITEM = re.compile(
+    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|True|False|None)[ \t\r\n]*([,}])"
+)
+"""The first item of a Python set of numbers or literals (``{1, 2}``, ``{None}``) and what follows
+it; a bare word is not one (``{name}`` in prose is a placeholder)."""
+
+
+def _as_list(scan: Scan, pos: int) -> None:
+    """Turn the empty object on top of the stack into a list closed by its ``}``."""
+    frame = scan.stack[-1]
+    scan.stack[-1] = _Frame(_ARR, frame.closer, is_root=frame.is_root)
+    scan.log.add("python_set", pos)
+
+
+def python_set(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{1, 2}`` or ``[{5}]``: numbers or ``True``/``False``/``None`` where the first key was
+    expected are a Python set, read as a list (``python_set``). A lone number at the root stays
+    unread (``{0}`` in prose is a format placeholder)."""
+    frame = scan.stack[-1]
+    if frame.members or frame.key is not None or not (c.isdigit() or c in "-TFN"):
+        return None
+    m = _SET_ITEM.match(scan.src, pos, scan.end)
+    if m is None or (frame.is_root and m.group(1) == "}"):
+        return None
+    _as_list(scan, pos)
+    return VALUE, pos
+
+
 def key(scan: Scan, pos: int, c: str) -> Step:
     """A quoted or unquoted key, then its colon (``missing_colon``, ``misplaced_quote``)."""
     src, end, log = scan.src, scan.end, scan.log
@@ -323,13 +352,10 @@ def key(scan: Scan, pos: int, c: str) -> Step:
         _attach_member(frame, k.strip(), rest.strip().strip("\"'"))
         return AFTER, p
     if src[p] in ",}":
-        if src[p] == "," and not frame.members and c in _CLOSERS:
-            # `{'a', 'b'}`: a Python set of strings, read as a list.
-            arr = _Frame(_ARR, frame.closer)
-            arr.container.append(name)
-            arr.members = 1
-            scan.stack[-1] = arr
-            log.add("mismatched_closer", pos)
+        if not frame.members and c in _CLOSERS:
+            # `{'a', 'b'}`, `{"x"}`: a Python set of strings, read as a list.
+            _as_list(scan, pos)
+            _attach(scan.stack[-1], name)
             return AFTER, p
         raise LenientError("key without a value", p)
     log.add("missing_colon", p)
@@ -546,6 +572,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
         listed_key,
         ellipsis,
         fence,
+        python_set,
         key,
     ),
     VALUE: (

@@ -28,6 +28,10 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
+_DOUBLED_KEY = re.compile(r'"[ \t]*[^"\s:,{}\[\]][^"\n:,{}\[\]]*"[ \t]*:')
+"""``"" key":`` from the second quote: key text (not starting with a space run alone), its
+closing quote and the colon; the classes exclude the quote, so the match is linear."""
+
 
 def _quote_closes(
     src: str,
@@ -173,9 +177,11 @@ def scan_string(
     noted_control = False
     fenced = False
     inner_quotes = 0
-    doubled = (
-        pos + 1 < end and src[pos] == opener and (src[pos + 1].isalnum() or src[pos + 1] == "_")
-    )
+    doubled = pos + 1 < end and src[pos] == opener
+    if doubled and not (src[pos + 1].isalnum() or src[pos + 1] == "_"):
+        # `{"" key": 1}`: a doubled opening quote before a key that a single quote and its
+        # colon end on the same line.
+        doubled = role == "key" and opener == '"' and _DOUBLED_KEY.match(src, pos, end) is not None
     if doubled:
         # `""key""`: quotes doubled the CSV way around the whole string.
         log.add("doubled_quote", pos)
