@@ -23,6 +23,7 @@ from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -36,6 +37,7 @@ class _RobustList:
 
     list_kind: ClassVar[ListKind]
     stats: ParseStats | None
+    on_error: OnError
 
     if TYPE_CHECKING:  # provided by the Runnable each parser also derives from
 
@@ -45,14 +47,17 @@ class _RobustList:
         return read_list(text, self.list_kind)
 
     def _final(self, text: str) -> tuple[list[str], ParseReport]:
-        final = final_parse(self.get_name(), LIST, text, self._read, _message)
+        empty: list[str] = []
+        final = final_parse(self.get_name(), LIST, text, self._read, _message, self.on_error, empty)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
     def parse(self, text: str) -> list[str]:
-        """The items of the list in ``text`` (``[]`` when it holds no list)."""
+        """The items of the list in ``text`` (``[]`` when it holds no list). A custom
+        ``pattern`` that fails raises ``OutputParserException``, or with
+        ``on_error="fallback"`` gives ``[]`` (counted as ``fallback``)."""
         return self._final(text)[0]
 
     def parse_with_report(self, text: str) -> tuple[list[str], ParseReport]:
@@ -91,6 +96,9 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
     list_kind: ClassVar[ListKind] = "comma"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
 
     @classmethod
     def is_lc_serializable(cls) -> bool:
@@ -109,6 +117,9 @@ class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
     list_kind: ClassVar[ListKind] = "numbered"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
@@ -128,6 +139,9 @@ class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
     list_kind: ClassVar[ListKind] = "bulleted"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:
