@@ -55,9 +55,7 @@ class _RobustList:
         return value, final.report
 
     def parse(self, text: str) -> list[str]:
-        """The items of the list in ``text`` (``[]`` when it holds no list). A custom
-        ``pattern`` that fails raises ``OutputParserException``, or with
-        ``on_error="fallback"`` gives ``[]`` (counted as ``fallback``)."""
+        """The items of the list in ``text`` (``[]`` when it holds no list)."""
         return self._final(text)[0]
 
     def parse_with_report(self, text: str) -> tuple[list[str], ParseReport]:
@@ -97,8 +95,8 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
-    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     @classmethod
     def is_lc_serializable(cls) -> bool:
@@ -118,8 +116,8 @@ class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
-    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
@@ -140,8 +138,8 @@ class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """A final parse that cannot read a list: ``"raise"`` ``OutputParserException``, or
-    ``"fallback"``: return ``[]`` (counted as ``fallback``)."""
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:
