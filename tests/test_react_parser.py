@@ -46,6 +46,19 @@ def streamed(text: str, *, size: int = 1, **fields: Any) -> list[Any]:
     return list(parser.transform(iter(chunks)))
 
 
+def streamed_until_error(
+    parser: ReActOutputParser, chunks: list[str]
+) -> tuple[list[Any], OutputParserException | None]:
+    """What ``parser.transform`` yields for ``chunks`` before it ends, and what it raised."""
+    items: list[Any] = []
+    try:
+        for item in parser.transform(iter(chunks)):
+            items.append(item)
+    except OutputParserException as err:
+        return items, err
+    return items, None
+
+
 def text_of(items: list[Any]) -> str:
     return "".join(item for item in items if isinstance(item, str))
 
@@ -82,15 +95,20 @@ def test_final_answer_layouts_stream_thought_and_answer(text: str) -> None:
     assert parsed == AgentFinish(return_values={"output": ECHARTS}, log=text)
 
 
-def test_action_text_that_is_no_action_streams_as_text_only() -> None:
+def test_action_text_that_is_no_action_streams_text_then_raises_as_parse() -> None:
     text = "Through: abc\nAction: efg"
-    items = streamed(text)
+    items: list[Any] = []
+    with pytest.raises(OutputParserException) as streamed_error:
+        for item in ReActOutputParser(stream_text=True).transform(iter(text)):
+            items.append(item)
     assert all(isinstance(item, str) for item in items)
     assert text_of(items) == "Through: abc\nefg"  # the `Action:` marker is not shown
     with pytest.raises(OutputParserException) as info:
         ReActOutputParser().parse(text)
     assert info.value.observation == MISSING_ACTION_INPUT
     assert info.value.send_to_llm
+    assert streamed_error.value.observation == info.value.observation
+    assert streamed_error.value.send_to_llm
 
 
 @pytest.mark.parametrize("cut", ["\\u4f", "\\"], ids=["unicode-escape", "backslash"])
@@ -123,9 +141,12 @@ def test_list_wrapped_action_leaks_no_brackets() -> None:
 )
 def test_invalid_json_in_a_fence_passes_through_as_text(text: str) -> None:
     for size in (1, 4, len(text)):
-        items = streamed(text, size=size)
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        items, error = streamed_until_error(ReActOutputParser(stream_text=True), chunks)
         assert text_of(items) == text
         assert steps_of(items) == []
+        # no step: the stream ends as parse does, not on text alone
+        assert error is not None and error.observation == MISSING_ACTION
 
 
 # --------------------------------------------------------------------------- more streaming
@@ -424,11 +445,16 @@ def test_any_text_gives_a_step_or_an_output_parser_exception(
         assert err.observation == expected.observation
     else:
         assert items == [expected]
-    # text stream: never raises; text, then at most one step
-    items = list(ReActOutputParser(stream_text=True, lenient_finish=lenient).transform(chunks))
+    # text stream: text, then one step, or (no step at all) what parse raises; never text only
+    text_parser = ReActOutputParser(stream_text=True, lenient_finish=lenient)
+    items, error = streamed_until_error(text_parser, chunks)
     found = steps_of(items)
-    assert len(found) <= 1
-    if found:
+    if error is not None:
+        assert found == []
+        assert isinstance(expected, OutputParserException)
+        assert error.observation == expected.observation
+    else:
+        assert len(found) == 1
         assert items[-1] is found[0]
         if isinstance(expected, (AgentAction, AgentFinish)):
             assert type(found[0]) is type(expected)
@@ -606,6 +632,51 @@ def test_agent_executor_sends_parsing_errors_back_to_the_model() -> None:
     assert observation == MISSING_ACTION
 
 
+@pytest.mark.parametrize("on_error", ["raise", "fallback"])
+def test_agent_executor_stream_text_reply_with_no_step(on_error: str) -> None:
+    # AgentExecutor adds up what the agent streams; a reply with no ReAct step used to stream
+    # text only, so the run ended on a ``str`` and failed with an AttributeError.
+    agents = pytest.importorskip("langchain_classic.agents")
+    from langchain_core.prompts import PromptTemplate
+
+    llm = FakeListChatModel(responses=[" I am not sure what to do."])
+    parser = ReActOutputParser(stream_text=True, on_error=on_error)  # type: ignore[arg-type]
+    agent = agents.create_react_agent(
+        llm, [get_weather], PromptTemplate.from_template(CLASSIC_PROMPT), output_parser=parser
+    )
+    executor = agents.AgentExecutor(agent=agent, tools=[get_weather])
+    if on_error == "fallback":  # the text is the answer, as parse gives it
+        result = executor.invoke({"input": "?"})
+        assert result["output"] == "I am not sure what to do."
+        return
+    # parse's OutputParserException, which the executor reports as it does without stream_text
+    with pytest.raises(ValueError, match="handle_parsing_errors=True") as info:
+        executor.invoke({"input": "?"})
+    assert "Could not parse LLM output: ` I am not sure what to do.`" in str(info.value)
+    assert isinstance(info.value.__cause__ or info.value.__context__, OutputParserException)
+
+
+def test_agent_executor_stream_text_sends_a_reply_with_no_step_back_to_the_model() -> None:
+    agents = pytest.importorskip("langchain_classic.agents")
+    from langchain_core.prompts import PromptTemplate
+
+    llm = FakeListChatModel(responses=[" I am not sure what to do.", " I know.\nFinal Answer: 42"])
+    agent = agents.create_react_agent(
+        llm,
+        [get_weather],
+        PromptTemplate.from_template(CLASSIC_PROMPT),
+        output_parser=ReActOutputParser(stream_text=True),
+    )
+    executor = agents.AgentExecutor(
+        agent=agent, tools=[get_weather], handle_parsing_errors=True, return_intermediate_steps=True
+    )
+    result = executor.invoke({"input": "?"})
+    assert result["output"] == "42"
+    ((action, observation),) = result["intermediate_steps"]
+    assert action.tool == "_Exception"
+    assert observation == MISSING_ACTION
+
+
 # --------------------------------------------------------------------------- LangChain contract
 
 
@@ -655,7 +726,8 @@ def test_stats_outcomes() -> None:
     parser.parse("a bare answer")  # fallback
     with pytest.raises(OutputParserException):
         parser.parse("Thought: nothing")  # failed
-    list(ReActOutputParser(stream_text=True, stats=stats).transform(iter("no step")))  # failed
+    with pytest.raises(OutputParserException):  # failed
+        list(ReActOutputParser(stream_text=True, stats=stats).transform(iter("no step")))
     assert stats.snapshot() == {"react": {"success": 1, "recovered": 2, "fallback": 1, "failed": 2}}
 
 

@@ -10,7 +10,8 @@ import json
 import re
 import warnings
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
 import pytest
 from langchain_core.agents import AgentAction, AgentFinish
@@ -24,16 +25,31 @@ from langchain_robust_parsers import (
     FunctionCallOutputParser,
     ParseStats,
     ReActOutputParser,
+    ResponseSchema,
+    RobustBooleanOutputParser,
+    RobustCommaSeparatedListOutputParser,
+    RobustDatetimeOutputParser,
+    RobustEnumOutputParser,
+    RobustJsonKeyOutputFunctionsParser,
+    RobustJsonOutputFunctionsParser,
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputParser,
     RobustJsonOutputToolsParser,
+    RobustMarkdownListOutputParser,
+    RobustNumberedListOutputParser,
+    RobustPydanticOutputFunctionsParser,
     RobustPydanticOutputParser,
     RobustPydanticToolsParser,
+    RobustStructuredOutputParser,
+    RobustXMLOutputParser,
+    RobustYamlOutputParser,
 )
 from langchain_robust_parsers.cli.formats import FORMATS, resolve_format
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.agents.text_delta import TextDelta
 from langchain_robust_parsers.engine.stats import FORMAT_NAMES
+from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
+from langchain_robust_parsers.parsers.tools import ToolsParseReport
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser, captured_events
 
 
@@ -92,6 +108,193 @@ def test_on_error_takes_the_same_two_values_everywhere() -> None:
     for cls in (RobustJsonOutputParser, FunctionCallOutputParser, ReActOutputParser):
         assert cls.model_fields["on_error"].default == "raise"
     assert ActionOutputParser.model_fields["on_error"].default == "fallback"  # as before
+
+
+class Colour(Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+def _call(name: str, arguments: str) -> AIMessage:
+    """A message carrying an OpenAI ``function_call``."""
+    return AIMessage(
+        content="", additional_kwargs={"function_call": {"name": name, "arguments": arguments}}
+    )
+
+
+# Every parser that can fail, as (maker taking on_error, an answer it cannot read, the degraded
+# value on_error="fallback" returns for it, the stats format it counts under).
+BAD_TOOL_CALL = '<tool_call>{"name": "get_weather", "arguments": {"town": "Oslo"}}</tool_call>'
+ON_ERROR_PARSERS: dict[str, tuple[Callable[[str], Any], Any, Any, str]] = {
+    "json": (lambda e: RobustJsonOutputParser(on_error=e), "no json", ..., "json"),
+    "pydantic": (
+        lambda e: RobustPydanticOutputParser(pydantic_object=Ticket, on_error=e),
+        '{"priority": "urgent"}',
+        None,
+        "pydantic",
+    ),
+    "tools": (
+        lambda e: RobustPydanticToolsParser(tools=[get_weather], on_error=e),
+        BAD_TOOL_CALL,
+        [],
+        "tools",
+    ),
+    "tools_first": (
+        lambda e: RobustPydanticToolsParser(tools=[get_weather], first_tool_only=True, on_error=e),
+        BAD_TOOL_CALL,
+        None,
+        "tools",
+    ),
+    "json_tools": (
+        lambda e: RobustJsonOutputToolsParser(text_fallback=False, on_error=e),
+        "get_weather(city='Oslo')",
+        [],
+        "tools",
+    ),
+    "key_tools": (
+        lambda e: RobustJsonOutputKeyToolsParser(
+            key_name="get_weather", text_fallback=False, first_tool_only=True, on_error=e
+        ),
+        "get_weather(city='Oslo')",
+        None,
+        "tools",
+    ),
+    "calls": (lambda e: FunctionCallOutputParser(on_error=e), "no call", ..., "function_calls"),
+    "react": (lambda e: ReActOutputParser(on_error=e), "It is 42.", ..., "react"),
+    "xml": (lambda e: RobustXMLOutputParser(on_error=e), "no markup at all", {}, "xml"),
+    "yaml": (
+        lambda e: RobustYamlOutputParser(pydantic_object=Ticket, on_error=e),
+        "priority: high",
+        None,
+        "yaml",
+    ),
+    "enum": (lambda e: RobustEnumOutputParser(enum=Colour, on_error=e), "blue", None, "enum"),
+    "bool": (lambda e: RobustBooleanOutputParser(on_error=e), "maybe", None, "bool"),
+    "datetime": (lambda e: RobustDatetimeOutputParser(on_error=e), "no idea", None, "datetime"),
+    "structured": (
+        lambda e: RobustStructuredOutputParser(
+            response_schemas=[ResponseSchema(name="answer", description="the answer")],
+            on_error=e,
+        ),
+        "no object",
+        None,
+        "structured",
+    ),
+    "functions": (
+        lambda e: RobustJsonOutputFunctionsParser(on_error=e),
+        AIMessage(content="no call"),
+        None,
+        "functions",
+    ),
+    "key_functions": (
+        lambda e: RobustJsonKeyOutputFunctionsParser(key_name="city", on_error=e),
+        _call("get_weather", '{"town": "Oslo"}'),
+        None,
+        "functions",
+    ),
+    "pydantic_functions": (
+        lambda e: RobustPydanticOutputFunctionsParser(pydantic_schema=get_weather, on_error=e),
+        _call("get_weather", '{"town": "Oslo"}'),
+        None,
+        "functions",
+    ),
+}
+
+
+def test_every_parser_that_can_fail_has_on_error_with_the_same_values() -> None:
+    makers = [maker for maker, _, _, _ in ON_ERROR_PARSERS.values()]
+    for maker in makers:
+        annotation = type(maker("raise")).model_fields["on_error"].annotation
+        assert annotation == Literal["raise", "fallback"]
+        with pytest.raises(ValueError):
+            maker("return")
+    defaults = {type(m("raise")).model_fields["on_error"].default for m in makers}
+    assert defaults == {"raise"}
+
+
+@pytest.mark.parametrize("name", sorted(ON_ERROR_PARSERS))
+def test_on_error_fallback_gives_the_degraded_value_and_raise_raises(name: str) -> None:
+    maker, text, degraded, format_name = ON_ERROR_PARSERS[name]
+    stats = ParseStats()
+    with pytest.raises(OutputParserException):
+        maker("raise").model_copy(update={"stats": stats}).invoke(text)
+    assert stats.to_dict()[format_name]["failed"] == 1
+    stats = ParseStats()
+    value = maker("fallback").model_copy(update={"stats": stats}).invoke(text)
+    if degraded is not ...:  # ... : a value built from the text (see the test above)
+        assert value == degraded
+    counts = stats.to_dict()[format_name]
+    assert (counts["fallback"], counts["failed"]) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        RobustCommaSeparatedListOutputParser,
+        RobustNumberedListOutputParser,
+        RobustMarkdownListOutputParser,
+    ],
+)
+def test_list_parsers_take_on_error_and_give_an_empty_list_for_no_list(cls: Any) -> None:
+    for on_error in ("raise", "fallback"):
+        stats = ParseStats()
+        assert cls(on_error=on_error, stats=stats).invoke("") == []
+        assert stats.to_dict()["list"]["failed"] == 0
+
+
+def test_on_truncation_raise_is_not_replaced_by_the_fallback() -> None:
+    parser = RobustPydanticOutputParser(
+        pydantic_object=Ticket, on_truncation="raise", on_error="fallback"
+    )
+    with pytest.raises(TruncatedOutputError):
+        parser.parse('{"title": "Disk full", "priority": 1')
+
+
+def test_a_fallback_report_is_empty() -> None:
+    parser = RobustPydanticOutputParser(pydantic_object=Ticket, on_error="fallback")
+    assert parser.parse_with_report("no json") == (None, ParseReport())
+    assert asyncio.run(parser.aparse_with_report("no json")) == (None, ParseReport())
+    tools = RobustPydanticToolsParser(tools=[get_weather], on_error="fallback")
+    assert tools.parse_with_report(BAD_TOOL_CALL) == ([], ToolsParseReport())
+
+
+def test_a_pydantic_stream_that_showed_a_model_ends_on_the_fallback_none() -> None:
+    text = '{"title": "Disk full", "priority": 1, "priority": "whenever"}'
+    pieces = [text[i : i + 4] for i in range(0, len(text), 4)]
+    parser = RobustPydanticOutputParser(pydantic_object=Ticket, on_error="fallback")
+    items = list(parser.transform(iter(pieces)))
+    assert Ticket(title="Disk full", priority=1) in items  # shown while it streamed
+    assert items[-1] is None is parser.invoke(text)
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_a_tools_stream_ends_on_the_fallback_value(use_async: bool) -> None:
+    chunks = [
+        AIMessageChunk(
+            content="",
+            tool_call_chunks=[{"name": "get_weather", "args": '{"town": ', "id": "c1", "index": 0}],
+        ),
+        AIMessageChunk(
+            content="", tool_call_chunks=[{"name": None, "args": '"Oslo"}', "id": None, "index": 0}]
+        ),
+    ]
+    stats = ParseStats()
+    parser = RobustPydanticToolsParser(tools=[get_weather], stats=stats, on_error="fallback")
+    assert parser.invoke(chunks[0] + chunks[1]) == []
+    if use_async:
+
+        async def collect() -> list[Any]:
+            async def agen() -> AsyncIterator[AIMessageChunk]:
+                for chunk in chunks:
+                    yield chunk
+
+            return [item async for item in parser.atransform(agen())]
+
+        items = asyncio.run(collect())
+    else:
+        items = list(parser.transform(iter(chunks)))
+    assert items[-1] == []
+    assert stats.to_dict()["tools"]["fallback"] == 2
 
 
 def _degraded(parser: Any, text: str) -> tuple[Any, dict[str, dict[str, int]]]:
@@ -286,6 +489,16 @@ PARITY_PARSERS: dict[str, Callable[[ParseStats], Any]] = {
     "json": lambda s: RobustJsonOutputParser(stats=s),
     "json_fallback": lambda s: RobustJsonOutputParser(stats=s, on_error="fallback"),
     "pydantic": lambda s: RobustPydanticOutputParser(pydantic_object=Ticket, stats=s),
+    "pydantic_fallback": lambda s: RobustPydanticOutputParser(
+        pydantic_object=Ticket, stats=s, on_error="fallback"
+    ),
+    "tools_fallback": lambda s: RobustJsonOutputToolsParser(stats=s, on_error="fallback"),
+    "key_tools_fallback": lambda s: RobustJsonOutputKeyToolsParser(
+        key_name="get_weather", first_tool_only=True, stats=s, on_error="fallback"
+    ),
+    "pydantic_tools_fallback": lambda s: RobustPydanticToolsParser(
+        tools=[get_weather], stats=s, on_error="fallback"
+    ),
     "tools": lambda s: RobustJsonOutputToolsParser(stats=s),
     "key_tools": lambda s: RobustJsonOutputKeyToolsParser(key_name="get_weather", stats=s),
     "pydantic_tools": lambda s: RobustPydanticToolsParser(tools=[get_weather], stats=s),

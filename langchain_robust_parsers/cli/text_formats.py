@@ -40,7 +40,7 @@ class ChoicesParser(RobustEnumOutputParser):
 
     def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
         member, report = super().parse_with_report(text)
-        return member.value, report
+        return (None if member is None else member.value), report
 
     def parse(self, text: str) -> Any:
         return self.parse_with_report(text)[0]

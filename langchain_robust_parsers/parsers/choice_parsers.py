@@ -18,6 +18,7 @@ from langchain_robust_parsers.engine.stats import BOOLEAN, ENUM, ParseStats
 from langchain_robust_parsers.engine.text_values.choices import read_boolean, read_choice
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustBooleanOutputParser", "RobustEnumOutputParser"]
 
@@ -34,6 +35,10 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"enum"``) updated on every final parse; shareable."""
+
+    on_error: OnError = "raise"
+    """An answer naming no member (or several): ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``None`` (counted as ``fallback``)."""
 
     @field_validator("enum")
     @classmethod
@@ -54,16 +59,17 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
     def _message(self, text: str, exc: Exception) -> str:
         return f"Response '{text}' is not one of the expected values: {self._valid_values}"
 
-    def parse_with_report(self, text: str) -> tuple[Enum, ParseReport]:
+    def parse_with_report(self, text: str) -> tuple[Enum | None, ParseReport]:
         """The member ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), ENUM, text, self._read, self._message)
+        final = final_parse(self.get_name(), ENUM, text, self._read, self._message, self.on_error)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
-    def parse(self, text: str) -> Enum:
-        """The member ``text`` answers with; ``OutputParserException`` when none or several."""
+    def parse(self, text: str) -> Enum | None:  # type: ignore[override]  # None: on_error="fallback"
+        """The member ``text`` answers with; ``OutputParserException`` when none or several
+        (``None`` with ``on_error="fallback"``)."""
         return self.parse_with_report(text)[0]
 
     def get_format_instructions(self) -> str:
@@ -95,6 +101,10 @@ class RobustBooleanOutputParser(BaseOutputParser[bool]):
     stats: ParseStats | None = None
     """Outcome counters (format ``"bool"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """An answer naming neither value (or both): ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``None`` (counted as ``fallback``)."""
+
     def _read(self, text: str) -> tuple[bool, ParseReport]:
         return read_boolean(text, self.true_val, self.false_val)
 
@@ -109,17 +119,20 @@ class RobustBooleanOutputParser(BaseOutputParser[bool]):
             f"{self.true_val} or {self.false_val}. Received {text}."
         )
 
-    def parse_with_report(self, text: str) -> tuple[bool, ParseReport]:
+    def parse_with_report(self, text: str) -> tuple[bool | None, ParseReport]:
         """The boolean ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), BOOLEAN, text, self._read, self._message)
+        final = final_parse(
+            self.get_name(), BOOLEAN, text, self._read, self._message, self.on_error
+        )
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
-    def parse(self, text: str) -> bool:
+    def parse(self, text: str) -> bool | None:  # type: ignore[override]  # None: on_error="fallback"
         """The boolean ``text`` answers with; ``OutputParserException`` (a ``ValueError``, as
-        the classic parser raises) when it names neither value or both."""
+        the classic parser raises) when it names neither value or both (``None`` with
+        ``on_error="fallback"``)."""
         return self.parse_with_report(text)[0]
 
     @property

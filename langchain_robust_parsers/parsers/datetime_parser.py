@@ -14,6 +14,7 @@ from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
 from langchain_robust_parsers.engine.text_values.dates import read_datetime
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustDatetimeOutputParser"]
 
@@ -33,6 +34,10 @@ class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"datetime"``) updated on every final parse; shareable."""
+
+    on_error: OnError = "raise"
+    """An answer with no date: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return
+    ``None`` (counted as ``fallback``)."""
 
     def get_format_instructions(self) -> str:
         """The classic parser's instructions for ``format``."""
@@ -66,16 +71,17 @@ class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
     def _read(self, text: str) -> tuple[datetime, ParseReport]:
         return read_datetime(text, self.format)
 
-    def parse_with_report(self, text: str) -> tuple[datetime, ParseReport]:
+    def parse_with_report(self, text: str) -> tuple[datetime | None, ParseReport]:
         """The datetime ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), DATETIME, text, self._read, _message)
+        final = final_parse(self.get_name(), DATETIME, text, self._read, _message, self.on_error)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
-    def parse(self, text: str) -> datetime:
-        """The datetime ``text`` answers with; ``OutputParserException`` when it has none."""
+    def parse(self, text: str) -> datetime | None:  # type: ignore[override]  # None: on_error="fallback"
+        """The datetime ``text`` answers with; ``OutputParserException`` when it has none
+        (``None`` with ``on_error="fallback"``)."""
         return self.parse_with_report(text)[0]
 
     @property

@@ -261,7 +261,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         final = self._stream_final(stream, stream.clean_result())
         publish(final.event, self._stats)
         value = final.unwrap()
-        if value is not None and value != prev:
+        if value != prev:  # a final None after values (an on_error fallback) is yielded too
             yield self._output(prev, value)
 
     async def _atransform(
@@ -278,5 +278,5 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         final = self._stream_final(stream, stream.clean_result())
         await apublish(final.event, self._stats)
         value = final.unwrap()
-        if value is not None and value != prev:
+        if value != prev:  # a final None after values (an on_error fallback) is yielded too
             yield self._output(prev, value)

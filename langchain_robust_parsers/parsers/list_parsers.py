@@ -23,6 +23,7 @@ from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -36,6 +37,7 @@ class _RobustList:
 
     list_kind: ClassVar[ListKind]
     stats: ParseStats | None
+    on_error: OnError
 
     if TYPE_CHECKING:  # provided by the Runnable each parser also derives from
 
@@ -45,7 +47,8 @@ class _RobustList:
         return read_list(text, self.list_kind)
 
     def _final(self, text: str) -> tuple[list[str], ParseReport]:
-        final = final_parse(self.get_name(), LIST, text, self._read, _message)
+        empty: list[str] = []
+        final = final_parse(self.get_name(), LIST, text, self._read, _message, self.on_error, empty)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
@@ -91,6 +94,9 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
     list_kind: ClassVar[ListKind] = "comma"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     @classmethod
     def is_lc_serializable(cls) -> bool:
@@ -109,6 +115,9 @@ class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
     list_kind: ClassVar[ListKind] = "numbered"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
@@ -128,6 +137,9 @@ class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
     list_kind: ClassVar[ListKind] = "bulleted"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
+    on_error: OnError = "raise"
+    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
+    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:

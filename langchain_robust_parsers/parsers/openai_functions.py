@@ -22,8 +22,14 @@ from langchain_robust_parsers.engine import JsonEngineError, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTIONS, ParseStats
-from langchain_robust_parsers.parsers.report_events import publish
+from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
+    ParseEvent,
+    fallback_on_error,
+    publish,
+)
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = [
     "RobustJsonKeyOutputFunctionsParser",
@@ -66,43 +72,90 @@ def _message(text: str, exc: Exception) -> str:
     return f"Could not parse function call data: {exc}"
 
 
+def _lenient_arguments(text: str) -> tuple[Any, ParseReport]:
+    return read_arguments(text, strict=False)
+
+
+def _failed(
+    parser: str, message: str, llm_output: str, cause: BaseException | None = None
+) -> FinalParse[Any]:
+    """A final parse that failed before (or after) the arguments were read."""
+    error = OutputParserException(message, llm_output=llm_output)
+    error.__cause__ = cause
+    return FinalParse(None, None, ParseEvent(parser, FUNCTIONS, "failed", None, message), error)
+
+
 class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
     """``JsonOutputFunctionsParser`` whose arguments go through the lenient JSON engine
-    (``strict=True`` keeps them strict, as the parent's flag asks); streams like the parent."""
+    (``strict=True`` keeps them strict, as the parent's flag asks); streams like the parent.
+    With ``on_error="fallback"`` a failed final parse returns ``None``."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """A final parse that fails (no call, arguments that cannot be read or validated):
+    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
+    ``fallback``."""
+
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The call's arguments (``args_only``) or the call with decoded arguments; ``None``
         for a stream prefix with nothing readable yet."""
         message = _generation_message(result)
         call = function_call(message)
-        if call is None:
-            if partial:
-                return None
-            raise OutputParserException(
-                "Could not parse function call: 'function_call'",
-                llm_output=content_text(message.content),
-            )
-        if "arguments" not in call:
-            return None
-        raw = call["arguments"]
         if partial:
-            args = self._partial(raw)
+            if call is None or "arguments" not in call:
+                return None
+            args = self._partial(call["arguments"])
             if args is None:
                 return None
-        else:
-            if not isinstance(raw, str):
-                raise OutputParserException(
-                    f"Could not parse function call data: arguments is a {type(raw).__name__}, "
-                    "not a JSON string",
-                    llm_output=str(raw),
-                )
-            args = self.parse_with_report(raw)[0]
+            return self._shaped(call, args)
+        if call is not None and "arguments" not in call:
+            return self._no_arguments(call)
+        final = self._final_call(message, call)
+        final = fallback_on_error(final, self.on_error, None, ParseReport())
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    def _shaped(self, call: dict[str, Any], args: Any) -> Any:
+        """What a parse gives for ``call`` whose arguments decoded to ``args``."""
         return args if self.args_only else {**call, "arguments": args}
+
+    def _no_arguments(self, call: dict[str, Any]) -> Any:
+        """A call without ``arguments``: ``None``, as the parent gives."""
+        return None
+
+    def _final_call(self, message: BaseMessage, call: dict[str, Any] | None) -> FinalParse[Any]:
+        """The final parse of ``call`` (the message's), without side effects."""
+        if call is None:
+            return _failed(
+                self.get_name(),
+                "Could not parse function call: 'function_call'",
+                content_text(message.content),
+            )
+        raw = call["arguments"]
+        if not isinstance(raw, str):
+            return _failed(
+                self.get_name(),
+                f"Could not parse function call data: arguments is a {type(raw).__name__}, "
+                "not a JSON string",
+                str(raw),
+            )
+        final = self._read(raw)
+        if final.error is not None:
+            return final
+        return FinalParse(self._shaped(call, final.value), final.report, final.event)
+
+    def _read(self, raw: str) -> FinalParse[Any]:
+        return final_parse(
+            self.get_name(),
+            FUNCTIONS,
+            raw,
+            lambda t: read_arguments(t, strict=self.strict),
+            _message,
+        )
 
     def _partial(self, raw: Any) -> Any:
         if not isinstance(raw, str):
@@ -113,14 +166,9 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
             return None
 
     def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
-        """The JSON value of an arguments string and what was repaired to obtain it."""
-        final = final_parse(
-            self.get_name(),
-            FUNCTIONS,
-            text,
-            lambda t: read_arguments(t, strict=self.strict),
-            _message,
-        )
+        """The JSON value of an arguments string and what was repaired to obtain it (``None``
+        and an empty report under ``on_error="fallback"`` when it cannot be read)."""
+        final = fallback_on_error(self._read(text), self.on_error, None, ParseReport())
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
@@ -141,12 +189,28 @@ class RobustJsonKeyOutputFunctionsParser(
         res = RobustJsonOutputFunctionsParser.parse_result(self, result, partial=partial)
         if partial:
             return None if not isinstance(res, dict) else res.get(self.key_name)
+        return res
+
+    def _missing_key(self, res: Any) -> FinalParse[Any]:
+        return _failed(
+            self.get_name(),
+            f"Could not find key {self.key_name!r} in the function call arguments: {res}",
+            json.dumps(res, default=str),
+        )
+
+    def _no_arguments(self, call: dict[str, Any]) -> Any:
+        final = fallback_on_error(self._missing_key(None), self.on_error, None, ParseReport())
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    def _final_call(self, message: BaseMessage, call: dict[str, Any] | None) -> FinalParse[Any]:
+        final = super()._final_call(message, call)
+        if final.error is not None:
+            return final
+        res = final.value
         if not isinstance(res, dict) or self.key_name not in res:
-            raise OutputParserException(
-                f"Could not find key {self.key_name!r} in the function call arguments: {res}",
-                llm_output=json.dumps(res, default=str),
-            )
-        return res[self.key_name]
+            return self._missing_key(res)
+        return FinalParse(res[self.key_name], final.report, final.event)
 
     @property
     def _type(self) -> str:
@@ -156,44 +220,57 @@ class RobustJsonKeyOutputFunctionsParser(
 class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
     """``PydanticOutputFunctionsParser`` whose arguments go through the lenient JSON engine
     before validation; a validation failure is an ``OutputParserException`` (the parent lets
-    pydantic's ``ValidationError`` out)."""
+    pydantic's ``ValidationError`` out), or ``None`` with ``on_error="fallback"``."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """A final parse that fails (no call, arguments that cannot be read or validated):
+    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
+    ``fallback``."""
+
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The model instance built from the call's arguments."""
         message = _generation_message(result)
+        final = fallback_on_error(self._final_call(message), self.on_error, None, ParseReport())
+        publish(final.event, self.stats)
+        return final.unwrap()
+
+    def _final_call(self, message: BaseMessage) -> FinalParse[Any]:
+        """The final parse of the message's call, without side effects."""
+        name = self.get_name()
         call = function_call(message)
         if call is None or not isinstance(call.get("arguments"), str):
-            raise OutputParserException(
+            return _failed(
+                name,
                 "Could not parse function call: no function_call with string arguments",
-                llm_output=content_text(message.content),
+                content_text(message.content),
             )
         schema: Any = self.pydantic_schema
+        raw = call["arguments"]
         if isinstance(schema, dict):
             if call.get("name") not in schema:
-                raise OutputParserException(
-                    f"Function {call.get('name')!r} is not one of {sorted(schema)}",
-                    llm_output=call["arguments"],
+                return _failed(
+                    name, f"Function {call.get('name')!r} is not one of {sorted(schema)}", raw
                 )
             schema = schema[call["name"]]
-        raw = call["arguments"]
         final = final_parse(
-            self.get_name(), FUNCTIONS, raw, lambda t: read_arguments(t, strict=False), _message
+            name, FUNCTIONS, raw, lambda t: read_arguments(t, strict=False), _message
         )
-        publish(final.event, self.stats)
-        args = final.unwrap()
+        if final.error is not None:
+            return final
         try:
             if issubclass(schema, pydantic.BaseModel):
-                return schema.model_validate(args)
-            return schema.parse_obj(args)
+                model = schema.model_validate(final.value)
+            else:
+                model = schema.parse_obj(final.value)
         except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-            raise OutputParserException(
-                f"Function call arguments do not match {schema.__name__}: {exc}", llm_output=raw
-            ) from exc
+            message_ = f"Function call arguments do not match {schema.__name__}: {exc}"
+            return _failed(name, message_, raw, exc)
+        return FinalParse(model, final.report, final.event)
 
     @property
     def _type(self) -> str:

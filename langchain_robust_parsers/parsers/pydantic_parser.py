@@ -38,16 +38,18 @@ from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
     check_refusal,
+    fallback_on_error,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
+    TruncatedOutputError,
     stop_reason_cut,
     truncation_error,
     truncation_mode,
     with_stop_reason,
 )
-from langchain_robust_parsers.parsers.vocabulary import ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustPydanticOutputParser"]
 
@@ -77,7 +79,8 @@ class RobustPydanticOutputParser(
     only when validation fails is schema-aligned coercion applied (wrapper keys, key case,
     enum/Literal case, numbers and ratings in strings, one object for a list) and the result
     validated again. The first success wins. On failure the message keeps LangChain's
-    ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text.
+    ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text;
+    with ``on_error="fallback"`` the parse returns ``None`` instead (counted as ``fallback``).
 
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``;
     coercions appear in the report as repairs named ``coerce:<rule>``.
@@ -108,6 +111,12 @@ class RobustPydanticOutputParser(
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
+
+    on_error: OnError = "raise"
+    """A final parse that gives no model: ``"raise"`` ``OutputParserException`` (chained from
+    the ``ValidationError``), or ``"fallback"``: return ``None``, counted as ``fallback``, with
+    an empty report from :meth:`parse_with_report`. ``TruncatedOutputError`` under
+    ``on_truncation="raise"`` is raised either way: that option asks for it."""
 
     # ---------------------------------------------------------------- LangChain interface
 
@@ -157,8 +166,7 @@ class RobustPydanticOutputParser(
     async def aparse(self, text: str) -> TBaseModel:
         """Async :meth:`parse`."""
         value = await self.aparse_result([Generation(text=text)])
-        assert value is not None  # a final parse returns a model or raises
-        return value
+        return value  # type: ignore[return-value]  # None only under on_error="fallback"
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[TBaseModel, ParseReport]:
         """The model parsed from ``text`` with what was located, repaired and coerced (given a
@@ -338,7 +346,16 @@ class RobustPydanticOutputParser(
 
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
-        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit.
+        A failure becomes ``None`` under ``on_error="fallback"`` (unless
+        ``on_truncation="raise"`` asked for the error)."""
+        final = self._read_final(text, stop_reason)
+        if isinstance(final.error, TruncatedOutputError) and not self._completes():
+            return final
+        return fallback_on_error(final, self.on_error, None, ParseReport())
+
+    def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
+        """:meth:`_parse_final` before ``on_error`` applies."""
         first: tuple[Any, Exception] | None = None
         for value, report in self._candidates(text):
             try:

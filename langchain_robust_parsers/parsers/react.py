@@ -18,8 +18,11 @@ Streaming has two modes:
   an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
   ``AgentFinish`` whose ``return_values`` hold ``"output"`` and :data:`ANSWER_STREAMED_KEY`
   (``True`` when every character of the output was already yielded as deltas, so a runner must
-  not show it again). Text that never becomes a step is yielded as thought text and the stream
-  ends without an action (no exception).
+  not show it again). Text that never becomes a step is yielded as thought text, then the
+  stream ends as :meth:`ReActOutputParser.parse` does: the ``OutputParserException`` it raises
+  (``send_to_llm=True``, so ``AgentExecutor(handle_parsing_errors=True)`` sends it back to the
+  model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
+  both a step and a final answer is not an error here: the first step decides.
 
 The deltas are plain ``str``: LangChain's tracing adds up a runnable's streamed output with
 ``+``, which CPython does in place for exact ``str`` only; a ``str`` subclass would make that
@@ -165,7 +168,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
     the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
     add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
-    what it streams (its default ``stream_runnable=True``) gets the step.
+    what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
+    at all ends the text stream as :meth:`parse` ends: with its ``OutputParserException``, or
+    under ``on_error="fallback"`` with the ``AgentFinish`` of the text, so an executor never
+    ends a turn on text alone.
 
     With ``stats``, every final parse (and every stream) is counted under the format
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
@@ -455,7 +461,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             # streamed as it is, unless reasoning blocks were streamed with it
             output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
             return [AgentFinish(return_values=output, log=text)], event, None
-        return [], event, None
+        # No step at all: what parse raises, after the text. A stream that ended on text only
+        # would leave AgentExecutor a string where it expects a step.
+        return [], event, error
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:

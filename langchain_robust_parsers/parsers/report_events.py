@@ -8,6 +8,7 @@ shows what was located and repaired. Outside a run, or with no callbacks, the di
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 from collections.abc import Callable
@@ -31,6 +32,7 @@ __all__ = [
     "apublish",
     "check_refusal",
     "check_refusal_message",
+    "fallback_on_error",
     "publish",
 ]
 
@@ -60,6 +62,17 @@ class FinalParse(Generic[T]):
             raise self.error
         # ``value`` is None only with an error, or for a parser whose T includes None.
         return cast(T, self.value)
+
+
+def fallback_on_error(
+    final: FinalParse[T], on_error: str, value: T | None, report: Any
+) -> FinalParse[T]:
+    """``final``, unless it failed and ``on_error`` is ``"fallback"``: then the parser's degraded
+    ``value`` with ``report``, no error, and the event counted as ``fallback`` (it keeps the
+    failure's message). A stream that ends on it yields ``value`` as ``invoke`` returns it."""
+    if final.error is None or on_error != "fallback":
+        return final
+    return FinalParse(value, report, dataclasses.replace(final.event, outcome="fallback"))
 
 
 @dataclass(frozen=True)

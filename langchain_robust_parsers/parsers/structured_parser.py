@@ -20,6 +20,7 @@ from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
 
@@ -81,6 +82,10 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
     stats: ParseStats | None = None
     """Outcome counters (format ``"structured"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """No object with every key: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
+    return ``None`` (counted as ``fallback``)."""
+
     @field_validator("response_schemas", mode="before")
     @classmethod
     def _accept_classic_schemas(cls, schemas: Any) -> Any:
@@ -137,17 +142,17 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
             f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
         )
 
-    def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+    def parse_with_report(self, text: str) -> tuple[dict[str, Any] | None, ParseReport]:
         """The object in ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), STRUCTURED, text, self._read, _message)
+        final = final_parse(self.get_name(), STRUCTURED, text, self._read, _message, self.on_error)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
-    def parse(self, text: str) -> dict[str, Any]:
+    def parse(self, text: str) -> dict[str, Any] | None:  # type: ignore[override]  # None: on_error="fallback"
         """The object in ``text``; ``OutputParserException`` when there is none or a key of the
-        schemas is missing from every object found."""
+        schemas is missing from every object found (``None`` with ``on_error="fallback"``)."""
         return self.parse_with_report(text)[0]
 
     @property

@@ -19,7 +19,12 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.boundary import engine_call
-from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
+from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
+    ParseEvent,
+    fallback_on_error,
+)
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["chunk_text", "final_parse"]
 
@@ -32,8 +37,13 @@ def final_parse(
     text: str,
     work: Callable[[str], tuple[T, ParseReport]],
     message: Callable[[str, Exception], str],
+    on_error: OnError = "raise",
+    degraded: T | None = None,
 ) -> FinalParse[T]:
     """Run ``work`` on ``text`` without side effects; the caller publishes the event.
+
+    With ``on_error="fallback"`` a failure gives ``degraded`` (the parser's documented degraded
+    value) with an empty report, counted as ``fallback``, instead of the error.
 
     ``message(text, error)`` words the ``OutputParserException`` as the LangChain parser would.
     ``work`` raises an ``EngineError`` when the text holds no value, or ``OutputParserException``
@@ -44,7 +54,8 @@ def final_parse(
         with engine_call(parser, f"reading {format}"):
             value, report = work(text)
     except (EngineError, OutputParserException) as exc:  # a bug: logged once by the boundary
-        return _failed(parser, format, text, exc, message(text, exc))
+        failed = _failed(parser, format, text, exc, message(text, exc))
+        return fallback_on_error(failed, on_error, degraded, ParseReport())
     return FinalParse(value, report, ParseEvent(parser, format, report.outcome, report))
 
 

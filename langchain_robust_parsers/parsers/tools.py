@@ -64,6 +64,7 @@ from langchain_robust_parsers.parsers.report_events import (
     apublish,
     check_refusal,
     check_refusal_message,
+    fallback_on_error,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -98,7 +99,7 @@ from langchain_robust_parsers.parsers.tool_stream import (
     paired_messages,
     texts_with_side_channel,
 )
-from langchain_robust_parsers.parsers.vocabulary import ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "FORMAT",
@@ -128,8 +129,10 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     put in ``invalid_tool_calls`` are repaired by the JSON engine; names are matched to
     ``tool_names`` when given; a message without calls whose text holds some (``<tool_call>``
     blocks, Python calls...) gives those (``text_fallback``). An unrecoverable call raises
-    ``OutputParserException`` naming the tool, with its raw arguments as ``llm_output``.
-    Streaming is linear in the length of the arguments, with langchain-core's partial values.
+    ``OutputParserException`` naming the tool, with its raw arguments as ``llm_output``; with
+    ``on_error="fallback"`` a failed parse returns ``[]`` instead (``None`` under
+    ``first_tool_only``), counted as ``fallback``. Streaming is linear in the length of the
+    arguments, with langchain-core's partial values.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -156,6 +159,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``tools``) updated on every final parse; shareable."""
+
+    on_error: OnError = "raise"
+    """A final parse that fails (an unrecoverable call, an unknown tool, arguments that do not
+    validate): ``"raise"`` ``OutputParserException``, or ``"fallback"``: return no call, ``[]``
+    (``None`` under ``first_tool_only``), counted as ``fallback``; a stream ends on the same
+    value. ``TruncatedOutputError`` under ``on_truncation="raise"`` is raised either way."""
 
     @property
     def _type(self) -> str:
@@ -477,7 +486,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _failure(self, error: OutputParserException, calls: list[WorkingCall]) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
-        return FinalParse(None, None, event, error)
+        failed: FinalParse[Any] = FinalParse(None, None, event, error)
+        if isinstance(error, TruncatedOutputError):
+            return failed  # on_truncation="raise" asked for it
+        degraded: list[Any] | None = None if self.first_tool_only else []
+        return fallback_on_error(failed, self.on_error, degraded, ToolsParseReport())
 
     def _text_calls(self, text: str) -> list[WorkingCall]:
         """Calls written in the text. With bound names known, only calls to them; without,

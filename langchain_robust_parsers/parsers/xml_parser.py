@@ -19,6 +19,7 @@ from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import XML, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustXMLOutputParser"]
 
@@ -52,16 +53,20 @@ class RobustXMLOutputParser(XMLOutputParser):
     stats: ParseStats | None = None
     """Outcome counters (format ``"xml"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """Text with no XML: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``{}``
+    (counted as ``fallback``)."""
+
     def parse(self, text: str) -> dict[str, str | list[Any]]:
         """The dict of the XML in ``text``; raises ``OutputParserException`` when there is none
-        (the exception's ``llm_output`` is the raw text)."""
-        final = final_parse(self.get_name(), XML, text, self._read, _message)
-        publish(final.event, self.stats)
-        return final.unwrap()
+        (the exception's ``llm_output`` is the raw text), or with ``on_error="fallback"``
+        returns ``{}``."""
+        return self.parse_with_report(text)[0]
 
     def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         """The dict of ``text`` with what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), XML, text, self._read, _message)
+        empty: dict[str, Any] = {}
+        final = final_parse(self.get_name(), XML, text, self._read, _message, self.on_error, empty)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None

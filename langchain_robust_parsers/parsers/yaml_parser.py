@@ -17,6 +17,7 @@ from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import YAML, ParseStats
 from langchain_robust_parsers.parsers.report_events import publish
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustYamlOutputParser"]
 
@@ -54,6 +55,10 @@ class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
     stats: ParseStats | None = None
     """Outcome counters (format ``"yaml"``) updated on every final parse; shareable."""
 
+    on_error: OnError = "raise"
+    """An answer no reading of which validates: ``"raise"`` ``OutputParserException``, or
+    ``"fallback"``: return ``None`` (counted as ``fallback``)."""
+
     def _read(self, text: str) -> tuple[T, ParseReport]:
         first_error: Exception | None = None
         for count, (value, report) in enumerate(yaml_candidates(text)):
@@ -68,17 +73,17 @@ class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
     def _message(self, text: str, exc: Exception) -> str:
         return f"Failed to parse {self.pydantic_object.__name__} from completion {text}. Got: {exc}"
 
-    def parse_with_report(self, text: str) -> tuple[T, ParseReport]:
+    def parse_with_report(self, text: str) -> tuple[T | None, ParseReport]:
         """The model instance of ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), YAML, text, self._read, self._message)
+        final = final_parse(self.get_name(), YAML, text, self._read, self._message, self.on_error)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
         return value, final.report
 
-    def parse(self, text: str) -> T:
+    def parse(self, text: str) -> T | None:  # type: ignore[override]  # None: on_error="fallback"
         """The model instance of ``text``; ``OutputParserException`` when no reading of it
-        validates."""
+        validates (``None`` with ``on_error="fallback"``)."""
         return self.parse_with_report(text)[0]
 
     def get_format_instructions(self) -> str:
