@@ -348,6 +348,67 @@ CASES: list[Case] = [
         [(W, {"city": "Oslo"})],
         "Checking.\n\nI'll report back.",
     ),
+    # ------------------------------------------- verification pass (issue 15, helper h15c)
+    (
+        "mistral_list_closed_by_end_tag",
+        f'[TOOL_CALLS][{{"name": "{W}", "arguments": {{"city": "Lyon"}}}}, '
+        f'{{"name": "{T}", "arguments": {{}}}}][/TOOL_CALLS]',
+        [(W, {"city": "Lyon"}), (T, {})],
+        "",
+    ),
+    (
+        "deepseek_v3_fenced_with_eos_token",
+        f"Sure, one moment.\n\n{DS_CALLS}{DS_CALL}function{DS_SEP}{W}\n```json\n"
+        f'{{"city": "Hanoi"}}\n```{DS_END}\n{DS_CALL}function{DS_SEP}{T}\n```json\n'
+        f'{{"tz": "Asia/Bangkok"}}\n```{DS_END}{DS_CALLS_END}<｜end▁of▁sentence｜>',
+        [(W, {"city": "Hanoi"}), (T, {"tz": "Asia/Bangkok"})],
+        "Sure, one moment.",
+    ),
+    (
+        "deepseek_v31_lines_between_calls",
+        f'{DS_CALLS}{DS_CALL}{W}{DS_SEP}{{"city": "Cairo", "opts": {{"unit": "C"}}}}{DS_END}\n'
+        f"{DS_CALL}{T}{DS_SEP}{{}}{DS_END}{DS_CALLS_END}",
+        [(W, {"city": "Cairo", "opts": {"unit": "C"}}), (T, {})],
+        "",
+    ),
+    (
+        "kimi_k2_two_digit_index_and_end_of_turn",
+        f"Searching.{KIMI_SEC}{KIMI_CALL}functions.search:12{KIMI_ARGS}"
+        f'{{"query": "tide tables"}}{KIMI_END}{KIMI_SEC_END}<|im_end|>',
+        [("search", {"query": "tide tables"})],
+        "Searching.",
+    ),
+    (
+        "qwen3coder_parameter_without_closing_tag",
+        f"<tool_call>\n<function={W}>\n<parameter=city>\nQuito\n<parameter=unit>\n"
+        "celsius\n</function>\n</tool_call><|im_end|>",
+        [(W, {"city": "Quito", "unit": "celsius"})],
+        "",
+    ),
+    (
+        "seed_oss_two_functions_one_block",
+        "<seed:think>Both are needed.</seed:think>\n<seed:tool_call>\n"
+        f"<function={W}>\n<parameter=city>Lima</parameter>\n</function>\n"
+        f"<function={T}>\n<parameter=tz>America/Lima</parameter>\n</function>\n"
+        "</seed:tool_call>",
+        [(W, {"city": "Lima"}), (T, {"tz": "America/Lima"})],
+        "<seed:think>Both are needed.</seed:think>",
+    ),
+    (
+        "internlm2_plugin_text_before_and_line_after",
+        "I need the forecast first.\n<|action_start|><|plugin|>\n"
+        f'{{"name": "{W}", "parameters": {{"city": "Accra"}}}}<|action_end|>\n',
+        [(W, {"city": "Accra"})],
+        "I need the forecast first.",
+    ),
+    (
+        "glm45_multiline_value_and_number",
+        f"<think>Plan.</think>\n<tool_call>{W}\n<arg_key>note</arg_key>\n"
+        "<arg_value>first line\nsecond line</arg_value>\n<arg_key>days</arg_key>\n"
+        "<arg_value>4</arg_value>\n</tool_call>",
+        [(W, {"note": "first line\nsecond line", "days": 4})],
+        "<think>Plan.</think>",
+    ),
 ]
 
 CUT_OFF: list[tuple[str, str]] = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "END_TOKENS",
     "FENCE_OPEN",
     "HARMONY_TOKENS",
     "THINK_CLOSE",
@@ -57,6 +58,17 @@ WRAPPER_TOKENS = (
 )
 """Tokens around marker blocks that belong to the call text (removed with it): DeepSeek's,
 Kimi K2's and Step-3's outer markers, Llama's end-of-message tokens."""
+
+END_TOKENS = (
+    "<｜end▁of▁sentence｜>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|end_of_text|>",
+    "</s>",
+)
+"""End-of-turn tokens of the families that write call blocks (DeepSeek; Qwen, Kimi K2,
+Hermes; GLM and Granite; Llama 3 base; Mistral): when a raw answer keeps one right after its
+last call block, it goes with the call text (servers drop it as a special token)."""
 
 HARMONY_TOKENS = ("<|channel|>", "<|start|>", "<|message|>")
 """Tokens of gpt-oss's harmony format: an answer holding them is read as harmony messages."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
-from langchain_robust_parsers.engine.lexicon import FENCE_OPEN, WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon import END_TOKENS, FENCE_OPEN, WRAPPER_TOKENS
 
 __all__ = [
     "ALL_MARKERS",
@@ -235,11 +235,14 @@ def has_wrappers(text: str) -> bool:
     return _WRAPPERS.search(text) is not None
 
 
-_WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS))
+_WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS + END_TOKENS))
+_AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS
+"""Tokens that may follow a block and go with it: outer markers and end-of-turn tokens."""
 
 
 def widen(text: str, a: int, b: int) -> tuple[int, int]:
-    """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers)."""
+    """Extend a block's span over adjacent wrapper tokens (DeepSeek's outer markers) and an
+    end-of-turn token after it."""
     changed = True
     while changed:
         changed = False
@@ -253,8 +256,8 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
                     a, changed = s - len(token), True
                     break
         e = skip_chars(text, b, len(text), " \t\r\n")
-        if text.startswith(WRAPPER_TOKENS, e):
-            for token in WRAPPER_TOKENS:
+        if text.startswith(_AFTER_BLOCK, e):
+            for token in _AFTER_BLOCK:
                 if text.startswith(token, e):
                     b, changed = e + len(token), True
                     break

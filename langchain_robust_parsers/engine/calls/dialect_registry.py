@@ -167,7 +167,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "mistral",
-        (_m("mistral", "[TOOL_CALLS]"),),
+        (_m("mistral", "[TOOL_CALLS]", "[/TOOL_CALLS]"),),
         "calls",
         "Mistral, Mixtral, Ministral, Magistral, Devstral, Mistral Small 3.x",
         "[TOOL_CALLS][{..}]; [TOOL_CALLS]f[ARGS]{..}; [TOOL_CALLS]f{..}",

@@ -257,7 +257,7 @@ def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> lis
             return []
         raise CallDecodeError("json", "A Kimi tool call without its arguments.", a)
     call_id = text[a:sep].strip()
-    name = call_id.split(":", 1)[0].rsplit(".", 1)[-1]
+    name = _kimi_name(call_id)
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A Kimi tool call without a function name.", a)
     args, truncated = json_object(text, sep + len(_KIMI_ARGS), b, log, repr(name))
@@ -265,6 +265,20 @@ def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> lis
         _cut(log, a)
         return []
     return [ParsedCall(name, args, call_id or None)]
+
+
+def _kimi_name(call_id: str) -> str:
+    """The name in Kimi K2's call id ``functions.NAME:IDX``: the template writes the tool's
+    name whole between the namespace and the index, so a dotted name (``web.search``) stays."""
+    head, colon, index = call_id.rpartition(":")
+    if not colon or not index.strip().isdigit():
+        head = call_id
+    head = head.strip()
+    return head[len(_KIMI_NAMESPACE) :] if head.startswith(_KIMI_NAMESPACE) else head
+
+
+_KIMI_NAMESPACE = "functions."
+"""The namespace Kimi K2's chat template puts before every tool name in a call id."""
 
 
 # ----------------------------------------------------------------------------- FunctionGemma
