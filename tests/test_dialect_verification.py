@@ -63,3 +63,26 @@ def test_end_of_turn_token_in_prose_is_left_alone() -> None:
     assert isinstance(message, AIMessage)
     assert message.content == text
     assert not message.tool_calls
+
+
+def test_harmony_built_in_tool_message_is_no_call_and_no_content() -> None:
+    # gpt-oss addresses its own tools as `python`, `browser.*`, `container.*`; only
+    # `functions.NAME` recipients are the developer's functions.
+    for recipient, body in (("python", "print(2 + 2)"), ("browser.search", '{"query": "x"}')):
+        text = (
+            "<|channel|>analysis<|message|>Compute it.<|end|>"
+            f"<|start|>assistant<|channel|>analysis to={recipient} code<|message|>{body}<|call|>"
+        )
+        message = TextToolCallAdapter().invoke(AIMessage(content=text))
+        assert isinstance(message, AIMessage)
+        assert message.tool_calls == []
+        assert message.invalid_tool_calls == []
+        assert message.content == ""
+
+
+def test_harmony_function_named_like_a_built_in_is_a_call() -> None:
+    text = (
+        "<|start|>assistant<|channel|>commentary to=functions.python <|constrain|>json"
+        '<|message|>{"code": "1"}<|call|>'
+    )
+    assert [(c.name, c.args) for c in decode_calls(text).calls] == [("python", {"code": "1"})]

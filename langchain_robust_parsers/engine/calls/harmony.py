@@ -7,7 +7,8 @@ A header names its channel (``analysis``, ``commentary``, ``final``) and, for a 
 recipient (``to=functions.NAME``, before or after the channel); the body of a call is its JSON
 arguments, ended by ``<|call|>``. What remains of the answer is the text of the ``final`` and
 ``commentary`` messages without a recipient (the preamble a model may write before its calls);
-``analysis`` is reasoning and is removed with every token and header.
+``analysis`` is reasoning and is removed with every token and header. Messages to gpt-oss's
+built-in tools (``to=python``, ``to=browser.search``) are no function calls and are removed too.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ _END = re.compile(r"<\|(?:end|call|return|start)\|>")
 _RECIPIENT = re.compile(r"to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"\w+")
 _CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
+_BUILT_IN = re.compile(r"(?:python|browser|container)(?:\.|$)")
+"""Recipients of gpt-oss's built-in tools (``to=python``, ``to=browser.search``,
+``to=container.exec``): the harness runs them, they are no function calls; developer
+functions are always addressed as ``functions.NAME``."""
 
 
 def is_harmony(text: str, begin: int) -> bool:
@@ -77,7 +82,9 @@ def read_harmony(
         if channel_at >= 0:
             m = _CHANNEL_NAME.match(header, channel_at + len(_CHANNEL))
             channel = "" if m is None else m.group()
-        if recipient is not None:
+        if recipient is not None and _BUILT_IN.match(recipient.group(1)):
+            pass  # a built-in tool's input: removed with its header, neither call nor content
+        elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
             ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
             try:
