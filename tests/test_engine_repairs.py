@@ -728,3 +728,63 @@ def test_python_set_reports_where_it_was_read() -> None:
     assert [(r.name, r.path) for r in report.repairs if r.name == "python_set"] == [
         ("python_set", "/ids")
     ]
+
+
+# --------------------------------------------------------------------------- where a string ends
+# Each input also lacks a comma or a quote, so the lenient scanner reads it; the value keeps
+# every member and item the model wrote.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "names"),
+    [
+        # An escaped curly quote is the curly quote itself; an escape JSON does not know.
+        (
+            '{"quote": "He said \\“hi\\” to me" "n": 1}',
+            {"quote": "He said “hi” to me", "n": 1},
+            ("invalid_escape", "missing_comma"),
+        ),
+        # Inside a curly-quoted string, an escaped closing quote is text.
+        ("{“q”: “it\\”s” “n”: 1}", {"q": "it”s", "n": 1}, ("smart_quotes", "missing_comma")),
+    ],
+)
+def test_escaped_curly_quotes(text: str, expected: Any, names: tuple[str, ...]) -> None:
+    check(text, expected, *names)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "names"),
+    [
+        # A quote followed by a key and its colon closes the value: a member follows.
+        ('{"name": "Ada" age: 36}', {"name": "Ada", "age": 36}, ("missing_comma", "unquoted_key")),
+        # In a list, a quote followed by a container or a number closes the item.
+        ('["header" {"id": 1}]', ["header", {"id": 1}], ("missing_comma",)),
+        ('["total" 42]', ["total", 42], ("missing_comma",)),
+        # A bare word that runs to a line break and a comma is an item of its own.
+        ('["red", green\n, "blue"]', ["red", "green", "blue"], ("unquoted_string",)),
+    ],
+)
+def test_a_quote_before_the_next_member_or_item_closes_the_string(
+    text: str, expected: Any, names: tuple[str, ...]
+) -> None:
+    check(text, expected, *names)
+
+
+def test_a_lone_quote_after_a_code_block_closes_the_string() -> None:
+    # The quote right after the fence is text; the lone quote before the comma ends the value,
+    # and the next member is kept.
+    text = '{"snippet": "\n```json\n{}\n```"\n",\n"lang": "json"}'
+    check(text, {"snippet": '\n```json\n{}\n```"', "lang": "json"}, "inner_quote")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The closing quote was forgotten before `, key: "value"`.
+        ('{"city": "Paris, country: "France"}', {"city": "Paris", "country": "France"}),
+        # ... and before `, key: value}` at the end of the text.
+        ('{"city": "Paris, population: 2100000}', {"city": "Paris", "population": 2100000}),
+    ],
+)
+def test_a_forgotten_quote_does_not_swallow_an_unquoted_key(text: str, expected: Any) -> None:
+    check(text, expected, "missing_quote", "unquoted_key")
