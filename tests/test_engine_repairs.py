@@ -788,3 +788,36 @@ def test_a_lone_quote_after_a_code_block_closes_the_string() -> None:
 )
 def test_a_forgotten_quote_does_not_swallow_an_unquoted_key(text: str, expected: Any) -> None:
     check(text, expected, "missing_quote", "unquoted_key")
+
+
+def test_negative_infinity_before_a_missing_comma() -> None:
+    check('{"low": -Infinity "high": 1}', {"low": -math.inf, "high": 1}, "missing_comma")
+    check("[-Infinity 2.5]", [-math.inf, 2.5], "missing_comma")
+
+
+def test_a_list_closed_too_early_goes_on() -> None:
+    # `["a"], ["b"]` inside an object: one list whose closer came too soon, not a lost item.
+    check(
+        '{"tags": ["red"], ["blue"], "count": 2}',
+        {"tags": ["red", "blue"], "count": 2},
+        "extra_closer",
+    )
+
+
+def test_a_cut_off_key_holding_the_whole_member() -> None:
+    # The key's string runs to the end of the text, so the report says it was cut off.
+    value, report = loads_with_report('{"user:ada}')
+    assert value == {"user": "ada"}
+    assert report is not None
+    assert report.repair_names == ("misplaced_quote",)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": {"b": "value}}', {"a": {"b": "value"}}),
+        ('{"rows": [1, {"name": "Ada}]}', {"rows": [1, {"name": "Ada"}]}),
+    ],
+)
+def test_a_missing_closing_quote_before_every_closer(text: str, expected: Any) -> None:
+    check(text, expected, "missing_quote")
