@@ -728,3 +728,96 @@ def test_python_set_reports_where_it_was_read() -> None:
     assert [(r.name, r.path) for r in report.repairs if r.name == "python_set"] == [
         ("python_set", "/ids")
     ]
+
+
+# --------------------------------------------------------------------------- where a string ends
+# Each input also lacks a comma or a quote, so the lenient scanner reads it; the value keeps
+# every member and item the model wrote.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "names"),
+    [
+        # An escaped curly quote is the curly quote itself; an escape JSON does not know.
+        (
+            '{"quote": "He said \\“hi\\” to me" "n": 1}',
+            {"quote": "He said “hi” to me", "n": 1},
+            ("invalid_escape", "missing_comma"),
+        ),
+        # Inside a curly-quoted string, an escaped closing quote is text.
+        ("{“q”: “it\\”s” “n”: 1}", {"q": "it”s", "n": 1}, ("smart_quotes", "missing_comma")),
+    ],
+)
+def test_escaped_curly_quotes(text: str, expected: Any, names: tuple[str, ...]) -> None:
+    check(text, expected, *names)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "names"),
+    [
+        # A quote followed by a key and its colon closes the value: a member follows.
+        ('{"name": "Ada" age: 36}', {"name": "Ada", "age": 36}, ("missing_comma", "unquoted_key")),
+        # In a list, a quote followed by a container or a number closes the item.
+        ('["header" {"id": 1}]', ["header", {"id": 1}], ("missing_comma",)),
+        ('["total" 42]', ["total", 42], ("missing_comma",)),
+        # A bare word that runs to a line break and a comma is an item of its own.
+        ('["red", green\n, "blue"]', ["red", "green", "blue"], ("unquoted_string",)),
+    ],
+)
+def test_a_quote_before_the_next_member_or_item_closes_the_string(
+    text: str, expected: Any, names: tuple[str, ...]
+) -> None:
+    check(text, expected, *names)
+
+
+def test_a_lone_quote_after_a_code_block_closes_the_string() -> None:
+    # The quote right after the fence is text; the lone quote before the comma ends the value,
+    # and the next member is kept.
+    text = '{"snippet": "\n```json\n{}\n```"\n",\n"lang": "json"}'
+    check(text, {"snippet": '\n```json\n{}\n```"', "lang": "json"}, "inner_quote")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The closing quote was forgotten before `, key: "value"`.
+        ('{"city": "Paris, country: "France"}', {"city": "Paris", "country": "France"}),
+        # ... and before `, key: value}` at the end of the text.
+        ('{"city": "Paris, population: 2100000}', {"city": "Paris", "population": 2100000}),
+    ],
+)
+def test_a_forgotten_quote_does_not_swallow_an_unquoted_key(text: str, expected: Any) -> None:
+    check(text, expected, "missing_quote", "unquoted_key")
+
+
+def test_negative_infinity_before_a_missing_comma() -> None:
+    check('{"low": -Infinity "high": 1}', {"low": -math.inf, "high": 1}, "missing_comma")
+    check("[-Infinity 2.5]", [-math.inf, 2.5], "missing_comma")
+
+
+def test_a_list_closed_too_early_goes_on() -> None:
+    # `["a"], ["b"]` inside an object: one list whose closer came too soon, not a lost item.
+    check(
+        '{"tags": ["red"], ["blue"], "count": 2}',
+        {"tags": ["red", "blue"], "count": 2},
+        "extra_closer",
+    )
+
+
+def test_a_cut_off_key_holding_the_whole_member() -> None:
+    # The key's string runs to the end of the text, so the report says it was cut off.
+    value, report = loads_with_report('{"user:ada}')
+    assert value == {"user": "ada"}
+    assert report is not None
+    assert report.repair_names == ("misplaced_quote",)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": {"b": "value}}', {"a": {"b": "value"}}),
+        ('{"rows": [1, {"name": "Ada}]}', {"rows": [1, {"name": "Ada"}]}),
+    ],
+)
+def test_a_missing_closing_quote_before_every_closer(text: str, expected: Any) -> None:
+    check(text, expected, "missing_quote")

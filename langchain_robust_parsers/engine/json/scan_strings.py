@@ -307,18 +307,9 @@ for ``, "key": `` with a long key, and a bound that keeps many inner quotes line
 
 
 def _tail(parts: list[str], n: int) -> str:
-    """The last ``n`` characters of ``"".join(parts)`` without joining all of it."""
-    tail = "".join(parts[-n:])  # at C speed: n parts hold n characters unless some are empty
-    if len(tail) >= n or len(parts) <= n:
-        return tail[-n:]
-    out: list[str] = []
-    size = 0
-    for part in reversed(parts):
-        out.append(part)
-        size += len(part)
-        if size >= n:
-            break
-    return "".join(reversed(out))[-n:]
+    """The last ``n`` characters of ``"".join(parts)`` without joining all of it: the string
+    reader never appends an empty part, so the last ``n`` parts hold them."""
+    return "".join(parts[-n:])[-n:]
 
 
 def _closers_after_unclosed_string(text: str, stack: list[_Frame]) -> int:
