@@ -821,3 +821,22 @@ def test_a_cut_off_key_holding_the_whole_member() -> None:
 )
 def test_a_missing_closing_quote_before_every_closer(text: str, expected: Any) -> None:
     check(text, expected, "missing_quote")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "repair"),
+    [
+        ('{"price": 12 USD, "qty": 2}', {"price": 12, "qty": 2}, "stray_text"),
+        ('{"a": "it" junk, "b": 1}', {"a": "it", "b": 1}, "stray_text"),
+        ('{"id": 7, 42, "name": "x"}', {"id": 7, "name": "x"}, "stray_text"),
+        ('{"id": 7, "name"}', {"id": 7, "name": None}, "missing_value"),
+    ],
+)
+def test_stray_words_in_objects_are_reported_not_silently_dropped(
+    text: str, value: dict[str, Any], repair: str
+) -> None:
+    """A word or bare value that cannot be a member is skipped, and the report says where; the
+    members around it are kept (a bare value after a member once lost the whole object)."""
+    got, report = loads_with_report(text)
+    assert got == value
+    assert repair in report.repair_names

@@ -236,13 +236,18 @@ def missing_comma(scan: Scan, pos: int, c: str) -> Step:
     """Anything else starts the next member or item: ``{"a": 1 "b": 2}``; a word that starts
     no member (``COMMENT "key": 1``) is skipped."""
     frame = scan.stack[-1]
-    scan.log.add("missing_comma", pos)
     scan.after_comma = False
     if frame.kind != _OBJ:
+        scan.log.add("missing_comma", pos)
         return VALUE, pos
     if c not in _CLOSERS and not _looks_like_member_start(scan.src, pos, scan.end):
+        # Not dropped silently: the report names the skipped word and where it stood.
+        scan.log.add("stray_text", pos)
         w = _UNQUOTED_KEY.match(scan.src, pos, scan.end)
-        pos = w.end() if w is not None and w.end() > pos else pos + 1
+        after = w.end() if w is not None and w.end() > pos else pos + 1
+        nxt = skip_ws_and_comments(scan.src, after, scan.end, scan.log)
+        return KEY, nxt + 1 if nxt < scan.end and scan.src[nxt] == "," else after
+    scan.log.add("missing_comma", pos)
     return KEY, pos
 
 
@@ -357,7 +362,15 @@ def key(scan: Scan, pos: int, c: str) -> Step:
             _as_list(scan, pos)
             _attach(scan.stack[-1], name)
             return AFTER, p
-        raise LenientError("key without a value", p)
+        if c in _CLOSERS:  # `{"a": 1, "b"}`: a quoted key whose value is missing is null
+            log.add("missing_value", p)
+            _attach_member(frame, name, None)
+            return AFTER, p
+        if not frame.members:  # `{0}`, `{name}`: a format placeholder in prose, not JSON
+            raise LenientError("key without a value", p)
+        # `{"a": 1, 2, "b": 3}`: a bare value where a key belongs; skipped, and reported
+        log.add("stray_text", pos)
+        return KEY, p + 1 if src[p] == "," else p
     log.add("missing_colon", p)
     frame.key = name
     return VALUE, p
