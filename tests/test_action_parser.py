@@ -883,7 +883,7 @@ def test_absurd_numbers_give_null_actions(text: str) -> None:
 )
 @pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     actions = PARSER.parse(text)
     assert isinstance(actions, list)
-    assert time.perf_counter() - start < HOSTILE_SECONDS
+    assert time.process_time() - start < HOSTILE_SECONDS

@@ -267,10 +267,10 @@ HOSTILE = {
 def test_hostile_input(name: str) -> None:
     import os
 
-    started = time.perf_counter()
+    started = time.process_time()
     with contextlib.suppress(OutputParserException):
         FunctionCallOutputParser().parse(HOSTILE[name])
-    assert time.perf_counter() - started < HOSTILE_SECONDS
+    assert time.process_time() - started < HOSTILE_SECONDS
     assert not os.path.exists(SENTINEL)
 
 

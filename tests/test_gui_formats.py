@@ -403,6 +403,7 @@ def test_press_and_release_hold_a_key() -> None:
         "Action: f('x' " * 50_000,
     ],
 )
+@pytest.mark.slow
 def test_hostile_layouts_stay_fast(text: str) -> None:
     start = time.process_time()
     PARSER.parse(text)

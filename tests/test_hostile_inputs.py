@@ -318,6 +318,7 @@ def test_open_brackets_past_the_depth_bound_fall_back_without_recursion() -> Non
     assert list(RobustJsonOutputParser().transform(iter(chunks)))[-1] is not None
 
 
+@pytest.mark.slow
 def test_react_parse_of_a_million_brackets_is_an_output_parser_error() -> None:
     start = time.process_time()
     with pytest.raises(OutputParserException):

@@ -407,6 +407,6 @@ def test_any_text_reads_without_error(text: str) -> None:
 )
 @pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     parse_ui_tars(text, WINDOW)
-    assert time.perf_counter() - start < HOSTILE_SECONDS
+    assert time.process_time() - start < HOSTILE_SECONDS

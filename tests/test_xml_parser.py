@@ -99,6 +99,12 @@ def test_no_element_raises_with_the_raw_text(text: str) -> None:
     assert "Failed to parse" in str(info.value)
 
 
+def test_billion_laughs_is_refused() -> None:
+    with pytest.raises(OutputParserException):
+        RobustXMLOutputParser().parse(BILLION_LAUGHS)
+
+
+@pytest.mark.slow
 def test_billion_laughs_is_refused_quickly() -> None:
     start = time.process_time()
     with pytest.raises(OutputParserException):
