@@ -9,7 +9,6 @@ import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
-from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
@@ -22,12 +21,11 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
-    apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -93,26 +91,19 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
         parent does, and ``OutputParserException`` when a final parse finds no JSON.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text, stop_reason=stop_reason_cut(generation))
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return parse_generation(result, partial=partial, **self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(
-            None,
-            lambda: self._parse_final(generation.text, stop_reason=stop_reason_cut(generation)),
-        )
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        return await aparse_generation(result, partial=partial, **self._readers())
+
+    def _readers(self) -> dict[str, Any]:
+        """The readers of a generation for :func:`parse_generation` (its text, its stop reason)."""
+        return {
+            "read_partial": lambda g: self._parse_partial(g.text),
+            "read_final": lambda g: self._parse_final(g.text, stop_reason=stop_reason_cut(g)),
+            "stats": self.stats,
+        }
 
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""

@@ -8,13 +8,12 @@ import json
 import logging
 import weakref
 from collections.abc import Iterator
-from typing import Any, Generic, Literal, SupportsIndex, overload
+from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
 import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
-from langchain_core.runnables.config import run_in_executor
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
@@ -32,12 +31,11 @@ from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
-    apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -128,27 +126,24 @@ class RobustPydanticOutputParser(
         an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as
         the parent does, and ``OutputParserException`` when a final parse fails.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text, stop_reason_cut(generation))
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return cast(
+            "TBaseModel | None", parse_generation(result, partial=partial, **self._readers())
+        )
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(
-            None, self._parse_final, generation.text, stop_reason_cut(generation)
-        )
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        value = await aparse_generation(result, partial=partial, **self._readers())
+        return cast("TBaseModel | None", value)
+
+    def _readers(self) -> dict[str, Any]:
+        """The readers of a generation for :func:`parse_generation` (its text, its stop reason)."""
+        return {
+            "read_partial": lambda g: self._parse_partial(g.text),
+            "read_final": lambda g: self._parse_final(g.text, stop_reason_cut(g)),
+            "stats": self.stats,
+        }
 
     def parse(self, text: str) -> TBaseModel:
         """The model parsed from ``text``."""

@@ -39,7 +39,6 @@ from langchain_core.output_parsers import (
 )
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import run_in_executor
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, SkipValidation
 
@@ -58,11 +57,11 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal,
     check_refusal_message,
     publish,
 )
@@ -177,23 +176,23 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         arguments; otherwise repaired calls or ``OutputParserException``. Raises
         ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation)
-        final = self._parse_final(generation)
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return parse_generation(
+            result,
+            partial=partial,
+            read_partial=self._parse_partial,
+            read_final=self._parse_final,
+            stats=self.stats,
+        )
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation)
-        final = await run_in_executor(None, self._parse_final, generation)
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        return await aparse_generation(
+            result,
+            partial=partial,
+            read_partial=self._parse_partial,
+            read_final=self._parse_final,
+            stats=self.stats,
+        )
 
     def parse(self, text: str) -> Any:
         """The calls written in ``text`` (the text fallback); langchain-core's parser has no
