@@ -3,15 +3,16 @@
 
 The JSON, Pydantic, tools and function-call parsers read a generation the same way: refuse a
 refusal, return the best value so far for a stream prefix, else build the final parse without
-side effects, publish its event and unwrap it. Only the two readers differ, so each parser passes
-them here instead of repeating the steps; the async twin reads in an executor so that a large text
-does not block the event loop.
+side effects, publish its event and unwrap it. Only the readers differ, so each parser hands its
+:class:`GenerationReaders` here instead of repeating the steps; the async twin reads in an
+executor so that a large text does not block the event loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
@@ -23,8 +24,9 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
 
-__all__ = ["aparse_generation", "parse_generation"]
+__all__ = ["GenerationReaders", "aparse_generation", "parse_generation"]
 
 T = TypeVar("T")
 
@@ -33,40 +35,55 @@ def _unwrap(final: FinalParse[T]) -> T:
     return final.unwrap()
 
 
+@dataclass(frozen=True)
+class GenerationReaders(Generic[T]):
+    """How one parser reads a generation: ``read_partial`` a stream prefix (never an error,
+    never counted), ``read_final`` the whole output; ``stats`` counts the final outcomes and
+    ``unwrap`` turns a final parse into the returned value (or raises its error)."""
+
+    read_partial: Callable[[Generation], Any]
+    read_final: Callable[[Generation], FinalParse[T]]
+    stats: ParseStats | None
+    unwrap: Callable[[FinalParse[T]], Any] = _unwrap
+
+    @classmethod
+    def of_text(
+        cls,
+        read_partial: Callable[[str], Any],
+        read_final: Callable[[str, str | None], FinalParse[T]],
+        stats: ParseStats | None,
+    ) -> GenerationReaders[T]:
+        """Readers of the generation's text; ``read_final`` also gets the provider's stop
+        reason when it says the output limit was hit."""
+        return cls(
+            lambda generation: read_partial(generation.text),
+            lambda generation: read_final(generation.text, stop_reason_cut(generation)),
+            stats,
+        )
+
+
 def parse_generation(
-    result: list[Generation],
-    *,
-    partial: bool,
-    read_partial: Callable[[Generation], Any],
-    read_final: Callable[[Generation], FinalParse[T]],
-    stats: ParseStats | None,
-    unwrap: Callable[[FinalParse[T]], Any] = _unwrap,
+    result: list[Generation], partial: bool, readers: GenerationReaders[Any]
 ) -> Any:
-    """The value of ``result[0]``: ``read_partial`` for a stream prefix (never an error, never
-    counted), else ``read_final``, its event published, then unwrapped (value or error)."""
+    """The value of ``result[0]``: a refusal raises, a prefix gives its partial value, a final
+    parse publishes its event and is unwrapped (value or error)."""
     generation = result[0]
     check_refusal(generation)
     if partial:
-        return read_partial(generation)
-    final = read_final(generation)
-    publish(final.event, stats)
-    return unwrap(final)
+        return readers.read_partial(generation)
+    final = readers.read_final(generation)
+    publish(final.event, readers.stats)
+    return readers.unwrap(final)
 
 
 async def aparse_generation(
-    result: list[Generation],
-    *,
-    partial: bool,
-    read_partial: Callable[[Generation], Any],
-    read_final: Callable[[Generation], FinalParse[T]],
-    stats: ParseStats | None,
-    unwrap: Callable[[FinalParse[T]], Any] = _unwrap,
+    result: list[Generation], partial: bool, readers: GenerationReaders[Any]
 ) -> Any:
     """Async :func:`parse_generation`: reads in an executor, dispatches the event async."""
     generation = result[0]
     check_refusal(generation)
     if partial:
-        return await run_in_executor(None, read_partial, generation)
-    final = await run_in_executor(None, read_final, generation)
-    await apublish(final.event, stats)
-    return unwrap(final)
+        return await run_in_executor(None, readers.read_partial, generation)
+    final = await run_in_executor(None, readers.read_final, generation)
+    await apublish(final.event, readers.stats)
+    return readers.unwrap(final)

@@ -40,7 +40,11 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
-from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -296,25 +300,14 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
         those written in its text. ``partial=True`` returns ``None`` instead of failing."""
-        return parse_generation(
-            result,
-            partial=partial,
-            read_partial=self._parse_partial,
-            read_final=self._parse_final,
-            stats=self.stats,
-            unwrap=self._unwrap,
-        )
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(
-            result,
-            partial=partial,
-            read_partial=self._parse_partial,
-            read_final=self._parse_final,
-            stats=self.stats,
-            unwrap=self._unwrap,
-        )
+        return await aparse_generation(result, partial, self._readers())
+
+    def _readers(self) -> GenerationReaders[Any]:
+        return GenerationReaders(self._parse_partial, self._parse_final, self.stats, self._unwrap)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The calls in ``text`` with what was located and repaired to find them.

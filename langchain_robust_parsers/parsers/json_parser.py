@@ -21,7 +21,11 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
-from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -91,19 +95,17 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
         parent does, and ``OutputParserException`` when a final parse finds no JSON.
         """
-        return parse_generation(result, partial=partial, **self._readers())
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial=partial, **self._readers())
+        return await aparse_generation(result, partial, self._readers())
 
-    def _readers(self) -> dict[str, Any]:
-        """The readers of a generation for :func:`parse_generation` (its text, its stop reason)."""
-        return {
-            "read_partial": lambda g: self._parse_partial(g.text),
-            "read_final": lambda g: self._parse_final(g.text, stop_reason=stop_reason_cut(g)),
-            "stats": self.stats,
-        }
+    def _readers(self) -> GenerationReaders[Any]:
+        def final(text: str, stop_reason: str | None) -> FinalParse[Any]:
+            return self._parse_final(text, stop_reason=stop_reason)
+
+        return GenerationReaders.of_text(self._parse_partial, final, self.stats)
 
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""

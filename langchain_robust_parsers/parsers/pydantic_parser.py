@@ -31,7 +31,11 @@ from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
-from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -126,24 +130,17 @@ class RobustPydanticOutputParser(
         an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as
         the parent does, and ``OutputParserException`` when a final parse fails.
         """
-        return cast(
-            "TBaseModel | None", parse_generation(result, partial=partial, **self._readers())
-        )
+        return cast("TBaseModel | None", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        value = await aparse_generation(result, partial=partial, **self._readers())
+        value = await aparse_generation(result, partial, self._readers())
         return cast("TBaseModel | None", value)
 
-    def _readers(self) -> dict[str, Any]:
-        """The readers of a generation for :func:`parse_generation` (its text, its stop reason)."""
-        return {
-            "read_partial": lambda g: self._parse_partial(g.text),
-            "read_final": lambda g: self._parse_final(g.text, stop_reason_cut(g)),
-            "stats": self.stats,
-        }
+    def _readers(self) -> GenerationReaders[TBaseModel]:
+        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> TBaseModel:
         """The model parsed from ``text``."""

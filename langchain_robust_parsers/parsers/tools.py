@@ -57,7 +57,11 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
-from langchain_robust_parsers.parsers.final_parse import aparse_generation, parse_generation
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -176,23 +180,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         arguments; otherwise repaired calls or ``OutputParserException``. Raises
         ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
         """
-        return parse_generation(
-            result,
-            partial=partial,
-            read_partial=self._parse_partial,
-            read_final=self._parse_final,
-            stats=self.stats,
-        )
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(
-            result,
-            partial=partial,
-            read_partial=self._parse_partial,
-            read_final=self._parse_final,
-            stats=self.stats,
-        )
+        return await aparse_generation(result, partial, self._readers())
+
+    def _readers(self) -> GenerationReaders[Any]:
+        return GenerationReaders(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> Any:
         """The calls written in ``text`` (the text fallback); langchain-core's parser has no
