@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
@@ -18,6 +17,7 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
+from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
@@ -164,10 +164,7 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         if model is None:
             return True
         try:
-            if issubclass(model, pydantic.BaseModel):
-                model.model_validate(value)
-            else:
-                model.parse_obj(value)
+            validate_model(model, value)
         except (ValueError, TypeError, AssertionError, RecursionError):
             # RecursionError: pydantic.v1 validates nested data recursively in Python.
             return False

@@ -6,11 +6,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import weakref
 from collections.abc import Iterator
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
-import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
@@ -28,6 +26,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.label_values import read_labels
+from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
@@ -186,7 +185,7 @@ class RobustPydanticOutputParser(
         """The model a partial value validates to, or ``None``. A value that lacks a required
         top-level field is skipped without validating it: validation reads the whole value,
         and while a stream is young most partial values lack one."""
-        if isinstance(value, dict) and not _has_required_fields(self.pydantic_object, value):
+        if isinstance(value, dict) and not has_required_fields(self.pydantic_object, value):
             return None
         try:
             return self._validate(value)
@@ -208,10 +207,7 @@ class RobustPydanticOutputParser(
 
     def _validate(self, obj: Any) -> TBaseModel:
         """``obj`` validated into ``pydantic_object``; raises its validation error."""
-        model = self.pydantic_object
-        if issubclass(model, pydantic.BaseModel):
-            return model.model_validate(obj)
-        return model.parse_obj(obj)
+        return cast(TBaseModel, validate_model(self.pydantic_object, obj))
 
     def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """``value`` validated, coercing it first only if it fails as is: the model and the
@@ -378,39 +374,6 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
     return dataclasses.replace(
         report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
     )
-
-
-_REQUIRED_FIELDS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
-
-
-def _required_fields(model: type[Any]) -> tuple[tuple[str, ...], ...]:
-    """For each required field of ``model``, the keys that can carry it (name and alias)."""
-    cached = _REQUIRED_FIELDS.get(model)
-    if cached is not None:
-        return cached
-    out: list[tuple[str, ...]] = []
-    if issubclass(model, pydantic.BaseModel):
-        for name, info in model.model_fields.items():
-            if info.is_required():
-                out.append(
-                    tuple(
-                        k for k in (name, info.alias, info.validation_alias) if isinstance(k, str)
-                    )
-                )
-    else:
-        for name, field in getattr(model, "__fields__", {}).items():
-            if getattr(field, "required", False):
-                out.append((name, field.alias))
-    _REQUIRED_FIELDS[model] = tuple(out)
-    return _REQUIRED_FIELDS[model]
-
-
-def _has_required_fields(model: type[Any], value: dict[str, Any]) -> bool:
-    """True when ``value`` has a key for every required top-level field of ``model``."""
-    return all(any(k in value for k in keys) for keys in _required_fields(model))
 
 
 def _rebuild_parametrized(

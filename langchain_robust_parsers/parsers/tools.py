@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Union
@@ -55,6 +54,7 @@ from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.final_parse import (
@@ -704,9 +704,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         ):
             return state.cache[1]
         model = None
-        if _has_required_fields(tool, call.args):
+        if has_required_fields(tool, call.args):
             try:
-                model = _validate(tool, call.args)
+                model = validate_model(tool, call.args)
             # User code: pydantic wraps a validator's ValueError and AssertionError, but a
             # validator may raise anything; a partial is then simply not shown yet.
             except Exception:
@@ -719,13 +719,13 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
         args = call.args
         try:
-            return _validate(tool, args)
+            return validate_model(tool, args)
         except VALIDATION_ERRORS as exc:
             first_error: Exception = exc
         try:
             coerced, notes = coerce_with_notes(args, tool)
             if notes:
-                model = _validate(tool, coerced)
+                model = validate_model(tool, coerced)
                 report = call.report or ParseReport()
                 extra = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
                 call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
@@ -743,40 +743,3 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         )
         error.__cause__ = first_error
         raise error
-
-
-def _validate(tool: type[Any], args: dict[str, Any]) -> Any:
-    """``args`` validated into ``tool`` (pydantic v2 or v1); raises its validation error."""
-    if issubclass(tool, pydantic.BaseModel):
-        return tool.model_validate(args)
-    return tool.parse_obj(args)
-
-
-_REQUIRED_KEYS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
-
-
-def _required_keys(tool: type[Any]) -> tuple[tuple[str, ...], ...]:
-    """For each required field of ``tool``, the keys that can carry it (name and aliases)."""
-    cached = _REQUIRED_KEYS.get(tool)
-    if cached is not None:
-        return cached
-    out: list[tuple[str, ...]] = []
-    if issubclass(tool, pydantic.BaseModel):
-        for name, info in tool.model_fields.items():
-            if info.is_required():
-                keys = (name, info.alias, info.validation_alias)
-                out.append(tuple(k for k in keys if isinstance(k, str)))
-    else:
-        for name, fld in getattr(tool, "__fields__", {}).items():
-            if getattr(fld, "required", False):
-                out.append((name, fld.alias))
-    _REQUIRED_KEYS[tool] = tuple(out)
-    return _REQUIRED_KEYS[tool]
-
-
-def _has_required_fields(tool: type[Any], value: dict[str, Any]) -> bool:
-    """True when ``value`` has a key for every required top-level field of ``tool``."""
-    return all(any(k in value for k in keys) for keys in _required_keys(tool))
