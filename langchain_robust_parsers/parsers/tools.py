@@ -83,6 +83,7 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     StreamSteps,
     ToolCallItem,
     ToolCallItemWithId,
+    ToolCallOrigin,
     ToolCallReport,
     ToolsParseEvent,
     ToolsParseReport,
@@ -343,30 +344,23 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         ]
 
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated."""
+        """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
+        else the raw OpenAI calls that named a function."""
+        source: ToolCallOrigin
         if stream.chunk_calls:
-            calls = [
-                WorkingCall(
-                    c.name,
-                    c.args_text() if c.args_seen else None,
-                    c.id,
-                    "tool_call_chunks",
-                    decoded=c.clean_args(),
-                )
-                for c in stream.chunk_calls
-            ]
+            source, streamed = "tool_call_chunks", stream.chunk_calls
         else:
-            calls = [
-                WorkingCall(
-                    c.name,
-                    c.args_text() if c.args_seen else None,
-                    c.id,
-                    "additional_kwargs",
-                    decoded=c.clean_args(),
-                )
-                for c in stream.raw_calls
-                if c.has_function
-            ]
+            source, streamed = "additional_kwargs", [c for c in stream.raw_calls if c.has_function]
+        calls = [
+            WorkingCall(
+                c.name,
+                c.args_text() if c.args_seen else None,
+                c.id,
+                source,
+                decoded=c.clean_args(),
+            )
+            for c in streamed
+        ]
         return self._finish(calls, stream.text(), max_tokens=stream.max_tokens)
 
     # ---------------------------------------------------------------- work
