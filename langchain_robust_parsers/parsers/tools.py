@@ -167,10 +167,13 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     @property
     def OutputType(self) -> Any:
-        """``list[ToolCallItem]`` (``ToolCallItemWithId`` under ``return_id``), or one item or
-        ``None`` under ``first_tool_only``."""
-        item: Any = ToolCallItemWithId if self.return_id else ToolCallItem
+        """A list of :meth:`_item_type`, or one item or ``None`` under ``first_tool_only``."""
+        item: Any = self._item_type()
         return item | None if self.first_tool_only else list[item]
+
+    def _item_type(self) -> Any:
+        """``ToolCallItem`` (``ToolCallItemWithId`` under ``return_id``)."""
+        return ToolCallItemWithId if self.return_id else ToolCallItem
 
     # ---------------------------------------------------------------- LangChain interface
 
@@ -564,12 +567,9 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     def _type(self) -> str:
         return "robust_json_output_key_tools"
 
-    @property
-    def OutputType(self) -> Any:
-        """Arguments (``dict``) or whole calls under ``return_id``; a list, or one item or
-        ``None`` under ``first_tool_only``."""
-        item: Any = ToolCallItemWithId if self.return_id else dict[str, Any]
-        return item | None if self.first_tool_only else list[item]
+    def _item_type(self) -> Any:
+        """Arguments (``dict``), or whole calls under ``return_id``."""
+        return ToolCallItemWithId if self.return_id else dict[str, Any]
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), self.key_name)
@@ -630,10 +630,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     def _type(self) -> str:
         return "robust_pydantic_tools"
 
-    @property
-    def OutputType(self) -> Any:
-        """``list`` of the tool models (a union when several; ``Any`` when a tool is a
-        ``pydantic.v1`` model), or one model or ``None`` under ``first_tool_only``."""
+    def _item_type(self) -> Any:
+        """The tool model (a union when several; ``Any`` when a tool is a ``pydantic.v1``
+        model)."""
         tools = tuple(self.tools)
         if not tools or not all(
             isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
@@ -643,7 +642,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
             model = tools[0]
         else:
             model = Union[tools]  # noqa: UP007 - a union built from a tuple
-        return model | None if self.first_tool_only else list[model]
+        return model
 
     def _diff(self, prev: Any, next: Any) -> Any:
         raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
