@@ -21,8 +21,11 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.text_formats import (
+    chunk_text,
+    final_parse,
+    published_with_report,
+)
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -45,11 +48,9 @@ class _RobustList:
         return read_list(text, self.list_kind)
 
     def _final(self, text: str) -> tuple[list[str], ParseReport]:
-        final = final_parse(self.get_name(), LIST, text, self._read, _message)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), LIST, text, self._read, _message), self.stats
+        )
 
     def parse(self, text: str) -> list[str]:
         """The items of the list in ``text`` (``[]`` when it holds no list)."""

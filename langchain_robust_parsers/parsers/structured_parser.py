@@ -18,8 +18,7 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
 
@@ -139,11 +138,9 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
 
     def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         """The object in ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), STRUCTURED, text, self._read, _message)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), STRUCTURED, text, self._read, _message), self.stats
+        )
 
     def parse(self, text: str) -> dict[str, Any]:
         """The object in ``text``; ``OutputParserException`` when there is none or a key of the

@@ -18,10 +18,11 @@ from langchain_core.messages import BaseMessage
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
-from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
 
-__all__ = ["chunk_text", "final_parse"]
+__all__ = ["chunk_text", "final_parse", "published_with_report"]
 
 T = TypeVar("T")
 
@@ -46,6 +47,15 @@ def final_parse(
     except (EngineError, OutputParserException) as exc:  # a bug: logged once by the boundary
         return _failed(parser, format, text, exc, message(text, exc))
     return FinalParse(value, report, ParseEvent(parser, format, report.outcome, report))
+
+
+def published_with_report(final: FinalParse[T], stats: ParseStats | None) -> tuple[T, ParseReport]:
+    """``final`` published (counted in ``stats``, dispatched), then its value and report; raises
+    its error instead when it failed (a successful final parse always carries a report)."""
+    publish(final.event, stats)
+    value = final.unwrap()
+    assert final.report is not None
+    return value, final.report
 
 
 def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> FinalParse[Any]:
