@@ -8,7 +8,7 @@ kind preferred, and streams item by item as LangChain's do.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import (
@@ -79,6 +79,22 @@ class _RobustList:
             yield [item]
 
 
+class _PatternList(_RobustList):
+    """A list parser whose LangChain parent reads by a ``pattern`` field: a pattern the user
+    set is honoured exactly as the parent honours it; the default one is read robustly."""
+
+    langchain_parent: ClassVar[type[NumberedListOutputParser | MarkdownListOutputParser]]
+
+    if TYPE_CHECKING:  # the parent's field
+        pattern: str
+
+    def _read(self, text: str) -> tuple[list[str], ParseReport]:
+        parent = self.langchain_parent
+        if self.pattern != parent.model_fields["pattern"].default:
+            return parent.parse(cast(Any, self), text), ParseReport("whole", 0, len(text))
+        return read_list(text, self.list_kind)
+
+
 def _message(text: str, exc: Exception) -> str:
     return f"Could not read a list from completion {text}. Got: {exc}"
 
@@ -102,38 +118,30 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
         return "robust_comma_separated_list"
 
 
-class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
+class RobustNumberedListOutputParser(_PatternList, NumberedListOutputParser):
     """``NumberedListOutputParser`` that also reads ``1)``, ``(1)``, a list on one line, bullets
     or one item a line when the model used no numbers, and emphasis around an item."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "numbered"
+    langchain_parent: ClassVar[type[NumberedListOutputParser]] = NumberedListOutputParser
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
-
-    def _read(self, text: str) -> tuple[list[str], ParseReport]:
-        if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
-            return NumberedListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
-        return read_list(text, self.list_kind)
 
     @property
     def _type(self) -> str:
         return "robust_numbered_list"
 
 
-class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
+class RobustMarkdownListOutputParser(_PatternList, MarkdownListOutputParser):
     """``MarkdownListOutputParser`` that also reads ``•`` and ``+`` bullets, numbers when the
     model used them instead, one item a line, and emphasis around an item."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "bulleted"
+    langchain_parent: ClassVar[type[MarkdownListOutputParser]] = MarkdownListOutputParser
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
-
-    def _read(self, text: str) -> tuple[list[str], ParseReport]:
-        if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:
-            return MarkdownListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
-        return read_list(text, self.list_kind)
 
     @property
     def _type(self) -> str:
