@@ -9,7 +9,7 @@ llm_output=text)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
@@ -22,7 +22,7 @@ from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
 
-__all__ = ["chunk_text", "final_parse", "published_with_report"]
+__all__ = ["achunk_texts", "chunk_text", "chunk_texts", "final_parse", "published_with_report"]
 
 T = TypeVar("T")
 
@@ -72,3 +72,20 @@ def chunk_text(chunk: str | BaseMessage) -> str:
         content: Any = chunk.content
         return content_text(content)
     return chunk
+
+
+def chunk_texts(
+    chunks: Iterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
+) -> Iterator[str]:
+    """The texts of streamed chunks, a message read by ``read``: a streaming parser hands these
+    to LangChain's tracing, which would otherwise merge each message chunk into the previous."""
+    for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else read(chunk)
+
+
+async def achunk_texts(
+    chunks: AsyncIterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
+) -> AsyncIterator[str]:
+    """Async :func:`chunk_texts`."""
+    async for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else read(chunk)
