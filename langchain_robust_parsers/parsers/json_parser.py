@@ -35,7 +35,7 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     stop_reason_cut,
-    truncation_error,
+    truncation_failure,
     truncation_mode,
     with_stop_reason,
 )
@@ -236,10 +236,7 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
             if cut or (stop_reason is not None and not (use_fallback and self._plain())):
                 truncated = merge_truncation(cut, stop_reason is not None)
                 assert truncated is not None
-                cut_error = truncation_error(name, text, truncated, stop_reason)
-                cut_error.__cause__ = exc
-                event = ParseEvent(name, "json", "failed", None, str(cut_error))
-                return FinalParse(None, None, event, cut_error)
+                return truncation_failure(name, "json", text, truncated, stop_reason, exc)
             reason = f"Invalid json output: {exc}"
             if use_fallback and self._plain():
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
@@ -250,8 +247,5 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
         report = with_stop_reason(report, stop_reason)
         if report.truncation is not None and not self._completes():
-            cut_error = truncation_error(name, text, report.truncation, stop_reason)
-            return FinalParse(
-                None, None, ParseEvent(name, "json", "failed", None, str(cut_error)), cut_error
-            )
+            return truncation_failure(name, "json", text, report.truncation, stop_reason)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

@@ -44,7 +44,7 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     stop_reason_cut,
-    truncation_error,
+    truncation_failure,
     truncation_mode,
     with_stop_reason,
 )
@@ -297,9 +297,7 @@ class RobustPydanticOutputParser(
             return None
         how = merge_truncation(cut, stop_reason is not None)
         assert how is not None  # one of the two holds
-        error = truncation_error(self.get_name(), text, how, stop_reason)
-        event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(error))
-        return FinalParse(None, None, event, error)
+        return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
 
     def _from_labels(self, text: str) -> FinalParse[TBaseModel] | None:
         """The model read from ``label: value`` lines, for text with no JSON; ``None`` when
@@ -341,9 +339,8 @@ class RobustPydanticOutputParser(
             report = _with_notes(report, notes)
             report = with_stop_reason(report, stop_reason)
             if report.truncation is not None and not self._completes():
-                cut = truncation_error(self.get_name(), text, report.truncation, stop_reason)
-                event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(cut))
-                return FinalParse(None, None, event, cut)
+                how = report.truncation
+                return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
         cut_failure = self._cut(text, stop_reason)
