@@ -30,3 +30,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: timing, growth, subprocess and notebook tests; "
         'skip them in development with -m "not slow"',
     )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """langchain-tests' ``test_init_time`` benchmarks construction thousands of times: a timing
+    test, so it belongs to the slow tier with the others."""
+    for item in items:
+        if item.name == "test_init_time":
+            item.add_marker(pytest.mark.slow)

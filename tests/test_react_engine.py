@@ -434,7 +434,7 @@ def _observe(chunks: list[str]) -> tuple[str, str, tuple[ReActStep, ...], bool, 
     return thought, answer, scan.steps, scan.conflict, scan.markers
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(_REACT_TEXT, st.lists(st.integers(1, 7), min_size=1, max_size=20))
 def test_chunking_never_changes_what_is_read(text: str, sizes: list[int]) -> None:
     assert _observe(_split(text, sizes)) == _observe([text])

@@ -405,7 +405,7 @@ _REACT_PIECES = st.sampled_from(
 _REACT_TEXT = st.one_of(st.text(max_size=150), st.lists(_REACT_PIECES, max_size=40).map("".join))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_REACT_TEXT, st.integers(1, 6), st.booleans())
 def test_any_text_gives_a_step_or_an_output_parser_exception(
     text: str, size: int, lenient: bool

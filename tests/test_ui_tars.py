@@ -377,7 +377,7 @@ _FRAGMENTS = st.sampled_from(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=40).map("".join))
 def test_any_fragment_soup_reads_without_error(text: str) -> None:
     response = parse_ui_tars(text, WINDOW)
