@@ -63,7 +63,7 @@ def _state(body: BodyScanner) -> tuple[object, ...]:
 
 
 @pytest.mark.slow
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_TEXT, _SIZES, st.booleans())
 def test_body_scanner_does_not_depend_on_chunking(text: str, sizes: list[int], free: bool) -> None:
     whole = _body([text], free_text=free)

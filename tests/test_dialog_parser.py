@@ -485,7 +485,7 @@ _DIALOG_ALPHABET = st.sampled_from(
 _DIALOG_TEXT = st.lists(_DIALOG_ALPHABET, max_size=60).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_gives_a_dialog_turn(text: str) -> None:
     result = DialogOutputParser().parse(text)
@@ -494,7 +494,7 @@ def test_any_text_gives_a_dialog_turn(text: str) -> None:
     assert result.action == "silent" or result.tone is not None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_DIALOG_TEXT)
 def test_format_like_noise_gives_a_dialog_turn(text: str) -> None:
     result = DialogOutputParser().parse(text)

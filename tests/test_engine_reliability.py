@@ -27,7 +27,7 @@ from langchain_robust_parsers import loads, repair_json
 TIME_BUDGET_S = 5.0
 
 FUZZ = settings(
-    max_examples=300,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

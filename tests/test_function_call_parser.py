@@ -211,7 +211,7 @@ def test_differs_from_bfcl_on_purpose(text: str, bfcl: Any, ours: Any) -> None:
 # --------------------------------------------------------------------------- reliability
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_text_gives_calls_or_output_parser_exception(text: str) -> None:
     try:
@@ -224,7 +224,7 @@ def test_any_text_gives_calls_or_output_parser_exception(text: str) -> None:
 CALLISH = st.text(alphabet="[](){}'\",=:;. \n\\abfx01-+*<>|_`#", max_size=80)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(CALLISH)
 def test_call_looking_noise_gives_calls_or_output_parser_exception(text: str) -> None:
     for parser in (FunctionCallOutputParser(), FunctionCallOutputParser(errors="return")):

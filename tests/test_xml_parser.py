@@ -189,7 +189,7 @@ def test_parser_type_and_output_schema() -> None:
     assert parser.get_output_jsonschema()["type"] == "object"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="<>/!?&;#x[]-=\"' abAB\n", max_size=60))
 def test_any_text_gives_a_value_or_output_parser_exception(text: str) -> None:
     parser = RobustXMLOutputParser()
@@ -230,7 +230,7 @@ def test_streaming_a_long_cdata_section_is_linear() -> None:
     assert large < small * 4 * 2.5
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.text(alphabet="<>/!-[]?&;#x=\"' abAB\n", max_size=60),
     st.lists(st.integers(min_value=0, max_value=60), max_size=6),
