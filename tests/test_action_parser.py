@@ -824,7 +824,7 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_gives_actions_never_an_error(text: str) -> None:
     actions = PARSER.parse(text)
@@ -832,7 +832,7 @@ def test_arbitrary_text_gives_actions_never_an_error(text: str) -> None:
     assert all(isinstance(a, BaseAction) for a in actions)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(_PIECES, max_size=30).map("".join), st.booleans())
 def test_arbitrary_pieces_give_actions_or_output_parser_exception(
     text: str, fallback: bool
@@ -883,7 +883,7 @@ def test_absurd_numbers_give_null_actions(text: str) -> None:
 )
 @pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     actions = PARSER.parse(text)
     assert isinstance(actions, list)
-    assert time.perf_counter() - start < HOSTILE_SECONDS
+    assert time.process_time() - start < HOSTILE_SECONDS

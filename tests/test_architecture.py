@@ -189,6 +189,7 @@ def test_rule_catches_wrong_way_imports(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow  # a subprocess
 def test_one_parser_imports_only_what_it_needs() -> None:
     """Public names are imported lazily: the JSON parser does not pull in the chains, the chat
     model, or the agent formats' dozens of pydantic classes."""

@@ -853,7 +853,7 @@ def _fuzz_one(directory: Path, data: bytes, fmt: str, raw: bool, workers: int) -
         assert (row["error"] is None) == row["ok"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_FILE, fmt=st.sampled_from(_FORMATS), raw=st.booleans())
 def test_fuzz_one_row_per_line_one_worker(
     tmp_path_factory: pytest.TempPathFactory, data: bytes, fmt: str, raw: bool
@@ -861,6 +861,7 @@ def test_fuzz_one_row_per_line_one_worker(
     _fuzz_one(tmp_path_factory.mktemp("fuzz"), data, fmt, raw, workers=1)
 
 
+@pytest.mark.slow  # a process pool
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=_FILE, fmt=st.sampled_from(_FORMATS), raw=st.booleans())
 def test_fuzz_one_row_per_line_two_workers(

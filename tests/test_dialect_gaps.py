@@ -328,12 +328,25 @@ def test_glm_blocks_past_the_old_cap_are_read() -> None:
     assert [c.args["guests"] for c in decode_calls(text).calls] == list(range(700))
 
 
-def test_many_broken_blocks_are_dropped_without_reading_each() -> None:
-    good = _hermes(3)
+def _many_broken_blocks() -> tuple[str, str]:
     broken = '<tool_call>{"name": "x", "arguments": {oops}}</tool_call>' * (MAX_FAILED_BLOCKS + 50)
-    started = time.process_time()
+    return _hermes(3), broken
+
+
+@pytest.mark.slow
+def test_many_broken_blocks_cost_bounded_cpu_time() -> None:
+    good, broken = _many_broken_blocks()
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        decode_calls(good + broken)
+        best = min(best, time.process_time() - started)
+    assert best < 2.0
+
+
+def test_many_broken_blocks_are_dropped_without_reading_each() -> None:
+    good, broken = _many_broken_blocks()
     decoded = decode_calls(good + broken)
-    assert time.process_time() - started < 2.0
     assert [c.args["guests"] for c in decoded.calls] == [0, 1, 2]
     assert "dropped_block" in decoded.report.repair_names
     assert "oops" not in remaining_text(good + broken, decoded.spans)  # their markers go too

@@ -63,7 +63,7 @@ def _state(body: BodyScanner) -> tuple[object, ...]:
 
 
 @pytest.mark.slow
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_TEXT, _SIZES, st.booleans())
 def test_body_scanner_does_not_depend_on_chunking(text: str, sizes: list[int], free: bool) -> None:
     whole = _body([text], free_text=free)
@@ -71,7 +71,7 @@ def test_body_scanner_does_not_depend_on_chunking(text: str, sizes: list[int], f
     assert _state(chunked) == _state(whole)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_TEXT, _SIZES)
 def test_body_content_only_grows(text: str, sizes: list[int]) -> None:
     body = BodyScanner()
@@ -84,7 +84,7 @@ def test_body_content_only_grows(text: str, sizes: list[int]) -> None:
     assert body.content.startswith(seen)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_TEXT, _SIZES)
 def test_stream_header_is_the_final_header(text: str, sizes: list[int]) -> None:
     stream = DialogStream()

@@ -485,7 +485,7 @@ _DIALOG_ALPHABET = st.sampled_from(
 _DIALOG_TEXT = st.lists(_DIALOG_ALPHABET, max_size=60).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_gives_a_dialog_turn(text: str) -> None:
     result = DialogOutputParser().parse(text)
@@ -494,7 +494,7 @@ def test_any_text_gives_a_dialog_turn(text: str) -> None:
     assert result.action == "silent" or result.tone is not None
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_DIALOG_TEXT)
 def test_format_like_noise_gives_a_dialog_turn(text: str) -> None:
     result = DialogOutputParser().parse(text)
@@ -503,7 +503,7 @@ def test_format_like_noise_gives_a_dialog_turn(text: str) -> None:
         assert result.action == "silent" or result.tone
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_DIALOG_TEXT, st.lists(st.integers(1, 7), min_size=1, max_size=40))
 def test_streaming_any_text_ends_with_parse(text: str, sizes: list[int]) -> None:
     parser = DialogOutputParser()

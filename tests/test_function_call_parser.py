@@ -211,7 +211,7 @@ def test_differs_from_bfcl_on_purpose(text: str, bfcl: Any, ours: Any) -> None:
 # --------------------------------------------------------------------------- reliability
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_text_gives_calls_or_output_parser_exception(text: str) -> None:
     try:
@@ -224,7 +224,7 @@ def test_any_text_gives_calls_or_output_parser_exception(text: str) -> None:
 CALLISH = st.text(alphabet="[](){}'\",=:;. \n\\abfx01-+*<>|_`#", max_size=80)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(CALLISH)
 def test_call_looking_noise_gives_calls_or_output_parser_exception(text: str) -> None:
     for parser in (FunctionCallOutputParser(), FunctionCallOutputParser(errors="return")):
@@ -267,10 +267,10 @@ HOSTILE = {
 def test_hostile_input(name: str) -> None:
     import os
 
-    started = time.perf_counter()
+    started = time.process_time()
     with contextlib.suppress(OutputParserException):
         FunctionCallOutputParser().parse(HOSTILE[name])
-    assert time.perf_counter() - started < HOSTILE_SECONDS
+    assert time.process_time() - started < HOSTILE_SECONDS
     assert not os.path.exists(SENTINEL)
 
 

@@ -403,6 +403,7 @@ def test_press_and_release_hold_a_key() -> None:
         "Action: f('x' " * 50_000,
     ],
 )
+@pytest.mark.slow
 def test_hostile_layouts_stay_fast(text: str) -> None:
     start = time.process_time()
     PARSER.parse(text)
@@ -448,7 +449,7 @@ _LAYOUT_PIECES = st.sampled_from(
 
 
 @given(st.lists(_LAYOUT_PIECES, max_size=40).map("".join))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_any_layout_soup_gives_actions_or_a_parser_exception(text: str) -> None:
     try:
         actions = PARSER.parse(text)

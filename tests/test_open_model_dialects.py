@@ -160,7 +160,7 @@ FRAGMENTS = [
 ]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join))
 def test_any_mix_of_dialect_fragments_gives_calls_or_a_decode_error(text: str) -> None:
     try:

@@ -131,6 +131,7 @@ def test_arithmetic_on_literals(source: str, value: Any) -> None:
     assert arg(source) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "source",
     [
@@ -150,9 +151,9 @@ def test_arithmetic_on_literals(source: str, value: Any) -> None:
     ],
 )
 def test_arithmetic_beyond_the_rules_stays_text(source: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     assert arg(source) == ast.unparse(ast.parse(source, mode="eval").body)
-    assert time.perf_counter() - started < HOSTILE_SECONDS
+    assert time.process_time() - started < HOSTILE_SECONDS
 
 
 def test_arithmetic_depth_is_bounded() -> None:
@@ -407,14 +408,15 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_input_runs_nothing_and_answers_fast(name: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         decode_python_calls(HOSTILE[name])
     except CallDecodeError as err:
         assert str(err).startswith("Failed to decode AST: ")
-    assert time.perf_counter() - started < HOSTILE_SECONDS
+    assert time.process_time() - started < HOSTILE_SECONDS
     assert not SENTINEL.exists()
 
 

@@ -434,19 +434,19 @@ def _observe(chunks: list[str]) -> tuple[str, str, tuple[ReActStep, ...], bool, 
     return thought, answer, scan.steps, scan.conflict, scan.markers
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_REACT_TEXT, st.lists(st.integers(1, 7), min_size=1, max_size=20))
 def test_chunking_never_changes_what_is_read(text: str, sizes: list[int]) -> None:
     assert _observe(_split(text, sizes)) == _observe([text])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200), st.lists(st.integers(1, 9), min_size=1, max_size=10))
 def test_arbitrary_text_is_read_the_same_in_any_chunks(text: str, sizes: list[int]) -> None:
     assert _observe(_split(text, sizes)) == _observe([text])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=120), st.booleans(), st.lists(st.integers(1, 8), min_size=1, max_size=9))
 def test_streamed_answer_is_the_json_string(answer: str, ascii_: bool, sizes: list[int]) -> None:
     text = "Thought: x\nAction: " + json.dumps(
@@ -470,12 +470,14 @@ def test_text_layout_answer_is_the_stripped_text(answer: str, sizes: list[int]) 
 # --------------------------------------------------------------------------- linear work
 
 
-def _best(fn: Callable[[], object], *, repeats: int = 3) -> float:
+def _best(fn: Callable[[], object], *, repeats: int = 5) -> float:
+    """The least CPU time of ``repeats`` runs: CPU time ignores other processes, and the
+    minimum drops the runs that a cache flush or a page fault slowed down."""
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 

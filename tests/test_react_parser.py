@@ -426,7 +426,7 @@ _REACT_PIECES = st.sampled_from(
 _REACT_TEXT = st.one_of(st.text(max_size=150), st.lists(_REACT_PIECES, max_size=40).map("".join))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_REACT_TEXT, st.integers(1, 6), st.booleans())
 def test_any_text_gives_a_step_or_an_output_parser_exception(
     text: str, size: int, lenient: bool
@@ -473,11 +473,11 @@ def test_growth_per_chunk_cost_is_constant() -> None:
         )
         chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
         best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
+        for _ in range(5):
+            start = time.process_time()
             for _item in parser.transform(iter(chunks)):
                 pass
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
         return best / len(chunks)
 
     per_chunk(2_000)  # warm up

@@ -393,10 +393,10 @@ HOSTILE = {
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_text_answers_fast(name: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     with contextlib.suppress(CallDecodeError):
         decode_calls(HOSTILE[name])
-    assert time.perf_counter() - started < HOSTILE_SECONDS
+    assert time.process_time() - started < HOSTILE_SECONDS
 
 
 # --------------------------------------------------------------------------- call or prose

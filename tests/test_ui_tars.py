@@ -377,7 +377,7 @@ _FRAGMENTS = st.sampled_from(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=40).map("".join))
 def test_any_fragment_soup_reads_without_error(text: str) -> None:
     response = parse_ui_tars(text, WINDOW)
@@ -386,7 +386,7 @@ def test_any_fragment_soup_reads_without_error(text: str) -> None:
         assert item.call.start < item.call.end <= len(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_reads_without_error(text: str) -> None:
     parse_ui_tars(text, WINDOW)
@@ -407,6 +407,6 @@ def test_any_text_reads_without_error(text: str) -> None:
 )
 @pytest.mark.slow
 def test_hostile_text_stays_fast(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     parse_ui_tars(text, WINDOW)
-    assert time.perf_counter() - start < HOSTILE_SECONDS
+    assert time.process_time() - start < HOSTILE_SECONDS

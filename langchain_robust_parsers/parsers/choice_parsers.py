@@ -16,8 +16,7 @@ from langchain_robust_parsers.engine.errors import AmbiguousAnswerError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import BOOLEAN, ENUM, ParseStats
 from langchain_robust_parsers.engine.text_values.choices import read_boolean, read_choice
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustBooleanOutputParser", "RobustEnumOutputParser"]
@@ -61,11 +60,10 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
 
     def parse_with_report(self, text: str) -> tuple[Enum | None, ParseReport]:
         """The member ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), ENUM, text, self._read, self._message, self.on_error)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), ENUM, text, self._read, self._message, self.on_error),
+            self.stats,
+        )
 
     def parse(self, text: str) -> Enum | None:  # type: ignore[override]  # None: on_error="fallback"
         """The member ``text`` answers with; ``OutputParserException`` when none or several
@@ -121,13 +119,10 @@ class RobustBooleanOutputParser(BaseOutputParser[bool]):
 
     def parse_with_report(self, text: str) -> tuple[bool | None, ParseReport]:
         """The boolean ``text`` answers with, and how it was read."""
-        final = final_parse(
-            self.get_name(), BOOLEAN, text, self._read, self._message, self.on_error
+        return published_with_report(
+            final_parse(self.get_name(), BOOLEAN, text, self._read, self._message, self.on_error),
+            self.stats,
         )
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
 
     def parse(self, text: str) -> bool | None:  # type: ignore[override]  # None: on_error="fallback"
         """The boolean ``text`` answers with; ``OutputParserException`` (a ``ValueError``, as

@@ -12,8 +12,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
 from langchain_robust_parsers.engine.text_values.dates import read_datetime
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustDatetimeOutputParser"]
@@ -73,11 +72,10 @@ class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
 
     def parse_with_report(self, text: str) -> tuple[datetime | None, ParseReport]:
         """The datetime ``text`` answers with, and how it was read."""
-        final = final_parse(self.get_name(), DATETIME, text, self._read, _message, self.on_error)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), DATETIME, text, self._read, _message, self.on_error),
+            self.stats,
+        )
 
     def parse(self, text: str) -> datetime | None:  # type: ignore[override]  # None: on_error="fallback"
         """The datetime ``text`` answers with; ``OutputParserException`` when it has none

@@ -30,6 +30,7 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
+from langchain_robust_parsers.parsers.text_formats import achunk_texts, chunk_texts
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
@@ -129,16 +130,6 @@ def _generation_text(generation: Generation) -> str:
     if isinstance(generation, ChatGeneration):
         return _message_text(generation.message)
     return generation.text
-
-
-def _texts(chunks: Iterator[str | BaseMessage]) -> Iterator[str]:
-    for chunk in chunks:
-        yield _chunk_text(chunk)
-
-
-async def _atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
-    async for chunk in chunks:
-        yield _chunk_text(chunk)
 
 
 class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn]):
@@ -253,7 +244,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         """Stream turns as the text arrives; message chunks become text before tracing (which
         would otherwise merge every message chunk into the previous ones)."""
         yield from self._transform_stream_with_config(
-            _texts(input), self._transform, config, run_type="parser"
+            chunk_texts(input, _message_text), self._transform, config, run_type="parser"
         )
 
     async def atransform(
@@ -264,7 +255,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     ) -> AsyncIterator[DialogTurn]:
         """Async :meth:`transform`."""
         async for turn in self._atransform_stream_with_config(
-            _atexts(input), self._atransform, config, run_type="parser"
+            achunk_texts(input, _message_text), self._atransform, config, run_type="parser"
         ):
             yield turn
 

@@ -21,7 +21,6 @@ from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, Too
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
-from langchain_core.runnables.config import run_in_executor
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
@@ -41,11 +40,15 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
     apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -297,23 +300,14 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
         those written in its text. ``partial=True`` returns ``None`` instead of failing."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation)
-        final = self._parse_final(generation)
-        publish(final.event, self.stats)
-        return self._unwrap(final)
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation)
-        final = await run_in_executor(None, self._parse_final, generation)
-        await apublish(final.event, self.stats)
-        return self._unwrap(final)
+        return await aparse_generation(result, partial, self._readers())
+
+    def _readers(self) -> GenerationReaders[Any]:
+        return GenerationReaders(self._parse_partial, self._parse_final, self.stats, self._unwrap)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The calls in ``text`` with what was located and repaired to find them.

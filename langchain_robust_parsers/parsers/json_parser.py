@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
-from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
@@ -19,21 +17,25 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
+from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
-    apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     stop_reason_cut,
-    truncation_error,
+    truncation_failure,
     truncation_mode,
     with_stop_reason,
 )
@@ -93,26 +95,17 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
         parent does, and ``OutputParserException`` when a final parse finds no JSON.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text, stop_reason=stop_reason_cut(generation))
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(
-            None,
-            lambda: self._parse_final(generation.text, stop_reason=stop_reason_cut(generation)),
-        )
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        return await aparse_generation(result, partial, self._readers())
+
+    def _readers(self) -> GenerationReaders[Any]:
+        def final(text: str, stop_reason: str | None) -> FinalParse[Any]:
+            return self._parse_final(text, stop_reason=stop_reason)
+
+        return GenerationReaders.of_text(self._parse_partial, final, self.stats)
 
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""
@@ -171,10 +164,7 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         if model is None:
             return True
         try:
-            if issubclass(model, pydantic.BaseModel):
-                model.model_validate(value)
-            else:
-                model.parse_obj(value)
+            validate_model(model, value)
         except (ValueError, TypeError, AssertionError, RecursionError):
             # RecursionError: pydantic.v1 validates nested data recursively in Python.
             return False
@@ -246,10 +236,7 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
             if cut or (stop_reason is not None and not (use_fallback and self._plain())):
                 truncated = merge_truncation(cut, stop_reason is not None)
                 assert truncated is not None
-                cut_error = truncation_error(name, text, truncated, stop_reason)
-                cut_error.__cause__ = exc
-                event = ParseEvent(name, "json", "failed", None, str(cut_error))
-                return FinalParse(None, None, event, cut_error)
+                return truncation_failure(name, "json", text, truncated, stop_reason, exc)
             reason = f"Invalid json output: {exc}"
             if use_fallback and self._plain():
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
@@ -260,8 +247,5 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
         report = with_stop_reason(report, stop_reason)
         if report.truncation is not None and not self._completes():
-            cut_error = truncation_error(name, text, report.truncation, stop_reason)
-            return FinalParse(
-                None, None, ParseEvent(name, "json", "failed", None, str(cut_error)), cut_error
-            )
+            return truncation_failure(name, "json", text, report.truncation, stop_reason)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))

@@ -8,7 +8,7 @@ kind preferred, and streams item by item as LangChain's do.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import (
@@ -21,8 +21,11 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.text_formats import (
+    chunk_text,
+    final_parse,
+    published_with_report,
+)
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = [
@@ -48,11 +51,10 @@ class _RobustList:
 
     def _final(self, text: str) -> tuple[list[str], ParseReport]:
         empty: list[str] = []
-        final = final_parse(self.get_name(), LIST, text, self._read, _message, self.on_error, empty)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), LIST, text, self._read, _message, self.on_error, empty),
+            self.stats,
+        )
 
     def parse(self, text: str) -> list[str]:
         """The items of the list in ``text`` (``[]`` when it holds no list)."""
@@ -81,6 +83,22 @@ class _RobustList:
             yield [item]
 
 
+class _PatternList(_RobustList):
+    """A list parser whose LangChain parent reads by a ``pattern`` field: a pattern the user
+    set is honoured exactly as the parent honours it; the default one is read robustly."""
+
+    langchain_parent: ClassVar[type[NumberedListOutputParser | MarkdownListOutputParser]]
+
+    if TYPE_CHECKING:  # the parent's field
+        pattern: str
+
+    def _read(self, text: str) -> tuple[list[str], ParseReport]:
+        parent = self.langchain_parent
+        if self.pattern != parent.model_fields["pattern"].default:
+            return parent.parse(cast(Any, self), text), ParseReport("whole", 0, len(text))
+        return read_list(text, self.list_kind)
+
+
 def _message(text: str, exc: Exception) -> str:
     return f"Could not read a list from completion {text}. Got: {exc}"
 
@@ -107,44 +125,36 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
         return "robust_comma_separated_list"
 
 
-class RobustNumberedListOutputParser(_RobustList, NumberedListOutputParser):
+class RobustNumberedListOutputParser(_PatternList, NumberedListOutputParser):
     """``NumberedListOutputParser`` that also reads ``1)``, ``(1)``, a list on one line, bullets
     or one item a line when the model used no numbers, and emphasis around an item."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "numbered"
+    langchain_parent: ClassVar[type[NumberedListOutputParser]] = NumberedListOutputParser
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
     """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
     list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
-
-    def _read(self, text: str) -> tuple[list[str], ParseReport]:
-        if self.pattern != NumberedListOutputParser.model_fields["pattern"].default:
-            return NumberedListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
-        return read_list(text, self.list_kind)
 
     @property
     def _type(self) -> str:
         return "robust_numbered_list"
 
 
-class RobustMarkdownListOutputParser(_RobustList, MarkdownListOutputParser):
+class RobustMarkdownListOutputParser(_PatternList, MarkdownListOutputParser):
     """``MarkdownListOutputParser`` that also reads ``•`` and ``+`` bullets, numbers when the
     model used them instead, one item a line, and emphasis around an item."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "bulleted"
+    langchain_parent: ClassVar[type[MarkdownListOutputParser]] = MarkdownListOutputParser
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
     """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
     list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
-
-    def _read(self, text: str) -> tuple[list[str], ParseReport]:
-        if self.pattern != MarkdownListOutputParser.model_fields["pattern"].default:
-            return MarkdownListOutputParser.parse(self, text), ParseReport("whole", 0, len(text))
-        return read_list(text, self.list_kind)
 
     @property
     def _type(self) -> str:

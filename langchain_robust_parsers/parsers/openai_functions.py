@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pydantic
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers.openai_functions import (
@@ -20,6 +19,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import JsonEngineError, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTIONS, ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -263,10 +263,7 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
         if final.error is not None:
             return final
         try:
-            if issubclass(schema, pydantic.BaseModel):
-                model = schema.model_validate(final.value)
-            else:
-                model = schema.parse_obj(final.value)
+            model = validate_model(schema, final.value)
         except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
             message_ = f"Function call arguments do not match {schema.__name__}: {exc}"
             return _failed(name, message_, raw, exc)

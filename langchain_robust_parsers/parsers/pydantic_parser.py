@@ -6,15 +6,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import weakref
 from collections.abc import Iterator
-from typing import Any, Generic, Literal, SupportsIndex, overload
+from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
-import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
-from langchain_core.runnables.config import run_in_executor
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
@@ -29,15 +26,19 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.label_values import read_labels
+from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
-    apublish,
-    check_refusal,
     fallback_on_error,
     publish,
 )
@@ -45,7 +46,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
     stop_reason_cut,
-    truncation_error,
+    truncation_failure,
     truncation_mode,
     with_stop_reason,
 )
@@ -137,27 +138,17 @@ class RobustPydanticOutputParser(
         an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as
         the parent does, and ``OutputParserException`` when a final parse fails.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation.text)
-        final = self._parse_final(generation.text, stop_reason_cut(generation))
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return cast("TBaseModel | None", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation.text)
-        final = await run_in_executor(
-            None, self._parse_final, generation.text, stop_reason_cut(generation)
-        )
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        value = await aparse_generation(result, partial, self._readers())
+        return cast("TBaseModel | None", value)
+
+    def _readers(self) -> GenerationReaders[TBaseModel]:
+        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> TBaseModel:
         """The model parsed from ``text``."""
@@ -202,7 +193,7 @@ class RobustPydanticOutputParser(
         """The model a partial value validates to, or ``None``. A value that lacks a required
         top-level field is skipped without validating it: validation reads the whole value,
         and while a stream is young most partial values lack one."""
-        if isinstance(value, dict) and not _has_required_fields(self.pydantic_object, value):
+        if isinstance(value, dict) and not has_required_fields(self.pydantic_object, value):
             return None
         try:
             return self._validate(value)
@@ -224,10 +215,7 @@ class RobustPydanticOutputParser(
 
     def _validate(self, obj: Any) -> TBaseModel:
         """``obj`` validated into ``pydantic_object``; raises its validation error."""
-        model = self.pydantic_object
-        if issubclass(model, pydantic.BaseModel):
-            return model.model_validate(obj)
-        return model.parse_obj(obj)
+        return cast(TBaseModel, validate_model(self.pydantic_object, obj))
 
     def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """``value`` validated, coercing it first only if it fails as is: the model and the
@@ -317,9 +305,7 @@ class RobustPydanticOutputParser(
             return None
         how = merge_truncation(cut, stop_reason is not None)
         assert how is not None  # one of the two holds
-        error = truncation_error(self.get_name(), text, how, stop_reason)
-        event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(error))
-        return FinalParse(None, None, event, error)
+        return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
 
     def _from_labels(self, text: str) -> FinalParse[TBaseModel] | None:
         """The model read from ``label: value`` lines, for text with no JSON; ``None`` when
@@ -370,9 +356,8 @@ class RobustPydanticOutputParser(
             report = _with_notes(report, notes)
             report = with_stop_reason(report, stop_reason)
             if report.truncation is not None and not self._completes():
-                cut = truncation_error(self.get_name(), text, report.truncation, stop_reason)
-                event = ParseEvent(self.get_name(), "pydantic", "failed", None, str(cut))
-                return FinalParse(None, None, event, cut)
+                how = report.truncation
+                return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
         cut_failure = self._cut(text, stop_reason)
@@ -403,39 +388,6 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
     return dataclasses.replace(
         report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
     )
-
-
-_REQUIRED_FIELDS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
-
-
-def _required_fields(model: type[Any]) -> tuple[tuple[str, ...], ...]:
-    """For each required field of ``model``, the keys that can carry it (name and alias)."""
-    cached = _REQUIRED_FIELDS.get(model)
-    if cached is not None:
-        return cached
-    out: list[tuple[str, ...]] = []
-    if issubclass(model, pydantic.BaseModel):
-        for name, info in model.model_fields.items():
-            if info.is_required():
-                out.append(
-                    tuple(
-                        k for k in (name, info.alias, info.validation_alias) if isinstance(k, str)
-                    )
-                )
-    else:
-        for name, field in getattr(model, "__fields__", {}).items():
-            if getattr(field, "required", False):
-                out.append((name, field.alias))
-    _REQUIRED_FIELDS[model] = tuple(out)
-    return _REQUIRED_FIELDS[model]
-
-
-def _has_required_fields(model: type[Any], value: dict[str, Any]) -> bool:
-    """True when ``value`` has a key for every required top-level field of ``model``."""
-    return all(any(k in value for k in keys) for keys in _required_fields(model))
 
 
 def _rebuild_parametrized(

@@ -65,6 +65,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.text_formats import achunk_texts, chunk_texts
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -359,7 +360,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         return map(
             as_delta,
             self._transform_stream_with_config(
-                _texts(input), self._transform, config, run_type="parser"
+                chunk_texts(input, chunk_text), self._transform, config, run_type="parser"
             ),
         )
 
@@ -371,7 +372,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
         async for item in self._atransform_stream_with_config(
-            _atexts(input), self._atransform, config, run_type="parser"
+            achunk_texts(input, chunk_text), self._atransform, config, run_type="parser"
         ):
             yield as_delta(item)
 
@@ -487,16 +488,6 @@ def _classic_agent_class() -> type[ReActOutputParser]:
         raise ImportError(msg) from exc
     namespace = {"__module__": __name__, "__doc__": ReActOutputParser.__doc__}
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
-
-
-def _texts(chunks: Iterator[str | BaseMessage]) -> Iterator[str]:
-    for chunk in chunks:
-        yield chunk if isinstance(chunk, str) else chunk_text(chunk)
-
-
-async def _atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
-    async for chunk in chunks:
-        yield chunk if isinstance(chunk, str) else chunk_text(chunk)
 
 
 def _first_action(scanner: ReActScanner) -> list[AgentAction]:

@@ -30,6 +30,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 
 from langchain_robust_parsers.engine.report import ParseReport, Truncation, merge_truncation
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 
 __all__ = [
     "CUT_STOP_REASONS",
@@ -40,6 +41,7 @@ __all__ = [
     "stop_reason_cut",
     "stop_reason_of",
     "truncation_error",
+    "truncation_failure",
     "truncation_mode",
     "with_stop_reason",
 ]
@@ -167,6 +169,21 @@ def truncation_error(
     return TruncatedOutputError(
         message, llm_output=text, truncated=truncated, stop_reason=stop_reason
     )
+
+
+def truncation_failure(
+    parser: str,
+    format: str,
+    text: str,
+    truncated: Truncation,
+    stop_reason: str | None,
+    cause: Exception | None = None,
+) -> FinalParse[Any]:
+    """The failed final parse of a cut-off answer: :func:`truncation_error` (caused by
+    ``cause``, the engine error when no value was read) and its ``failed`` event."""
+    error = truncation_error(parser, text, truncated, stop_reason)
+    error.__cause__ = cause
+    return FinalParse(None, None, ParseEvent(parser, format, "failed", None, str(error)), error)
 
 
 def raise_if_truncated(

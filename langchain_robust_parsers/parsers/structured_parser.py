@@ -18,8 +18,7 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
@@ -144,11 +143,10 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
 
     def parse_with_report(self, text: str) -> tuple[dict[str, Any] | None, ParseReport]:
         """The object in ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), STRUCTURED, text, self._read, _message, self.on_error)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), STRUCTURED, text, self._read, _message, self.on_error),
+            self.stats,
+        )
 
     def parse(self, text: str) -> dict[str, Any] | None:  # type: ignore[override]  # None: on_error="fallback"
         """The object in ``text``; ``OutputParserException`` when there is none or a key of the

@@ -9,7 +9,7 @@ llm_output=text)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
@@ -18,15 +18,17 @@ from langchain_core.messages import BaseMessage
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
     fallback_on_error,
+    publish,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
-__all__ = ["chunk_text", "final_parse"]
+__all__ = ["achunk_texts", "chunk_text", "chunk_texts", "final_parse", "published_with_report"]
 
 T = TypeVar("T")
 
@@ -59,6 +61,15 @@ def final_parse(
     return FinalParse(value, report, ParseEvent(parser, format, report.outcome, report))
 
 
+def published_with_report(final: FinalParse[T], stats: ParseStats | None) -> tuple[T, ParseReport]:
+    """``final`` published (counted in ``stats``, dispatched), then its value and report; raises
+    its error instead when it failed (a successful final parse always carries a report)."""
+    publish(final.event, stats)
+    value = final.unwrap()
+    assert final.report is not None
+    return value, final.report
+
+
 def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> FinalParse[Any]:
     error = OutputParserException(msg, llm_output=text)
     error.__cause__ = exc
@@ -73,3 +84,20 @@ def chunk_text(chunk: str | BaseMessage) -> str:
         content: Any = chunk.content
         return content_text(content)
     return chunk
+
+
+def chunk_texts(
+    chunks: Iterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
+) -> Iterator[str]:
+    """The texts of streamed chunks, a message read by ``read``: a streaming parser hands these
+    to LangChain's tracing, which would otherwise merge each message chunk into the previous."""
+    for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else read(chunk)
+
+
+async def achunk_texts(
+    chunks: AsyncIterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
+) -> AsyncIterator[str]:
+    """Async :func:`chunk_texts`."""
+    async for chunk in chunks:
+        yield chunk if isinstance(chunk, str) else read(chunk)

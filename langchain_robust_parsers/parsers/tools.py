@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Union
@@ -39,7 +38,6 @@ from langchain_core.output_parsers import (
 )
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import run_in_executor
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, SkipValidation
 
@@ -56,13 +54,18 @@ from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal,
     check_refusal_message,
     fallback_on_error,
     publish,
@@ -81,6 +84,7 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     StreamSteps,
     ToolCallItem,
     ToolCallItemWithId,
+    ToolCallOrigin,
     ToolCallReport,
     ToolsParseEvent,
     ToolsParseReport,
@@ -172,10 +176,13 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     @property
     def OutputType(self) -> Any:
-        """``list[ToolCallItem]`` (``ToolCallItemWithId`` under ``return_id``), or one item or
-        ``None`` under ``first_tool_only``."""
-        item: Any = ToolCallItemWithId if self.return_id else ToolCallItem
+        """A list of :meth:`_item_type`, or one item or ``None`` under ``first_tool_only``."""
+        item: Any = self._item_type()
         return item | None if self.first_tool_only else list[item]
+
+    def _item_type(self) -> Any:
+        """``ToolCallItem`` (``ToolCallItemWithId`` under ``return_id``)."""
+        return ToolCallItemWithId if self.return_id else ToolCallItem
 
     # ---------------------------------------------------------------- LangChain interface
 
@@ -186,23 +193,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         arguments; otherwise repaired calls or ``OutputParserException``. Raises
         ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
         """
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return self._parse_partial(generation)
-        final = self._parse_final(generation)
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        if partial:
-            return await run_in_executor(None, self._parse_partial, generation)
-        final = await run_in_executor(None, self._parse_final, generation)
-        await apublish(final.event, self.stats)
-        return final.unwrap()
+        return await aparse_generation(result, partial, self._readers())
+
+    def _readers(self) -> GenerationReaders[Any]:
+        return GenerationReaders(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> Any:
         """The calls written in ``text`` (the text fallback); langchain-core's parser has no
@@ -358,30 +356,23 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         ]
 
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated."""
+        """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
+        else the raw OpenAI calls that named a function."""
+        source: ToolCallOrigin
         if stream.chunk_calls:
-            calls = [
-                WorkingCall(
-                    c.name,
-                    c.args_text() if c.args_seen else None,
-                    c.id,
-                    "tool_call_chunks",
-                    decoded=c.clean_args(),
-                )
-                for c in stream.chunk_calls
-            ]
+            source, streamed = "tool_call_chunks", stream.chunk_calls
         else:
-            calls = [
-                WorkingCall(
-                    c.name,
-                    c.args_text() if c.args_seen else None,
-                    c.id,
-                    "additional_kwargs",
-                    decoded=c.clean_args(),
-                )
-                for c in stream.raw_calls
-                if c.has_function
-            ]
+            source, streamed = "additional_kwargs", [c for c in stream.raw_calls if c.has_function]
+        calls = [
+            WorkingCall(
+                c.name,
+                c.args_text() if c.args_seen else None,
+                c.id,
+                source,
+                decoded=c.clean_args(),
+            )
+            for c in streamed
+        ]
         return self._finish(calls, stream.text(), max_tokens=stream.max_tokens)
 
     # ---------------------------------------------------------------- work
@@ -589,12 +580,9 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     def _type(self) -> str:
         return "robust_json_output_key_tools"
 
-    @property
-    def OutputType(self) -> Any:
-        """Arguments (``dict``) or whole calls under ``return_id``; a list, or one item or
-        ``None`` under ``first_tool_only``."""
-        item: Any = ToolCallItemWithId if self.return_id else dict[str, Any]
-        return item | None if self.first_tool_only else list[item]
+    def _item_type(self) -> Any:
+        """Arguments (``dict``), or whole calls under ``return_id``."""
+        return ToolCallItemWithId if self.return_id else dict[str, Any]
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), self.key_name)
@@ -655,10 +643,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     def _type(self) -> str:
         return "robust_pydantic_tools"
 
-    @property
-    def OutputType(self) -> Any:
-        """``list`` of the tool models (a union when several; ``Any`` when a tool is a
-        ``pydantic.v1`` model), or one model or ``None`` under ``first_tool_only``."""
+    def _item_type(self) -> Any:
+        """The tool model (a union when several; ``Any`` when a tool is a ``pydantic.v1``
+        model)."""
         tools = tuple(self.tools)
         if not tools or not all(
             isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
@@ -668,7 +655,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
             model = tools[0]
         else:
             model = Union[tools]  # noqa: UP007 - a union built from a tuple
-        return model | None if self.first_tool_only else list[model]
+        return model
 
     def _diff(self, prev: Any, next: Any) -> Any:
         raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
@@ -723,9 +710,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         ):
             return state.cache[1]
         model = None
-        if _has_required_fields(tool, call.args):
+        if has_required_fields(tool, call.args):
             try:
-                model = _validate(tool, call.args)
+                model = validate_model(tool, call.args)
             # User code: pydantic wraps a validator's ValueError and AssertionError, but a
             # validator may raise anything; a partial is then simply not shown yet.
             except Exception:
@@ -738,13 +725,13 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
         args = call.args
         try:
-            return _validate(tool, args)
+            return validate_model(tool, args)
         except VALIDATION_ERRORS as exc:
             first_error: Exception = exc
         try:
             coerced, notes = coerce_with_notes(args, tool)
             if notes:
-                model = _validate(tool, coerced)
+                model = validate_model(tool, coerced)
                 report = call.report or ParseReport()
                 extra = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
                 call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
@@ -762,40 +749,3 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         )
         error.__cause__ = first_error
         raise error
-
-
-def _validate(tool: type[Any], args: dict[str, Any]) -> Any:
-    """``args`` validated into ``tool`` (pydantic v2 or v1); raises its validation error."""
-    if issubclass(tool, pydantic.BaseModel):
-        return tool.model_validate(args)
-    return tool.parse_obj(args)
-
-
-_REQUIRED_KEYS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per model, the keys that can carry each required field; weak, so models made on the fly go."""
-
-
-def _required_keys(tool: type[Any]) -> tuple[tuple[str, ...], ...]:
-    """For each required field of ``tool``, the keys that can carry it (name and aliases)."""
-    cached = _REQUIRED_KEYS.get(tool)
-    if cached is not None:
-        return cached
-    out: list[tuple[str, ...]] = []
-    if issubclass(tool, pydantic.BaseModel):
-        for name, info in tool.model_fields.items():
-            if info.is_required():
-                keys = (name, info.alias, info.validation_alias)
-                out.append(tuple(k for k in keys if isinstance(k, str)))
-    else:
-        for name, fld in getattr(tool, "__fields__", {}).items():
-            if getattr(fld, "required", False):
-                out.append((name, fld.alias))
-    _REQUIRED_KEYS[tool] = tuple(out)
-    return _REQUIRED_KEYS[tool]
-
-
-def _has_required_fields(tool: type[Any], value: dict[str, Any]) -> bool:
-    """True when ``value`` has a key for every required top-level field of ``tool``."""
-    return all(any(k in value for k in keys) for keys in _required_keys(tool))

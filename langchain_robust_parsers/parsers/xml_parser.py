@@ -17,8 +17,11 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import XML, ParseStats
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import chunk_text, final_parse
+from langchain_robust_parsers.parsers.text_formats import (
+    chunk_text,
+    final_parse,
+    published_with_report,
+)
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustXMLOutputParser"]
@@ -66,11 +69,10 @@ class RobustXMLOutputParser(XMLOutputParser):
     def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         """The dict of ``text`` with what was located and repaired to obtain it."""
         empty: dict[str, Any] = {}
-        final = final_parse(self.get_name(), XML, text, self._read, _message, self.on_error, empty)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), XML, text, self._read, _message, self.on_error, empty),
+            self.stats,
+        )
 
     def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         strict = self._strict(text)

@@ -15,8 +15,7 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import YAML, ParseStats
-from langchain_robust_parsers.parsers.report_events import publish
-from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustYamlOutputParser"]
@@ -75,11 +74,10 @@ class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
 
     def parse_with_report(self, text: str) -> tuple[T | None, ParseReport]:
         """The model instance of ``text`` and what was located and repaired to obtain it."""
-        final = final_parse(self.get_name(), YAML, text, self._read, self._message, self.on_error)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        return published_with_report(
+            final_parse(self.get_name(), YAML, text, self._read, self._message, self.on_error),
+            self.stats,
+        )
 
     def parse(self, text: str) -> T | None:  # type: ignore[override]  # None: on_error="fallback"
         """The model instance of ``text``; ``OutputParserException`` when no reading of it

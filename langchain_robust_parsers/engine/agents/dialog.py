@@ -25,73 +25,39 @@ from __future__ import annotations
 
 import re
 
+from langchain_robust_parsers.engine.agents import dialog_header
 from langchain_robust_parsers.engine.agents.dialog_body import BodyScanner, scan_body
+from langchain_robust_parsers.engine.agents.dialog_header import *  # noqa: F403
 from langchain_robust_parsers.engine.agents.dialog_header import (
     _ALNUM,
     _FENCE,
     _FENCE_CLOSE_TAIL,
-    COMPLETE_FAILURE,
     DEFAULT_TONE,
     EMPTY_RESPONSE,
-    MAX_HEADER_CANDIDATES,
     MAX_HEADER_LENGTH,
     MAX_PREAMBLE,
-    MISSING_BRACKETS,
     MISSING_INTERRUPT_PHRASE,
     MISSING_TONE,
     NO_HEADER,
     TEXT_AFTER_CONTENT,
     TEXT_BEFORE_HEADER,
-    TONE_LEXICON,
-    UNCLOSED_BRACKET,
     UNCLOSED_NONVERBAL,
     UNCLOSED_QUOTE,
     WRAPPED,
-    Action,
     DialogHeader,
     DialogParse,
-    Outcome,
     _header_later,
     _invalid_content,
     _invalid_target,
     _missing_content,
     _skip_space,
     locate_header,
-    scan_header,
     tone_from_text,
 )
 
-__all__ = [
-    "COMPLETE_FAILURE",
-    "DEFAULT_TONE",
-    "EMPTY_RESPONSE",
-    "MAX_HEADER_CANDIDATES",
-    "MAX_HEADER_LENGTH",
-    "MAX_PREAMBLE",
-    "MISSING_BRACKETS",
-    "MISSING_INTERRUPT_PHRASE",
-    "MISSING_TONE",
-    "NO_HEADER",
-    "TEXT_AFTER_CONTENT",
-    "TEXT_BEFORE_HEADER",
-    "TONE_LEXICON",
-    "UNCLOSED_BRACKET",
-    "UNCLOSED_NONVERBAL",
-    "UNCLOSED_QUOTE",
-    "WRAPPED",
-    "Action",
-    "BodyScanner",
-    "DialogHeader",
-    "DialogParse",
-    "DialogStream",
-    "Outcome",
-    "locate_header",
-    "parse_dialog",
-    "scan_header",
-    "silent_turn",
-    "tone_from_text",
-    "wrap",
-]
+# The header module's public names are this format's too: re-exported whole, not listed twice.
+__all__ = ["BodyScanner", "DialogStream", "parse_dialog", "silent_turn", "wrap"]
+__all__ += dialog_header.__all__
 
 # --------------------------------------------------------------------------- the turn
 

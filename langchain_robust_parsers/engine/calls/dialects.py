@@ -50,6 +50,7 @@ from langchain_robust_parsers.engine.calls.dialect_registry import (
     markup_reader,
 )
 from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony
+from langchain_robust_parsers.engine.calls.markup_calls import strict_json_at
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     CallKind,
@@ -117,7 +118,6 @@ DIALECTS: tuple[str, ...] = (
 decode only that syntax; a marker dialect looks only for its own markers (optional) and reads
 its body as its record says; ``bare`` is JSON without markers."""
 
-_STRICT = json.JSONDecoder()
 _SEPARATORS = " \t\r\n,;"
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
@@ -290,9 +290,7 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
                 log.add("text_after_calls", pos)
             return
         try:
-            value, end = _STRICT.raw_decode(text, pos)
-            if end > b:
-                raise ValueError("past the block")
+            value, end = strict_json_at(text, pos, b)
             truncated = False
         except (ValueError, RecursionError):
             if _json_too_deep(text, pos, b):

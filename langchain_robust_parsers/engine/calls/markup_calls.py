@@ -29,11 +29,13 @@ from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "json_object",
     "read_arg_pairs",
     "read_elements",
     "read_gemma",
     "read_kimi",
     "sniff_tool_call",
+    "strict_json_at",
 ]
 
 MAX_GEMMA_DEPTH = 64
@@ -83,6 +85,16 @@ def json_or_text(raw: str) -> Any:
         return raw
 
 
+def strict_json_at(text: str, pos: int, b: int) -> tuple[Any, int]:
+    """The JSON value at ``pos`` read by the C decoder, and its end, when it ends by ``b``; the
+    fast path before the repairing engine. Raises ``ValueError`` (or ``RecursionError``)
+    otherwise."""
+    value, end = _STRICT.raw_decode(text, pos)
+    if end > b:
+        raise ValueError("past the block")
+    return value, end
+
+
 def json_object(
     text: str, a: int, b: int, log: RepairLog, what: str
 ) -> tuple[dict[str, Any], bool]:
@@ -92,9 +104,7 @@ def json_object(
     if a >= b:
         return {}, False
     try:
-        value, end = _STRICT.raw_decode(text, a)
-        if end > b:
-            raise ValueError("past the block")
+        value, _ = strict_json_at(text, a, b)
         truncated = False
     except (ValueError, RecursionError):
         try:
