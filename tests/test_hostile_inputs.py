@@ -35,6 +35,9 @@ from langchain_robust_parsers import (
     repair_json,
 )
 from langchain_robust_parsers.engine import decode
+from langchain_robust_parsers.engine.calls import python_calls
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json.decoder_repair import complete_truncated
 from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
 from langchain_robust_parsers.engine.json.numbers import LONG_NUMBER, number_value
@@ -43,6 +46,7 @@ from langchain_robust_parsers.engine.json.stream_decoder import (
     SNAPSHOT_GROWTH,
     JsonStreamDecoder,
 )
+from langchain_robust_parsers.engine.repair_log import RepairLog
 
 HOSTILE_CPU_SECONDS = 12.0
 """CPU seconds any one hostile input may take through one entry point. The target is 5 s on a
@@ -79,7 +83,7 @@ def long_string(n: int) -> str:
     return '{"a": "' + "x" * n + '"}'
 
 
-def python_calls(n: int) -> str:
+def python_calls_text(n: int) -> str:
     return "[" + "f(a=1), " * (n // 8) + "]"
 
 
@@ -109,7 +113,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "open-brackets": open_brackets,
     "open-braces": open_braces,
     "long-string": long_string,
-    "python-calls": python_calls,
+    "python-calls": python_calls_text,
     "fence-run": fence_run,
     "long-integer": long_integer,
     "deep-nest": deep_nest,
@@ -284,7 +288,7 @@ def test_one_five_megabyte_string_value_streams_in_bounded_time(entry: str) -> N
 
 @pytest.mark.slow
 def test_five_megabytes_of_python_calls_stream_through_the_pydantic_parser() -> None:
-    kind, seconds = _outcome(_pydantic_stream, python_calls(5 * MB))
+    kind, seconds = _outcome(_pydantic_stream, python_calls_text(5 * MB))
     assert seconds < HOSTILE_CPU_SECONDS, (kind, seconds)
 
 
@@ -525,3 +529,76 @@ def test_a_cut_off_object_with_a_lone_surrogate_key_is_completed() -> None:
 def test_the_bare_dialect_on_empty_text_says_no_call_was_found(text: str) -> None:
     with pytest.raises(OutputParserException, match="No function call found"):
         FunctionCallOutputParser(dialect="bare").parse(text)
+
+
+# ----------------------------------------------------------------------------- long call lists
+
+
+def _calls_and_repairs(text: str) -> tuple[object, list[str]]:
+    log = RepairLog()
+    try:
+        calls: object = [(c.name, c.args) for c in decode_python_calls(text, log=log)]
+    except CallDecodeError as err:
+        calls = (type(err).__name__, str(err))
+    return calls, [r.name for r in log.repairs]
+
+
+_CALL_ITEMS = [
+    "f(a=1)",
+    'g(b="x,y;\\n(")',
+    'default_api.h(c=[1, 2, {"k": (3,)}])',
+    "print(k(d=-1.5))",
+    "m(e='''a\nb''')",
+]
+
+
+def _long_call_texts() -> dict[str, str]:
+    rng = random.Random(3)
+    body = [rng.choice(_CALL_ITEMS) for _ in range(12_000)]
+    half = "\n".join(body[:6000])
+    return {
+        "list": "[" + ", ".join(body) + "]",
+        "list-by-lines": "[" + ",\n ".join(body) + ",]",
+        "commas": ", ".join(body),
+        "lines": "\n".join(body),
+        "semicolons": "; ".join(body),
+        "continued-line": half + "\n(x())\n" + half,
+        "double-comma": "[" + ", ".join(body) + ",, f()]",
+        "two-lists": "[" + ", ".join(body) + "] + [f()]",
+        "nested-list": "[" + ", ".join(body) + ", [f()]]",
+        "cut-off": "[" + ", ".join(body),
+        "mixed-separators": half + ", x()\n" + half,
+        "deep-argument-at-end": "[" + ", ".join(body) + ", f(a=" + "[" * 90 + "]" * 90 + ")]",
+        "comment-after-one-call": "f()\n#" + "c" * 70_000 + "\n",
+    }
+
+
+@pytest.mark.parametrize("name", list(_long_call_texts()))
+def test_a_long_call_list_read_in_windows_gives_what_a_whole_read_gives(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _long_call_texts()[name]
+    assert len(text) > python_calls.WINDOW_PARSE_SIZE
+    windowed = _calls_and_repairs(text)
+    monkeypatch.setattr(python_calls, "WINDOW_PARSE_SIZE", 10 * len(text))
+    assert windowed == _calls_and_repairs(text)
+
+
+def test_a_long_call_list_keeps_every_call_in_order() -> None:
+    text = "[" + ", ".join(f"f(i={i})" for i in range(40_000)) + "]"
+    calls = FunctionCallOutputParser().parse(text)
+    assert len(calls) == 40_000
+    assert [c["f"]["i"] for c in calls] == list(range(40_000))
+
+
+@pytest.mark.slow
+def test_five_megabytes_of_python_calls_parse_in_bounded_time() -> None:
+    kind, seconds = _outcome(_function_calls, python_calls_text(5 * MB))
+    assert kind == "value"
+    assert seconds < HOSTILE_CPU_SECONDS, seconds
+
+
+@pytest.mark.slow
+def test_parsing_python_calls_grows_linearly() -> None:
+    ratio = _growth_ratio(_function_calls, python_calls_text)
+    assert ratio <= GROWTH_RATIO, ratio
