@@ -293,7 +293,9 @@ def test_five_megabytes_of_python_calls_stream_through_the_pydantic_parser() -> 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", ["flat-numbers", "long-string", "fence-run", "open-brackets"])
+@pytest.mark.parametrize(
+    "shape", ["flat-numbers", "long-string", "fence-run", "open-brackets", "quote-run"]
+)
 def test_four_character_chunks_of_a_megabyte_end_in_bounded_time(shape: str) -> None:
     kind, seconds = _outcome(_json_stream_4, SHAPES[shape](MB))
     assert seconds < HOSTILE_CPU_SECONDS, (kind, seconds)
@@ -400,6 +402,61 @@ def test_streaming_ten_megabytes_keeps_memory_near_the_document() -> None:
     finally:
         tracemalloc.stop()
     assert peak <= 10 * len(text), peak / len(text)
+
+
+@pytest.mark.slow
+def test_streaming_a_ten_megabyte_flat_list_keeps_memory_near_the_document() -> None:
+    # The open list is held once: the decoder keeps only the values since the last snapshot.
+    text = '{"a": [' + "1," * (5 * MB) + "1]}"
+    chunks = random_chunks(text, 4096)
+    tracemalloc.start()
+    try:
+        last = _drain(RobustJsonOutputParser().transform(iter(chunks)))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(last["a"]) == 5 * MB + 1
+    assert peak <= 10 * len(text), peak / len(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["json-stream-4k", "pydantic-stream-4k", "json-parse"])
+def test_a_million_quotes_end_in_bounded_time(entry: str) -> None:
+    kind, seconds = _outcome(ENTRY_POINTS[entry], quote_run(MB))
+    assert seconds < HOSTILE_CPU_SECONDS / 2, (kind, seconds)
+    kind, seconds = _outcome(_json_stream_4, '{"a": ' + quote_run(MB) + "}")
+    assert seconds < HOSTILE_CPU_SECONDS / 2, (kind, seconds)
+
+
+@pytest.mark.slow
+def test_react_reads_a_run_of_braces_as_prose_in_linear_time() -> None:
+    def run(text: str) -> None:
+        with pytest.raises(OutputParserException):
+            ReActOutputParser().parse(text)
+
+    assert _growth_ratio(run, open_braces) <= GROWTH_RATIO
+    assert _best_of(1, lambda: run(open_braces(MB))) < HOSTILE_CPU_SECONDS / 4
+
+
+def test_a_run_of_braces_before_an_action_still_finds_the_action() -> None:
+    text = "{" * 5000 + '"action": "search", "action_input": "q"}'
+    action = ReActOutputParser().parse(text)
+    assert (action.tool, action.tool_input) == ("search", "q")
+    streamed = list(ReActOutputParser().transform(iter(fixed_chunks(text, 3))))
+    assert streamed[-1].tool == "search"
+
+
+def test_an_open_list_snapshot_shares_no_mutable_state_with_the_decoder() -> None:
+    decoder = JsonStreamDecoder()
+    decoder.feed("[" + "1, " * 3000)
+    first = decoder.snapshot()
+    frozen = list(first)
+    decoder.feed("2, " * 3000 + '"ab')
+    second = decoder.snapshot()
+    decoder.feed('c", 3]')
+    assert first == frozen
+    assert second == [1] * 3000 + [2] * 3000 + ["ab"]
+    assert decoder.done and decoder.snapshot() == [1] * 3000 + [2] * 3000 + ["abc", 3]
 
 
 # ----------------------------------------------------------------------------- snapshot policy
