@@ -35,6 +35,9 @@ from langchain_robust_parsers import (
     repair_json,
 )
 from langchain_robust_parsers.engine import decode
+from langchain_robust_parsers.engine.calls import python_calls
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json.decoder_repair import complete_truncated
 from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
 from langchain_robust_parsers.engine.json.numbers import LONG_NUMBER, number_value
@@ -43,6 +46,7 @@ from langchain_robust_parsers.engine.json.stream_decoder import (
     SNAPSHOT_GROWTH,
     JsonStreamDecoder,
 )
+from langchain_robust_parsers.engine.repair_log import RepairLog
 
 HOSTILE_CPU_SECONDS = 12.0
 """CPU seconds any one hostile input may take through one entry point. The target is 5 s on a
@@ -79,7 +83,7 @@ def long_string(n: int) -> str:
     return '{"a": "' + "x" * n + '"}'
 
 
-def python_calls(n: int) -> str:
+def python_calls_text(n: int) -> str:
     return "[" + "f(a=1), " * (n // 8) + "]"
 
 
@@ -109,7 +113,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "open-brackets": open_brackets,
     "open-braces": open_braces,
     "long-string": long_string,
-    "python-calls": python_calls,
+    "python-calls": python_calls_text,
     "fence-run": fence_run,
     "long-integer": long_integer,
     "deep-nest": deep_nest,
@@ -284,12 +288,14 @@ def test_one_five_megabyte_string_value_streams_in_bounded_time(entry: str) -> N
 
 @pytest.mark.slow
 def test_five_megabytes_of_python_calls_stream_through_the_pydantic_parser() -> None:
-    kind, seconds = _outcome(_pydantic_stream, python_calls(5 * MB))
+    kind, seconds = _outcome(_pydantic_stream, python_calls_text(5 * MB))
     assert seconds < HOSTILE_CPU_SECONDS, (kind, seconds)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", ["flat-numbers", "long-string", "fence-run", "open-brackets"])
+@pytest.mark.parametrize(
+    "shape", ["flat-numbers", "long-string", "fence-run", "open-brackets", "quote-run"]
+)
 def test_four_character_chunks_of_a_megabyte_end_in_bounded_time(shape: str) -> None:
     kind, seconds = _outcome(_json_stream_4, SHAPES[shape](MB))
     assert seconds < HOSTILE_CPU_SECONDS, (kind, seconds)
@@ -397,6 +403,61 @@ def test_streaming_ten_megabytes_keeps_memory_near_the_document() -> None:
     finally:
         tracemalloc.stop()
     assert peak <= 10 * len(text), peak / len(text)
+
+
+@pytest.mark.slow
+def test_streaming_a_ten_megabyte_flat_list_keeps_memory_near_the_document() -> None:
+    # The open list is held once: the decoder keeps only the values since the last snapshot.
+    text = '{"a": [' + "1," * (5 * MB) + "1]}"
+    chunks = random_chunks(text, 4096)
+    tracemalloc.start()
+    try:
+        last = _drain(RobustJsonOutputParser().transform(iter(chunks)))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(last["a"]) == 5 * MB + 1
+    assert peak <= 10 * len(text), peak / len(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["json-stream-4k", "pydantic-stream-4k", "json-parse"])
+def test_a_million_quotes_end_in_bounded_time(entry: str) -> None:
+    kind, seconds = _outcome(ENTRY_POINTS[entry], quote_run(MB))
+    assert seconds < HOSTILE_CPU_SECONDS / 2, (kind, seconds)
+    kind, seconds = _outcome(_json_stream_4, '{"a": ' + quote_run(MB) + "}")
+    assert seconds < HOSTILE_CPU_SECONDS / 2, (kind, seconds)
+
+
+@pytest.mark.slow
+def test_react_reads_a_run_of_braces_as_prose_in_linear_time() -> None:
+    def run(text: str) -> None:
+        with pytest.raises(OutputParserException):
+            ReActOutputParser().parse(text)
+
+    assert _growth_ratio(run, open_braces) <= GROWTH_RATIO
+    assert _best_of(1, lambda: run(open_braces(MB))) < HOSTILE_CPU_SECONDS / 4
+
+
+def test_a_run_of_braces_before_an_action_still_finds_the_action() -> None:
+    text = "{" * 5000 + '"action": "search", "action_input": "q"}'
+    action = ReActOutputParser().parse(text)
+    assert (action.tool, action.tool_input) == ("search", "q")
+    streamed = list(ReActOutputParser().transform(iter(fixed_chunks(text, 3))))
+    assert streamed[-1].tool == "search"
+
+
+def test_an_open_list_snapshot_shares_no_mutable_state_with_the_decoder() -> None:
+    decoder = JsonStreamDecoder()
+    decoder.feed("[" + "1, " * 3000)
+    first = decoder.snapshot()
+    frozen = list(first)
+    decoder.feed("2, " * 3000 + '"ab')
+    second = decoder.snapshot()
+    decoder.feed('c", 3]')
+    assert first == frozen
+    assert second == [1] * 3000 + [2] * 3000 + ["ab"]
+    assert decoder.done and decoder.snapshot() == [1] * 3000 + [2] * 3000 + ["abc", 3]
 
 
 # ----------------------------------------------------------------------------- snapshot policy
@@ -526,3 +587,79 @@ def test_a_cut_off_object_with_a_lone_surrogate_key_is_completed() -> None:
 def test_the_bare_dialect_on_empty_text_says_no_call_was_found(text: str) -> None:
     with pytest.raises(OutputParserException, match="No function call found"):
         FunctionCallOutputParser(dialect="bare").parse(text)
+
+
+# ----------------------------------------------------------------------------- long call lists
+
+
+def _calls_and_repairs(text: str) -> tuple[object, list[str]]:
+    log = RepairLog()
+    try:
+        calls: object = [(c.name, c.args) for c in decode_python_calls(text, log=log)]
+    except CallDecodeError as err:
+        calls = (type(err).__name__, str(err))
+    return calls, [r.name for r in log.repairs]
+
+
+_CALL_ITEMS = [
+    "f(a=1)",
+    'g(b="x,y;\\n(")',
+    'default_api.h(c=[1, 2, {"k": (3,)}])',
+    "print(k(d=-1.5))",
+    "m(e='''a\nb''')",
+]
+
+
+def _long_call_texts() -> dict[str, str]:
+    rng = random.Random(3)
+    body = [rng.choice(_CALL_ITEMS) for _ in range(12_000)]
+    half = "\n".join(body[:6000])
+    return {
+        "list": "[" + ", ".join(body) + "]",
+        "list-by-lines": "[" + ",\n ".join(body) + ",]",
+        "commas": ", ".join(body),
+        "lines": "\n".join(body),
+        "semicolons": "; ".join(body),
+        "continued-line": half + "\n(x())\n" + half,
+        "double-comma": "[" + ", ".join(body) + ",, f()]",
+        "two-lists": "[" + ", ".join(body) + "] + [f()]",
+        "nested-list": "[" + ", ".join(body) + ", [f()]]",
+        "cut-off": "[" + ", ".join(body),
+        "mixed-separators": half + ", x()\n" + half,
+        "deep-argument-at-end": "[" + ", ".join(body) + ", f(a=" + "[" * 90 + "]" * 90 + ")]",
+        "comment-after-one-call": "f()\n#" + "c" * 70_000 + "\n",
+    }
+
+
+@pytest.mark.parametrize("name", list(_long_call_texts()))
+def test_a_long_call_list_read_in_windows_gives_what_a_whole_read_gives(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _long_call_texts()[name]
+    assert len(text) > python_calls.WINDOW_PARSE_SIZE
+    windowed = _calls_and_repairs(text)
+    monkeypatch.setattr(python_calls, "WINDOW_PARSE_SIZE", 10 * len(text))
+    assert windowed == _calls_and_repairs(text)
+
+
+def test_a_long_call_list_keeps_every_call_in_order() -> None:
+    text = "[" + ", ".join(f"f(i={i})" for i in range(40_000)) + "]"
+    calls = FunctionCallOutputParser().parse(text)
+    assert len(calls) == 40_000
+    assert [c["f"]["i"] for c in calls] == list(range(40_000))
+
+
+@pytest.mark.slow
+def test_five_megabytes_of_python_calls_parse_in_bounded_time() -> None:
+    # 14 s on a machine at load 7 (about 5 s quiet): most of it is the garbage collector
+    # walking 625,000 call objects, linear in the text (see the growth test below). A
+    # quadratic path takes minutes.
+    kind, seconds = _outcome(_function_calls, python_calls_text(5 * MB))
+    assert kind == "value"
+    assert seconds < 2 * HOSTILE_CPU_SECONDS, seconds
+
+
+@pytest.mark.slow
+def test_parsing_python_calls_grows_linearly() -> None:
+    ratio = _growth_ratio(_function_calls, python_calls_text)
+    assert ratio <= GROWTH_RATIO, ratio

@@ -75,6 +75,7 @@ _REASONING_CLOSE = re.compile(r"</(?:think|thinking|reasoning|thought)\s*>", re.
 
 # A marker can start only where its first three letters do (or its emphasis); a stop at a
 # boundary letter whose next letters already rule a marker out would only be released again.
+_BRACE_RUN = re.compile(r"\{+")
 _PROSE_STOP = re.compile(
     r"[\n`~<{\[]|(?<!\w)(?:[Tt][Hh][Oo]|[Aa][Cc][Tt]|[Ff][Ii][Nn]|[Oo][Bb][Ss]|\*)"
 )
@@ -239,6 +240,12 @@ class ReActScanner(JsonActions, TextLayout):
                 return self._start_hold(_H_TAG, text, k, base, _S_PROSE)
             if c == "[":
                 return self._start_hold(_H_LIST, text, k, base, _S_PROSE)
+            if k + 1 < n and text[k + 1] == "{":
+                # `{{`: an object whose first key would be `{` is handed back by the JSON
+                # reader at once, so a run of braces is prose up to its last one
+                run = _BRACE_RUN.match(text, k)
+                i = (run.end() if run else k + 1) - 1
+                continue
             # `{`, at the start of a line or inside one: an action object, or prose that the
             # JSON reader hands back as soon as it cannot be one
             self._begin_json(base + k, after_marker=False, fenced=False)

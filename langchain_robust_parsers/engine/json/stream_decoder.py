@@ -124,13 +124,27 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 class _Frame:
-    __slots__ = ("container", "key", "kind", "size")
+    """An open container. An open list keeps only its values since the last snapshot: the
+    earlier ones are read from that snapshot's copy (``head``), never changed, so a long list
+    is not held twice."""
+
+    __slots__ = ("container", "head", "head_len", "key", "kind", "size")
 
     def __init__(self, kind: int) -> None:
         self.kind = kind
         self.container: Any = {} if kind == _OBJ else []
         self.key: str | None = None
         self.size = 0  # values attached so far: what copying the container costs
+        self.head: list[Any] | None = None
+        self.head_len = 0
+
+    def items(self) -> list[Any]:
+        """An open list's values so far, as a new list."""
+        if self.head is None:
+            return list(self.container)
+        out = self.head[: self.head_len]
+        out += self.container
+        return out
 
 
 class JsonStreamDecoder:
@@ -232,7 +246,9 @@ class JsonStreamDecoder:
             self._refresh_leaf()
         child: Any = self._leaf
         for frame in reversed(self._stack):
-            copy: Any = frame.container.copy()
+            copy: Any = frame.container.copy() if frame.kind == _OBJ else frame.items()
+            if frame.kind != _OBJ:
+                frame.head, frame.head_len, frame.container = copy, len(copy), []
             if child is not _MISSING:
                 if frame.kind == _OBJ:
                     if frame.key is not None:
@@ -512,7 +528,8 @@ class JsonStreamDecoder:
         if (c == "}" and frame.kind == _OBJ) or (c == "]" and frame.kind == _ARR):
             self._stack.pop()
             self._open_size -= frame.size + 1
-            self._emit(frame.container, changed=False)
+            closed = frame.items() if frame.head is not None else frame.container
+            self._emit(closed, changed=False)
             return i + 1
         if self._skippable(c, _AFTER):
             return i + 1
