@@ -92,6 +92,12 @@ WINDOW_PARSE_SIZE = 64 * 1024
 separators, instead of whole: ``ast.parse`` grows faster than the text (a 5 MB list of calls
 took 15 s whole, about 3 s in windows), and the calls it gives are the same."""
 
+MAX_CALL_TEXT = 1 << 20
+"""Longest Python call text read (1 MiB). A model's calls take kilobytes; past a megabyte the text
+is not a call list anyone meant, and reading it costs about 3 s of CPU a megabyte (``ast.parse``
+and the collector walking the objects it builds), so it is refused at once rather than read for
+tens of seconds."""
+
 PROSE_SCAN_BUDGET = 4
 """Call candidates in prose may together re-read at most this many times the text: most fail
 within a few characters, and text made of unclosed ``f(`` stops being tried before the work
@@ -745,6 +751,10 @@ def decode_python_calls(
     a, b = _strip(text, start, len(text) if stop is None else stop)
     if a >= b:
         return []
+    if b - a > MAX_CALL_TEXT:
+        raise CallDecodeError(
+            "ast", f"The call text is longer than {MAX_CALL_TEXT:,} characters; not read", a
+        )
     src = text[a:b]
     if len(src) > WINDOW_PARSE_SIZE and scan_shape(src, bound=MAX_SYNTAX_DEPTH - 1).too_deep_at < 0:
         windowed = _windows(src, a, positional, log)
