@@ -29,6 +29,15 @@ from langchain_core.output_parsers.transform import BaseCumulativeTransformOutpu
 from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.json.plain_partial import (
+    JSON_WS,
+    NOT_PLAIN,
+    SMALL_CHUNKS,
+    SMALL_MAX_SIZE,
+    complete_value,
+    partial_value,
+    plain_start,
+)
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.engine.report import ParseReport, Source
@@ -128,6 +137,8 @@ class JsonValueStream:
         self._size = 0
         self._next_reparse = 0
         self._last: Any = None
+        self._small = True  # plain JSON read by jiter so far (see engine/json/plain_partial)
+        self._chunks = 0
 
     def push(self, chunk: str) -> Any:
         """Consume ``chunk``; the new value, or ``None`` when it did not change."""
@@ -135,11 +146,25 @@ class JsonValueStream:
             return None
         self._parts.append(chunk)
         self._size += len(chunk)
+        moved = False
+        if self._small:
+            self._chunks += 1
+            if self._chunks <= SMALL_CHUNKS and self._size <= SMALL_MAX_SIZE:
+                value = self._small_value()
+                if value is not NOT_PLAIN:
+                    return None if value is None else self.settle(value)
+            # The decoder reads the whole text once: what it would have cost from the start.
+            self._small = False
+            chunk = self.text()
+            moved = True
         decoder = self._decoder
         if not decoder.failed:
             if decoder.feed(chunk):
-                self._last = decoder.snapshot()
-                return self._last
+                value = decoder.snapshot()
+                if moved:
+                    return self.settle(value)
+                self._last = value
+                return value
             if not decoder.failed:
                 return None
             self._next_reparse = self._size  # the decoder gave up: re-read now
@@ -148,9 +173,27 @@ class JsonValueStream:
         self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
         return self.settle(self._reparse(self.text()))
 
+    def _small_value(self) -> Any:
+        """The value by jiter's re-read, ``None`` before the payload starts, or
+        :data:`NOT_PLAIN`."""
+        text = self.text()
+        start = plain_start(text)
+        if start is None:
+            return None
+        if not start:
+            return NOT_PLAIN
+        return partial_value(text)
+
     def clean_result(self) -> tuple[Any, ParseReport] | None:
         """The final value and its report when the stream was strict JSON in a standard place
         (see ``JsonStreamDecoder.clean``), so that parsing the whole text again is not needed."""
+        if self._small:
+            text = self.text()
+            value = complete_value(text)
+            if value is NOT_PLAIN:
+                return None
+            start = len(text) - len(text.lstrip(JSON_WS))
+            return value, ParseReport(source="whole", start=start, end=len(text.rstrip(JSON_WS)))
         decoder = self._decoder
         if not decoder.clean:
             return None
