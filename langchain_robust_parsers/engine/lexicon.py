@@ -9,6 +9,7 @@ text is removed. The markers of each tool-call dialect live with its record in
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = [
@@ -81,3 +82,9 @@ def skip_space(text: str, pos: int, stop: int = -1) -> int:
     while pos < end and text[pos].isspace():
         pos += 1
     return pos
+
+
+@functools.lru_cache(maxsize=64)
+def closing_tag(name: str) -> re.Pattern[str]:
+    """The closing tag of ``<name>`` in any case, spaces allowed before its ``>``."""
+    return re.compile(r"</" + re.escape(name) + r"\s*>", re.I)

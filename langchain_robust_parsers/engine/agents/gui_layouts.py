@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_robust_parsers.engine.lexicon import skip_space
+from langchain_robust_parsers.engine.lexicon import closing_tag, skip_space
 
 __all__ = [
     "MAX_JSON_ARGUMENTS",
@@ -79,7 +79,7 @@ def reasoning_blocks(text: str, start: int = 0) -> tuple[str | None, int]:
         m = _REASONING_OPEN.match(text, skip_space(text, pos))
         if m is None:
             break
-        close = re.compile(r"</" + re.escape(m.group(1)) + r"\s*>", re.I).search(text, m.end())
+        close = closing_tag(m.group(1)).search(text, m.end())
         if close is None:
             break
         body = text[m.end() : close.start()].strip()

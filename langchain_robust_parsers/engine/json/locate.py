@@ -15,6 +15,7 @@ from langchain_robust_parsers.engine.lexicon import (
     FENCE_OPEN as _FENCE_OPEN,
     THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
     THINK_OPEN as _THINK_OPEN,
+    closing_tag,
     skip_space,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -208,7 +209,7 @@ def tagged_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterat
         if _inside(m.start(), skip):
             pos = m.end()
             continue
-        close = re.compile(r"</" + re.escape(m.group(1)) + r"\s*>", re.I).search(text, m.end())
+        close = closing_tag(m.group(1)).search(text, m.end())
         if close is None:
             yield Region("tagged", m.end(), len(text), False)
             return
