@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import enum
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,6 +20,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessageChunk
 from pydantic import BaseModel
 
+import langchain_robust_parsers as lrp
 from langchain_robust_parsers import (
     ActionOutputParser,
     DialogOutputParser,
@@ -166,3 +169,39 @@ def test_tools_parser_on_message_chunks(text: str, points: list[int]) -> None:
         assert _same(value, at_yield)
     if parsed[0] == "value" and parsed[1]:
         assert ended[0] == "value" and _same(streamed[-1][0], parsed[1])
+
+
+class _Choice(enum.Enum):
+    A = "a"
+
+
+OUTPUT_TYPE_PARSERS: dict[str, Callable[[], Any]] = {
+    "xml": lambda: lrp.RobustXMLOutputParser(),
+    "yaml": lambda: lrp.RobustYamlOutputParser(pydantic_object=Answer),
+    "comma-list": lambda: lrp.RobustCommaSeparatedListOutputParser(),
+    "numbered-list": lambda: lrp.RobustNumberedListOutputParser(),
+    "markdown-list": lambda: lrp.RobustMarkdownListOutputParser(),
+    "enum": lambda: lrp.RobustEnumOutputParser(enum=_Choice),
+    "boolean": lambda: lrp.RobustBooleanOutputParser(),
+    "datetime": lambda: lrp.RobustDatetimeOutputParser(),
+    "structured": lambda: lrp.RobustStructuredOutputParser(
+        response_schemas=[lrp.ResponseSchema(name="a", description="the answer")]
+    ),
+    "functions": lambda: lrp.RobustJsonOutputFunctionsParser(),
+    "key-functions": lambda: lrp.RobustJsonKeyOutputFunctionsParser(key_name="a"),
+    "pydantic-functions": lambda: lrp.RobustPydanticOutputFunctionsParser(pydantic_schema=Answer),
+    "tools": lambda: lrp.RobustJsonOutputToolsParser(),
+    "key-tools": lambda: lrp.RobustJsonOutputKeyToolsParser(key_name="a"),
+    "pydantic-tools": lambda: lrp.RobustPydanticToolsParser(tools=[Answer]),
+    **TEXT_PARSERS,
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTPUT_TYPE_PARSERS))
+def test_every_parser_declares_what_it_outputs(name: str) -> None:
+    """``get_output_jsonschema()`` describes the value (for LangServe and LangGraph Studio), at
+    every supported langchain-core: never the stream's input type, never a bare type variable."""
+    parser = OUTPUT_TYPE_PARSERS[name]()
+    assert "~" not in str(parser.OutputType)
+    schema = parser.get_output_jsonschema()
+    assert "BaseMessage" not in json.dumps(schema)

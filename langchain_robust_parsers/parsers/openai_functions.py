@@ -232,6 +232,13 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
     ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
     ``fallback``."""
 
+    @property
+    def OutputType(self) -> Any:
+        """The model class, or any of them when ``pydantic_schema`` maps names to models (the
+        parent leaves a bare type variable, which has no JSON schema)."""
+        schema = self.pydantic_schema
+        return Any if isinstance(schema, dict) else schema
+
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The model instance built from the call's arguments."""
         message = _generation_message(result)

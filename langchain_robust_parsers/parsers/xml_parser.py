@@ -49,6 +49,11 @@ class RobustXMLOutputParser(XMLOutputParser):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
+    @property
+    def OutputType(self) -> Any:
+        """``dict[str, Any]``, declared: langchain-core 0.3 would infer the stream's input type."""
+        return dict[str, Any]
+
     allow_truncated: bool = True
     """Close elements left open at the end of the text (the report says ``truncated``);
     ``False`` makes a cut-off answer an error."""
