@@ -79,6 +79,20 @@ def test_path_escapes_slashes_and_tildes() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"a": 1, // it\'s "x"\n "b": [1, 2 3]}', "/b/1"),
+        ('{"a": 1, # say "hi\n "b": {"c": True}}', "/b/c"),
+        ('{"a": 1, /* "q\' */ "b": {"c": None}}', "/b/c"),
+        ('{"url": http://x.com/a, "b": {"c": True}}', "/b/c"),
+    ],
+)
+def test_quotes_in_a_comment_or_a_bare_url_do_not_shift_later_paths(text: str, path: str) -> None:
+    _value, report = decode(text)
+    assert report.repairs[-1].path == path
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ('"abc', "abc"),

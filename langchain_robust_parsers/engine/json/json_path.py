@@ -13,8 +13,10 @@ import re
 _QUOTES = "\"'"
 _OPENERS = "{[("
 _CLOSERS = "}])"
-_STRUCTURE = re.compile(r"""["'{}\[\]():,]""")
+_STRUCTURE = re.compile(r"""["'{}\[\]():,#/]""")
 """Characters that change the path; everything between them is skipped at C speed."""
+_LINE_COMMENTS = ("#", "//")
+"""Comment openers the scanner skips to the end of the line (``/* */`` runs to its closer)."""
 
 
 def _pointer(stack: list[list[object]]) -> str:
@@ -40,6 +42,18 @@ def _string_end(src: str, i: int, stop: int) -> int:
         if (j - k) % 2 == 0:
             return j + 1
         j += 1
+
+
+def _comment_end(src: str, at: int, stop: int) -> int:
+    """The position after the comment starting at ``at`` (``at`` when none starts there), so
+    that quotes inside a comment (``// it's "x"``) never open a string."""
+    if src.startswith(_LINE_COMMENTS, at):
+        eol = src.find("\n", at, stop)
+        return stop if eol < 0 else eol + 1
+    if src.startswith("/*", at):
+        close = src.find("*/", at + 2, stop)
+        return stop if close < 0 else close + 2
+    return at
 
 
 def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int, str]:
@@ -72,14 +86,29 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
             break
         c = src[at]
         bare = src[seg:at].strip()  # an unquoted key or a bare value before this character
+        if c == ":":
+            # ``http:`` in a bare value; ``1 "b":`` or ``1 b:`` is a key after a missing comma.
+            in_word = bool(stack) and stack[-1][1] is not None and bare.isalnum()
+        else:
+            in_word = c in "#/" and bool(bare)
+        if in_word:
+            # Inside a bare word (``a/b``, ``http://x``, a value's second colon): not structure.
+            i = at + 1
+            continue
         if bare:
             last_token = bare
         i = seg = at + 1
+        if c in "#/":
+            # A comment where a token may start: its quotes (``// it's``) open no string.
+            i = seg = max(_comment_end(src, at, stop), at + 1)
+            continue
         if c in _QUOTES:
             i = seg = _string_end(src, at, stop)
             last_token = src[at + 1 : i - 1]
             continue
         if c == ":" and stack and stack[-1][0] == "{":
+            if stack[-1][1] is not None and bare:
+                last_token = bare.split()[-1]  # ``1 b:``: the key after a missing comma
             stack[-1][1] = last_token
         place()
         if c in _OPENERS:
