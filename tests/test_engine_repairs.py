@@ -840,3 +840,43 @@ def test_stray_words_in_objects_are_reported_not_silently_dropped(
     got, report = loads_with_report(text)
     assert got == value
     assert repair in report.repair_names
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "repair"),
+    [
+        # A row that lost its `[` in a list of rows; the next `[` opens a row, not a reopening.
+        (
+            '{"rows": [["a", 1], ["b", 2], "c", 3], ["d", 4]], "n": 4}',
+            {"rows": [["a", 1], ["b", 2], ["c", 3], ["d", 4]], "n": 4},
+            "missing_opener",
+        ),
+        # A repeated key in a list's object: the model forgot `}, {` (no record is lost).
+        (
+            '[{"id": 1, "name": "a" "id": 2, "name": "b"}]',
+            [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+            "missing_closer",
+        ),
+        # A quoted word without a colon before a real key is reported, not made a member.
+        ('{"a": 1, "note" "b": 2}', {"a": 1, "b": 2}, "stray_text"),
+        # A decimal comma in a member's number is kept as written.
+        ('{"price": 105,12, "qty": 1}', {"price": "105,12", "qty": 1}, "number_format"),
+        # A comma for a colon before a number or a container.
+        ('{"id", 42, "tags", ["x"]}', {"id": 42, "tags": ["x"]}, "missing_colon"),
+        # Quotes around a word inside a list item: an even count keeps them in the item.
+        (
+            '["he said "stop" twice, ok", "b"]',
+            ['he said "stop" twice, ok', "b"],
+            "inner_quote",
+        ),
+    ],
+)
+def test_shapes_that_once_lost_or_regrouped_items(text: str, value: Any, repair: str) -> None:
+    got, report = loads_with_report(text)
+    assert got == value
+    assert repair in report.repair_names
+
+
+def test_a_set_of_strings_stays_a_set() -> None:
+    assert loads('{"x", "y", 3}') == ["x", "y", 3]
+    assert loads('[{"a": 1, "b": 2}]') == [{"a": 1, "b": 2}]

@@ -62,6 +62,10 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 VALUE, KEY, AFTER, COMPLETE, DONE = range(5)
 
+MEMBER_LOOKAHEAD = 200
+"""Characters searched for the closing quote of a key that may follow a stray word (keys are
+short; the bound keeps a run of stray words linear)."""
+
 MAX_STRING_RESUMES = 4
 """Times one scan may re-read the tail of a cut-off string as members (``"first, b: 1}``).
 Each re-read covers text already read once, so the cap keeps the scan linear."""
@@ -273,15 +277,25 @@ def object_left_open(scan: Scan, pos: int, c: str) -> Step | None:
 
 
 def list_goes_on(scan: Scan, pos: int, c: str) -> Step | None:
-    """``"key": ["a"], ["b"]``: the model closed the list too early; its items go on."""
+    """``"key": ["a"], ["b"]``: the model closed the list too early; its items go on. In a
+    list of rows (``[["a"], "b", "c"], ["d"]``) a ``[`` before an item opens the next row, and
+    the items after the last row were a row that lost its ``[`` (``missing_opener``)."""
     frame = scan.stack[-1]
-    if c != "[" or not isinstance(frame.last_value, list) or len(scan.stack) >= MAX_DEPTH:
+    items = frame.last_value
+    if c != "[" or not isinstance(items, list) or len(scan.stack) >= MAX_DEPTH:
         return None
     scan.log.add("extra_closer", pos)
     more = _Frame(_ARR, "]")
-    more.container = frame.last_value
+    more.container = items
     scan.stack.append(more)
-    return VALUE, pos + 1
+    nxt = _next_significant(scan.src, pos + 1, scan.end)
+    if not (items and isinstance(items[0], list)) or scan.src.startswith("[", nxt):
+        return VALUE, pos + 1  # `[[1], "a"], [[2], [3]]`: this `[` reopens the list of rows
+    rows = next(i for i in range(len(items), 0, -1) if isinstance(items[i - 1], list))
+    if rows < len(items) and all(isinstance(row, list) for row in items[:rows]):
+        scan.log.add("missing_opener", pos)
+        items[rows:] = [items[rows:]]
+    return VALUE, pos
 
 
 def listed_key(scan: Scan, pos: int, c: str) -> Step | None:
@@ -316,6 +330,10 @@ _SET_ITEM = re.compile(
 it; a bare word is not one (``{name}`` in prose is a placeholder)."""
 
 
+_VALUE_NOT_STRING = frozenset("{[0123456789-.")
+"""First characters of a value that is neither a string nor a word."""
+
+
 def _as_list(scan: Scan, pos: int) -> None:
     """Turn the empty object on top of the stack into a list closed by its ``}``."""
     frame = scan.stack[-1]
@@ -348,14 +366,33 @@ def key(scan: Scan, pos: int, c: str) -> Step:
     if p >= end:
         return finish(scan, end)  # a key without a value is dropped
     if src[p] == ":":
+        if name in frame.container and len(scan.stack) > 1 and scan.stack[-2].kind == _ARR:
+            # `[{"id": 1, "id": 2}]`: a key repeats in a list's object, so the model forgot
+            # `}, {`; keeping only the last value would silently drop the first record.
+            log.add("missing_closer", pos)
+            _attach(scan.stack[-2], _closed_value(scan.stack.pop()))
+            scan.stack.append(_Frame(_OBJ, "}"))
+            frame = scan.stack[-1]
         frame.key = name
         return VALUE, p + 1
+    if src[p] in _CLOSERS and _quoted_key_at(src, p, end):
+        # `{"a": 1, """" "b": 2}`: a quoted word with no colon stands before a real key.
+        log.add("stray_text", pos)
+        return KEY, p
     if src[p] in ",}" and ":" in name:
         # `{"key:"value"}`: the quotes moved and the colon ended up inside the key.
         k, _, rest = name.partition(":")
         log.add("misplaced_quote", pos)
         _attach_member(frame, k.strip(), rest.strip().strip("\"'"))
         return AFTER, p
+    if src[p] == "," and c in _CLOSERS:
+        n = _next_significant(src, p + 1, end)
+        if n < end and (src[n] in _VALUE_NOT_STRING or _SET_ITEM.match(src, n, end)):
+            # `{"key", 105}`: a number or a container after a quoted key takes the comma for
+            # its colon (a Python set of strings, `{"a", "b"}`, stays a set).
+            log.add("missing_colon", p)
+            frame.key = name
+            return VALUE, n
     if src[p] in ",}":
         if not frame.members and c in _CLOSERS:
             # `{'a', 'b'}`, `{"x"}`: a Python set of strings, read as a list.
@@ -374,6 +411,15 @@ def key(scan: Scan, pos: int, c: str) -> Step:
     log.add("missing_colon", p)
     frame.key = name
     return VALUE, p
+
+
+def _quoted_key_at(src: str, p: int, end: int) -> bool:
+    """True when ``p`` starts a quoted key and its colon (``"b": 2``) on the same line."""
+    close = src.find(src[p], p + 1, min(end, p + MEMBER_LOOKAHEAD))
+    if close < 0 or "\n" in src[p:close]:
+        return False
+    after = _next_significant(src, close + 1, end)
+    return after < end and src[after] == ":"
 
 
 def _misplaced_quote(cut_key: str) -> bool:

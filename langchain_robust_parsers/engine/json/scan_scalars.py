@@ -23,6 +23,7 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 _HEX_NUMBER = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
 _THOUSANDS_GROUP = re.compile(r",[0-9]{3}")
 _FRACTION = re.compile(r"\.[0-9]+")
+_DECIMAL_COMMA = re.compile(r",[0-9]+")
 
 
 def _is_bare_end(src: str, stop: int, end: int) -> bool:
@@ -62,6 +63,14 @@ def _scan_number(
             if grouped > stop and _is_bare_end(src, grouped, end):
                 log.add("thousands_separator", pos)
                 return _number_value(src[pos:grouped].replace(",", ""), grouped, log, pos)
+            comma = _DECIMAL_COMMA.match(src, stop, end) if in_object else None
+            if comma is not None and _is_bare_end(src, comma.end(), end):
+                after = _next_significant(src, comma.end(), end)
+                if after >= end or src[after] != ":":
+                    # `{"price": 105,12}`: a decimal comma (a number key would take a colon);
+                    # kept as written, since reading 105 would drop the 12.
+                    log.add("number_format", pos)
+                    return src[pos : comma.end()], comma.end(), False
         if _is_bare_end(src, stop, end):
             return _number_value(m.group(), stop, log, pos)
     h = _HEX_NUMBER.match(src, pos, end)

@@ -96,6 +96,8 @@ def _quote_closes(
             after = _next_significant(src, p + 1, end)
             if p > q + 1 and after < end and src[after] in ",}":
                 return False
+        if frame is not None and frame.kind == _ARR and inner_quotes % 2:
+            return False  # `["a "b" c" "d"]`: the quote after `c` closes the inner quotation
         return p > q + 1
     if p > q + 1 and frame is not None:
         if frame.kind == _OBJ:
@@ -110,6 +112,9 @@ def _quote_closes(
         # number or a bare word running to the next separator starts the next item.
         if f in "{[-" or f.isdigit():
             return True
+        if inner_quotes % 2:
+            # `["say "hi" now, "ok"]`: this quote closes an inner quotation, not the item.
+            return False
         m = _QUOTE_OR_ITEM_END.search(src, p, end)
         return m is not None and m.group() in ",]"
     return False
