@@ -374,6 +374,269 @@ REALISTIC: list[Case] = [
     ("csv-doubled-quotes", '{"a": ""quoted""}', {"a": "quoted"}),
 ]
 
+# Round two: from the documented behaviour of json_repair, jsonrepair (JS), dirty-json,
+# partial-json-parser, JSON5, LangChain's parse_partial_json/parse_json_markdown and pydantic_core's
+# allow_partial (read in their docs, written here as new cases): cut-offs at every kind of
+# position, answers wrapped in prose, tags and fences, comments, Python/JS/Mongo literals, quotes
+# and escapes, Unicode, number spellings, nested missing closers, markdown inside strings.
+DOCUMENTED: list[Case] = [
+    # --- cut off by max_tokens at every kind of position
+    ("cut-after-open-brace", "{", {}),
+    ("cut-after-open-list-in-object", '{"tags": [', {"tags": []}),
+    ("cut-inside-nested-list", '{"m": [[1, 2], [3', {"m": [[1, 2], [3]]}),
+    ("cut-after-key-quote", '{"name": "Ada", "', {"name": "Ada"}),
+    ("cut-in-false", "[true, fal", [True]),
+    ("cut-in-null-member", '{"a": 1, "b": nu', {"a": 1}),
+    (
+        "cut-in-second-object",
+        '[{"id": 1, "ok": true}, {"id": 2, "ok"',
+        [{"id": 1, "ok": True}, {"id": 2}],
+    ),
+    ("cut-after-string-item", '["alpha", "beta"', ["alpha", "beta"]),
+    ("cut-in-negative-exponent", '{"eps": 1e-', {"eps": 1}),
+    ("cut-in-surrogate-pair", '{"e": "ok \\ud83d', {"e": "ok "}),
+    ("cut-string-with-brace", '{"code": "if (x) {', {"code": "if (x) {"}),
+    (
+        "cut-in-fenced-prose-before",
+        'Here is the data:\n```json\n{"rows": [{"a": 1}, {"a"',
+        {"rows": [{"a": 1}, {}]},
+    ),
+    (
+        "cut-deep",
+        '{"a": {"b": {"c": {"d": [1, {"e": "f',
+        {"a": {"b": {"c": {"d": [1, {"e": "f"}]}}}},
+    ),
+    # --- LLM answers around the payload
+    (
+        "think-with-braces-then-fence",
+        '<think>maybe {"a": 0}? no, use [1]</think>\nFinal:\n```json\n{"a": 1}\n```',
+        {"a": 1},
+    ),
+    ("reasoning-tag", '<reasoning>compute</reasoning>{"total": 12}', {"total": 12}),
+    ("fence-json5-tag", "```json5\n{a: 1, // one\n b: 'two',}\n```", {"a": 1, "b": "two"}),
+    ("fence-javascript-tag", '```javascript\nconst x = {"a": 1};\n```', {"a": 1}),
+    ("fence-indented-in-list", 'Result:\n\n    ```json\n    {"ok": true}\n    ```', {"ok": True}),
+    ("jsonp-callback", 'callback({"id": 7, "name": "x"});', {"id": 7, "name": "x"}),
+    (
+        "prose-colon-then-object",
+        "The answer is as follows: {'verdict': 'yes', 'score': 4}.",
+        {"verdict": "yes", "score": 4},
+    ),
+    (
+        "apology-then-list",
+        'I\'m sorry for the confusion earlier. Here\'s the corrected list:\n["a", "b"]\nLet me know!',
+        ["a", "b"],
+    ),
+    (
+        "fence-then-fixed-fence",
+        'First try:\n```json\n{"a": 1\n```\nCorrected:\n```json\n{"a": 2}\n```',
+        {"a": 2},
+    ),
+    ("markdown-bold-around", '**Output:** `{"status": "done"}`', {"status": "done"}),
+    # --- comments
+    (
+        "comment-with-braces",
+        '{\n  "a": 1, // uses {braces} and [brackets]\n  "b": 2\n}',
+        {"a": 1, "b": 2},
+    ),
+    (
+        "comment-block-multiline",
+        '{"a": 1, /* first line\n  "b": 99,\n */ "c": 3}',
+        {"a": 1, "c": 3},
+    ),
+    ("comment-hash-in-list", "[\n  1, # one\n  2  # two\n]", [1, 2]),
+    ("comment-after-root", '{"a": 1} // done', {"a": 1}),
+    (
+        "comment-quote-then-spaced-key",
+        "{\n  // the user's \"name\"\n  first name: 'Ada'\n}",
+        {"first name": "Ada"},
+    ),
+    # --- Python and JavaScript literals
+    (
+        "python-dict-repr",
+        "{'id': 3, 'ok': True, 'tags': ('a', 'b'), 'none': None}",
+        {"id": 3, "ok": True, "tags": ["a", "b"], "none": None},
+    ),
+    (
+        "python-nested-repr-quotes",
+        "{'msg': \"it's fine\", 'n': -1.5}",
+        {"msg": "it's fine", "n": -1.5},
+    ),
+    ("python-empty-tuple", "{'a': ()}", {"a": []}),
+    (
+        "python-triple-both-in-list",
+        "['''one''', \"\"\"SELECT *\nFROM t\"\"\"]",
+        ["one", "SELECT *\nFROM t"],
+    ),
+    ("js-undefined-in-list", "[1, undefined, 3]", [1, None, 3]),
+    (
+        "js-object-literal",
+        "{name: 'Ada', langs: ['en', 'fr'], active: true,}",
+        {"name": "Ada", "langs": ["en", "fr"], "active": True},
+    ),
+    (
+        "mongo-uuid",
+        '{"u": UUID("1b4e28ba-2fa1-11d2-883f-0016d3cca427")}',
+        {"u": "1b4e28ba-2fa1-11d2-883f-0016d3cca427"},
+    ),
+    ("mongo-objectid-list", '[ObjectId("aa"), ObjectId("bb")]', ["aa", "bb"]),
+    ("json5-hex-and-plus", "{a: 0x1F, b: +3, c: .5, d: 5.}", {"a": 31, "b": 3, "c": 0.5, "d": 5.0}),
+    ("json5-infinity", "{a: Infinity, b: -Infinity}", {"a": float("inf"), "b": float("-inf")}),
+    # --- quotes and escapes
+    (
+        "single-quoted-with-double-inside",
+        "{'quote': 'she said \"hi\"'}",
+        {"quote": 'she said "hi"'},
+    ),
+    ("smart-quotes-mixed-keys", "{“title”: “Dune”, “year”: 1965}", {"title": "Dune", "year": 1965}),
+    (
+        "unescaped-quote-in-title",
+        '{"title": "The "Best" Movie", "year": 2001}',
+        {"title": 'The "Best" Movie', "year": 2001},
+    ),
+    (
+        "unescaped-quotes-end-of-value",
+        '{"q": "He said "no"", "n": 1}',
+        {"q": 'He said "no"', "n": 1},
+    ),
+    ("escaped-slash", '{"path": "a\\/b"}', {"path": "a/b"}),
+    ("windows-path-invalid-escapes", '{"file": "D:\\data\\q1.csv"}', {"file": "D:\\data\\q1.csv"}),
+    ("escaped-unicode-accent", '{"name": "Jos\\u00e9"}', {"name": "José"}),
+    ("raw-newline-in-list-item", '["line one\nline two", "x"]', ["line one\nline two", "x"]),
+    (
+        "missing-opening-quote-value",
+        '{"city": Paris", "zip": "75001"}',
+        {"city": "Paris", "zip": "75001"},
+    ),
+    (
+        "missing-closing-quote-before-newline",
+        '{\n  "a": "first,\n  "b": "second"\n}',
+        {"a": "first", "b": "second"},
+    ),
+    ("key-single-value-double", "{'name': \"Ada\"}", {"name": "Ada"}),
+    # --- Unicode
+    ("unicode-cjk-values", '{"城市": "東京", "人口": 1400}', {"城市": "東京", "人口": 1400}),
+    ("unicode-emoji-unquoted-key-value", "{mood: '😀 great'}", {"mood": "😀 great"}),
+    ("unicode-nbsp-after-colon", '{"a":\u00a01,\u00a0"b":\u00a02}', {"a": 1, "b": 2}),
+    ("fullwidth-colon-like-spaces", '{\u3000"a"\u3000:\u30001\u3000}', {"a": 1}),
+    # --- numbers
+    ("number-thousands-in-list-item", '[{"pop": 1,234,567}]', [{"pop": 1234567}]),
+    ("number-decimal-comma", '{"price": 12,50}', {"price": "12,50"}),
+    ("number-percent-unquoted", '{"rate": 5%}', {"rate": "5%"}),
+    ("number-currency-unquoted", '{"cost": $12.50}', {"cost": "$12.50"}),
+    ("number-big-int", '{"id": 12345678901234567890}', {"id": 12345678901234567890}),
+    ("number-negative-leading-dot", "[-.5, +.25]", [-0.5, 0.25]),
+    ("number-leading-zero-float", '{"x": 00.5}', {"x": 0.5}),
+    # --- structure
+    ("nested-missing-closers", '{"a": {"b": [1, 2, {"c": 3', {"a": {"b": [1, 2, {"c": 3}]}}),
+    (
+        "missing-comma-between-objects",
+        '[{"a": 1} {"a": 2} {"a": 3}]',
+        [{"a": 1}, {"a": 2}, {"a": 3}],
+    ),
+    (
+        "missing-comma-newline-members",
+        '{\n"a": 1\n"b": [1 2 3]\n"c": "x"\n}',
+        {"a": 1, "b": [1, 2, 3], "c": "x"},
+    ),
+    ("extra-closer-mid-list", '{"items": [1, 2]], "count": 2}', {"items": [1, 2], "count": 2}),
+    ("mismatched-paren-closer", '{"a": [1, 2)}', {"a": [1, 2]}),
+    (
+        "row-missing-opener",
+        '{"grid": [[1, 2], [3, 4], 5, 6], [7, 8]]}',
+        {"grid": [[1, 2], [3, 4], [5, 6], [7, 8]]},
+    ),
+    (
+        "records-missing-braces-between",
+        '[{"n": "a", "v": 1 "n": "b", "v": 2}]',
+        [{"n": "a", "v": 1}, {"n": "b", "v": 2}],
+    ),
+    ("key-comma-for-colon", '{"count", 3, "items", [1, 2, 3]}', {"count": 3, "items": [1, 2, 3]}),
+    ("empty-value-before-closer", '{"a": 1, "b": }', {"a": 1, "b": None}),
+    ("empty-item-list", "[1, , 3]", [1, 3]),
+    # --- markdown and code inside strings
+    (
+        "markdown-table-in-string",
+        '{"md": "| a | b |\\n|---|---|\\n| 1 | 2 |"}',
+        {"md": "| a | b |\n|---|---|\n| 1 | 2 |"},
+    ),
+    (
+        "code-fence-in-string-in-fence",
+        '```json\n{"snippet": "```py\\nprint(1)\\n```"}\n```',
+        {"snippet": "```py\nprint(1)\n```"},
+    ),
+    ("html-in-string", '{"html": "<a href=\\"/x\\">link</a>"}', {"html": '<a href="/x">link</a>'}),
+    (
+        "markdown-heading-raw-newlines",
+        '{"doc": "# Title\n\n- item one\n- item two"}',
+        {"doc": "# Title\n\n- item one\n- item two"},
+    ),
+]
+
+# Shapes where a naive reading drops or regroups data.
+HARDER: list[Case] = [
+    (
+        "stray-quote-swallow-next-items",
+        '{"tags": ["red, "green", "blue"]}',
+        {"tags": ["red", "green", "blue"]},
+    ),
+    ("bare-word-between-quoted", '["alpha", beta, "gamma"]', ["alpha", "beta", "gamma"]),
+    (
+        "bare-words-with-spaces-list",
+        "[New York, Los Angeles, 'Chicago']",
+        ["New York", "Los Angeles", "Chicago"],
+    ),
+    (
+        "apostrophe-single-quoted-spaces",
+        "{'note': 'don'   t worry', 'n': 1}",
+        {"note": "don'   t worry", "n": 1},
+    ),
+    ("apostrophe-in-single-quoted-list", "['it's', 'ok']", ["it's", "ok"]),
+    (
+        "unquoted-paragraphs-then-key",
+        '{"summary": The plan has two parts.\n\nFirst, we wait.\nThen we act.,\n"done": false}',
+        {"summary": "The plan has two parts.\n\nFirst, we wait.\nThen we act.", "done": False},
+    ),
+    ("key-with-newline-inside", '{"first\nname": "Ada"}', {"first\nname": "Ada"}),
+    ("several-top-level-lists", "[1, 2]\n[3, 4]", [1, 2]),
+    ("object-then-prose-with-braces", '{"a": 1}\n\nNote: {b} is a placeholder.', {"a": 1}),
+    ("fenced-then-object-outside", '```json\n{"a": 1}\n```\n{"a": 2}', {"a": 1}),
+    ("value-with-closing-brace-quote-missing", '{"text": "end}', {"text": "end"}),
+    (
+        "nested-quotes-key-value-colon",
+        '{"desc": "ratio is 3:1", "ok": true}',
+        {"desc": "ratio is 3:1", "ok": True},
+    ),
+    ("unicode-escape-invalid", '{"s": "bad \\uZZZZ here"}', {"s": "bad \\uZZZZ here"}),
+    ("cut-after-backslash-quote", '{"q": "say \\"hi\\', {"q": 'say "hi'}),
+    ("trailing-text-inside-fence", '```json\n{"a": 1}\nThat is all.\n```', {"a": 1}),
+    (
+        "list-of-objects-missing-commas-newlines",
+        '[\n  {"id": 1}\n  {"id": 2}\n]',
+        [{"id": 1}, {"id": 2}],
+    ),
+    (
+        "object-missing-closer-before-next-in-list",
+        '[{"id": 1, "tags": ["a"], {"id": 2}]',
+        [{"id": 1, "tags": ["a"]}, {"id": 2}],
+    ),
+    ("python-bytes-like-string", "{'b': 'abc', 'n': 0}", {"b": "abc", "n": 0}),
+    ("null-variants", '{"a": NULL, "b": Null, "c": none}', {"a": None, "b": None, "c": "none"}),
+    ("bool-variants", '{"a": TRUE, "b": False, "c": yes}', {"a": True, "b": False, "c": "yes"}),
+    ("double-encoded-with-fence", '"```json\\n{\\"a\\": 1}\\n```"', {"a": 1}),
+    (
+        "escaped-json-no-outer-quotes",
+        '{\\"name\\": \\"Ada\\", \\"n\\": 2}',
+        {"name": "Ada", "n": 2},
+    ),
+    ("comment-slash-star-unclosed", '{"a": 1 /* note', {"a": 1}),
+    ("ellipsis-in-middle", "[1, 2, ..., 9]", [1, 2, 9]),
+    ("ellipsis-member", '{"a": 1, ..., "z": 26}', {"a": 1, "z": 26}),
+    ("list-trailing-comma-cut", '{"xs": [1, 2,', {"xs": [1, 2]}),
+    ("string-with-escaped-newline-cut", '{"poem": "roses\\nviolets', {"poem": "roses\nviolets"}),
+    ("tab-indented-python", "{\n\t'a':\t1,\n\t'b':\t[None,\tTrue]\n}", {"a": 1, "b": [None, True]}),
+]
+
 CASES: list[Case] = [
     *VALID,
     *LOCATE,
@@ -386,4 +649,6 @@ CASES: list[Case] = [
     *SEVERAL,
     *MULTILINE,
     *REALISTIC,
+    *DOCUMENTED,
+    *HARDER,
 ]

@@ -102,6 +102,9 @@ def test_quotes_in_a_comment_or_a_bare_url_do_not_shift_later_paths(text: str, p
         ('{"foo": "bar", "bar": "foo}', {"foo": "bar", "bar": "foo}"}),
         ("-7.", -7),
         ('"', ""),
+        # Cut between the halves of a surrogate pair: the character is not there yet.
+        ('{"e": "ok \\ud83d', {"e": "ok "}),
+        ('{"e": "ok \\ud83d\\ude', {"e": "ok "}),
     ],
 )
 def test_stream_prefixes_follow_langchain_parse_partial_json(text: str, expected: Any) -> None:

@@ -9,6 +9,7 @@ import pytest
 from json_outside_corpus import CASES
 
 from langchain_robust_parsers import loads
+from langchain_robust_parsers.engine.json.decode import decode
 
 
 def test_the_corpus_is_large_and_ids_are_unique() -> None:
@@ -24,3 +25,24 @@ def test_outside_case(text: str, expected: Any) -> None:
         assert math.isnan(value["a"]) and value["b"] == math.inf  # NaN/Infinity case
         return
     assert value == expected
+
+
+SEVERAL_IDS = ("ndjson", "two-objects-comma", "two-lists", "several-top-level-lists")
+
+
+@pytest.mark.parametrize("case_id", SEVERAL_IDS)
+def test_further_top_level_values_are_reported_not_silently_dropped(case_id: str) -> None:
+    text = next(c[1] for c in CASES if c[0] == case_id)
+    _value, report = decode(text)
+    assert report.dropped_values
+    assert report.outcome == "recovered"
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    ["cut-in-second-object", "cut-deep", "cut-in-surrogate-pair", "list-trailing-comma-cut"],
+)
+def test_cut_off_cases_say_they_were_cut(case_id: str) -> None:
+    text = next(c[1] for c in CASES if c[0] == case_id)
+    _value, report = decode(text)
+    assert report.truncated

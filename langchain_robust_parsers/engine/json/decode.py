@@ -253,11 +253,18 @@ def _decode_fenced(text: str, a: int, stop: int) -> tuple[_Decode | None, _Decod
     return ((value, end) if text.startswith(("```", "~~~"), after) else None), None
 
 
+_FENCED_STRING = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*)\n[ \t]*```", re.DOTALL)
+"""A fenced block that is the whole content of a string payload."""
+
+
 def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
     """A JSON document serialised into a JSON string is decoded once more."""
     if not isinstance(value, str):
         return value
     inner = value.strip()
+    fenced = _FENCED_STRING.fullmatch(inner) if inner.startswith("```") else None
+    if fenced is not None:
+        inner = fenced.group(1).strip()  # `"```json\n{...}\n```"`: a fenced answer, encoded
     if len(inner) < 2 or inner[0] not in "{[" or inner[-1] not in "}]":
         return value
     try:

@@ -27,7 +27,11 @@ MAX_DECODER_REPAIRS = 12
 with many defects (where the linear scanner wins) from costing ``defects x length``."""
 
 _STRICT = json.JSONDecoder(strict=True)
-_HALF_ESCAPE = re.compile(r"(\\+)(?:u[0-9a-fA-F]{0,3})?\Z")
+_HALF_ESCAPE = re.compile(
+    r"(\\+)(?:u[dD][89abAB][0-9a-fA-F]{2}(?:\\(?:u[0-9a-fA-F]{0,3})?)?|u[0-9a-fA-F]{0,3})?\Z"
+)
+"""Half an escape at the end of cut-off text, including the first half of a surrogate pair
+(``\\ud83d`` without its ``\\ude00``: a character that is not there yet)."""
 _KEY_AFTER_COMMA = re.compile(r",[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:")
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

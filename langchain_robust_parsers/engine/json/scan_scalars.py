@@ -129,6 +129,10 @@ _BARE_RUN = {
 bracket, a line break), consumed at C speed."""
 
 
+_NOT_PHRASE = frozenset("}],\"'{[#/`")
+"""Characters that cannot continue an unquoted phrase after a comma or a line break."""
+
+
 def _line_value_end(src: str, pos: int, end: int, stops: str) -> int:
     """Where a bare value starting at ``pos`` ends on its line: at a separator, a quote or the
     line break; brackets it opens (``words{in brackets}``) stay inside. The line's end is found
@@ -167,11 +171,21 @@ def _unquoted_value(src: str, pos: int, end: int, frame: _Frame) -> tuple[str, i
             return src[pos:quote].strip(), quote + 1
     stops = ",}]" if frame.closer != ")" else ",})]"
     i = _line_value_end(src, pos, end, stops)
-    while i < end and src[i] == "\n" and frame.kind == _OBJ:
-        nxt = _next_significant(src, i, end)
-        if nxt >= end or src[nxt] in "}],\"'" or _looks_like_member_start(src, nxt, end):
+    while i < end and src[i] in "\n," and frame.kind == _OBJ:
+        nxt = _next_significant(src, i + 1, end)
+        if (
+            nxt >= end
+            or src[nxt] in _NOT_PHRASE
+            or src.startswith("//", nxt)
+            or _looks_like_member_start(src, nxt, end)
+        ):
             break
-        i = _line_value_end(src, nxt, end, stops)
+        j = _line_value_end(src, nxt, end, stops)
+        if src[i] == "," and j < end and src[j] == '"':
+            # A comma followed by words that run to the end of their line is the phrase's own
+            # (`Paris, France`); words that stop at a quote on that line are stray text.
+            break
+        i = j
     return src[pos:i].strip(), i
 
 

@@ -33,6 +33,10 @@ _DOUBLED_KEY = re.compile(r'"[ \t]*[^"\s:,{}\[\]][^"\n:,{}\[\]]*"[ \t]*:')
 closing quote and the colon; the classes exclude the quote, so the match is linear."""
 
 
+_HALF_U = re.compile(r"(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
+"""What may stand at the end of cut-off text in place of a ``\\uXXXX`` escape."""
+
+
 def _quote_closes(
     src: str,
     q: int,
@@ -133,11 +137,12 @@ def _bare_item_follows(src: str, n: int, end: int) -> bool:
 
 
 def _item_starts_after_comma(src: str, q: int, end: int, text: str) -> int:
-    """``[\n"abc,\n"def"\n]``: the string read so far ends with a comma and a line break, and
-    the quote at ``q`` opens an item that closes on its line; returns the comma's position in
-    ``src`` (the string ends there), else -1."""
+    """``[\n"abc,\n"def"\n]`` or ``["red, "green", "blue"]``: the string read so far ends
+    with a comma and a line break or a space, and the quote at ``q`` opens an item that closes
+    on its line before a separator; returns the comma's position in ``src`` (the string ends
+    there), else -1."""
     stripped = text.rstrip()
-    if not stripped.endswith(",") or "\n" not in text[len(stripped) :]:
+    if not stripped.endswith(",") or len(stripped) == len(text):
         return -1
     eol = src.find("\n", q + 1, end)
     close = src.find(src[q], q + 1, end if eol < 0 else eol)
@@ -252,6 +257,8 @@ def _read_escape(
             return pos + 2
         code = int(h.group(), 16)
         pos += 6
+        if 0xD800 <= code < 0xDC00 and end - pos < 6 and _HALF_U.fullmatch(src, pos, end):
+            return -1  # cut between the halves of a surrogate pair: the character is not there
         if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
             low = _HEX4.match(src, pos + 2, end)
             if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
