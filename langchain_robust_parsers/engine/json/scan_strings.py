@@ -104,24 +104,33 @@ def _quote_closes(
             return False  # `["a "b" c" "d"]`: the quote after `c` closes the inner quotation
         return p > q + 1
     if p > q + 1 and frame is not None:
-        if frame.kind == _OBJ:
-            # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma;
-            # `"value" junk }`: words with no quote before the member ends are junk (unless
-            # this quote closes an inner quotation: `"a "b" c}`).
-            if _looks_like_member_start(src, p, end):
-                return True
-            return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end, src[q])
-        # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
-        # (json_repair#152: inch marks and quoted words) when a quote ends it; a bracket, a
-        # number or a bare word running to the next separator starts the next item.
-        if f in "{[-" or f.isdigit():
-            return True
-        if inner_quotes % 2:
-            # `["say "hi" now, "ok"]`: this quote closes an inner quotation, not the item.
-            return False
-        m = _QUOTE_OR_ITEM_END.search(src, p, end)
-        return m is not None and m.group() in ",]"
+        return _word_after_quote_closes(src, q, p, end, frame, inner_quotes)
     return False
+
+
+def _word_after_quote_closes(
+    src: str, q: int, p: int, end: int, frame: _Frame, inner_quotes: int
+) -> bool:
+    """The quote at ``q`` is followed, after a space, by a word at ``p``: whether it closed the
+    string (the word is a key, junk or the next item) or is an inner quote."""
+    if frame.kind == _OBJ:
+        # `"value"\n key: 1` or `"value" key2: 1`: a new member follows without a comma;
+        # `"value" junk }`: words with no quote before the member ends are junk (unless
+        # this quote closes an inner quotation: `"a "b" c}`).
+        if _looks_like_member_start(src, p, end):
+            return True
+        return inner_quotes % 2 == 0 and _junk_until_separator(src, p, end, src[q])
+    # `["27" display", "hdmi"]`: in a list, a word after the quote continues the string
+    # (json_repair#152: inch marks and quoted words) when a quote ends it; a bracket, a
+    # number or a bare word running to the next separator starts the next item.
+    f = src[p]
+    if f in "{[-" or f.isdigit():
+        return True
+    if inner_quotes % 2:
+        # `["say "hi" now, "ok"]`: this quote closes an inner quotation, not the item.
+        return False
+    m = _QUOTE_OR_ITEM_END.search(src, p, end)
+    return m is not None and m.group() in ",]"
 
 
 def _bare_item_follows(src: str, n: int, end: int) -> bool:
