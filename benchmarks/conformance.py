@@ -33,7 +33,12 @@ from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers import loads
 
-CASES = Path(__file__).resolve().parents[2] / "shared/conformance/json_repair_cases.jsonl"
+_CASES_FILE = "shared/conformance/json_repair_cases.jsonl"
+CASES = next(
+    (d / _CASES_FILE for d in Path(__file__).resolve().parents if (d / _CASES_FILE).is_file()),
+    Path(__file__).resolve().parents[2] / _CASES_FILE,
+)
+"""The cases file in the nearest folder above this one that holds it (a checkout or a worktree)."""
 OPEN, CLOSE = "<!-- CONFORMANCE -->", "<!-- /CONFORMANCE -->"
 TIMEOUT = 2.0
 """Seconds per case before the worker is killed (the research harness used 2 s)."""
