@@ -637,6 +637,22 @@ HARDER: list[Case] = [
     ("tab-indented-python", "{\n\t'a':\t1,\n\t'b':\t[None,\tTrue]\n}", {"a": 1, "b": [None, True]}),
 ]
 
+# JavaScript and other-language habits that once emptied or scrambled the object.
+HABITS: list[Case] = [
+    ("js-template-literal-quotes", "{`name`: `Ada`, `n`: 2}", {"name": "Ada", "n": 2}),
+    (
+        "js-template-literal-multiline",
+        '{"sql": `SELECT 1\nFROM t`, "ok": true}',
+        {"sql": "SELECT 1\nFROM t", "ok": True},
+    ),
+    ("inline-code-closer-after-value", 'Use `{"a": 1`', {"a": 1}),
+    ("assignment-equals-for-colon", '{"host" = "db", "port" = 5432}', {"host": "db", "port": 5432}),
+    ("assignment-equals-unquoted", "{retries = 3, mode = 'fast'}", {"retries": 3, "mode": "fast"}),
+    ("double-comma-after-string", '{"a": "b",,"c": "d"}', {"a": "b", "c": "d"}),
+    ("double-comma-in-list", '["x",, "y"]', ["x", "y"]),
+    ("equals-inside-string-kept", '{"expr": "x = y + 1"}', {"expr": "x = y + 1"}),
+]
+
 CASES: list[Case] = [
     *VALID,
     *LOCATE,
@@ -651,4 +667,5 @@ CASES: list[Case] = [
     *REALISTIC,
     *DOCUMENTED,
     *HARDER,
+    *HABITS,
 ]

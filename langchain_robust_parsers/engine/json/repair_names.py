@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 JsonRepairName = Literal[
+    "backtick_quotes",
     "bom",
     "comment",
     "control_character",
@@ -55,6 +56,7 @@ JsonRepairName = Literal[
 
 REPAIR_EXAMPLES: dict[JsonRepairName, str] = {
     # name: an input on which the rule fires (the one-line example of what it repairs)
+    "backtick_quotes": "{`name`: `Ada`}",
     "bom": '\ufeff{"a": 1}',
     "comment": '{"a": 1 // the answer\n}',
     "control_character": '{"a": "line one\nline two"}',

@@ -195,6 +195,43 @@ def _close_step(scan: Scan, pos: int, c: str, stay: int) -> Step | None:
     return complete(scan, pos)
 
 
+BACKTICK_REACH = 4096
+"""Characters searched for the closing backtick of a template-literal string; past it the
+backtick is left to the other rules (without the bound, a run of lone backticks would each
+search the rest of the text)."""
+
+
+def _backtick_close(scan: Scan, pos: int, c: str) -> int:
+    """Where the JavaScript template literal opened at ``pos`` closes, or -1 (a fence's three
+    backticks open none)."""
+    if c != "`" or scan.src.startswith("``", pos):
+        return -1
+    return scan.src.find("`", pos + 1, min(scan.end, pos + BACKTICK_REACH))
+
+
+def backtick_key(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{`a`: 1}``: a key in JavaScript template-literal quotes (``backtick_quotes``)."""
+    close = _backtick_close(scan, pos, c)
+    if close < 0:
+        return None
+    colon = _next_significant(scan.src, close + 1, scan.end)
+    if colon >= scan.end or scan.src[colon] != ":":
+        return None
+    scan.log.add("backtick_quotes", pos)
+    scan.stack[-1].key = scan.src[pos + 1 : close]
+    return VALUE, colon + 1
+
+
+def backtick_string(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"a": `b`}``: a value in JavaScript template-literal quotes (``backtick_quotes``)."""
+    close = _backtick_close(scan, pos, c)
+    if close < 0:
+        return None
+    scan.log.add("backtick_quotes", pos)
+    scan.pending = scan.src[pos + 1 : close]
+    return COMPLETE, close + 1
+
+
 def fence(scan: Scan, pos: int, c: str) -> Step | None:
     """A closing fence inside open containers ends the payload: ``{"a": 1\\n```."""
     return finish(scan, pos) if c == "`" else None
@@ -365,6 +402,10 @@ def key(scan: Scan, pos: int, c: str) -> Step:
     p = skip_ws_and_comments(src, p, end, log)
     if p >= end:
         return finish(scan, end)  # a key without a value is dropped
+    if src[p] == "=" and not src.startswith("==", p):
+        log.add("missing_colon", p)  # `{"a" = 1}`: an assignment's `=` where the colon goes
+        frame.key = name
+        return VALUE, p + 1
     if src[p] == ":":
         if name in frame.container and len(scan.stack) > 1 and scan.stack[-2].kind == _ARR:
             # `[{"id": 1, "id": 2}]`: a key repeats in a list's object, so the model forgot
@@ -630,6 +671,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
         list_goes_on,
         listed_key,
         ellipsis,
+        backtick_key,
         fence,
         python_set,
         key,
@@ -637,6 +679,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
     VALUE: (
         container,
         string,
+        backtick_string,
         missing_value,
         ellipsis,
         number,

@@ -60,7 +60,7 @@ def _quote_closes(
     in_array = frame is not None and frame.kind == _ARR
     if role == "key":
         # `"a": 1`, or `"a" 1` / `"a" "x"` / `"a" [1]` with the colon missing.
-        return f in ":,}" or (p > q + 1 and (f in "\"'[{-" or f.isalnum()))
+        return f in ":,}=" or (p > q + 1 and (f in "\"'[{-" or f.isalnum()))
     if f in "}]":
         if _closer_is_structural(src, p, end):
             return True
@@ -83,7 +83,7 @@ def _quote_closes(
         if n >= end:
             return True
         g = src[n]
-        if g in "}]{[0123456789-.`/#" or g in _CLOSERS:
+        if g in "}]{[0123456789-.`/#," or g in _CLOSERS:
             return True
         if frame is not None and frame.kind == _OBJ:
             return _looks_like_member_start(src, n, end)
