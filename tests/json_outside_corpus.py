@@ -653,6 +653,20 @@ HABITS: list[Case] = [
     ("equals-inside-string-kept", '{"expr": "x = y + 1"}', {"expr": "x = y + 1"}),
 ]
 
+# The whole payload fails in a way that once returned a list or object from inside it.
+NO_FRAGMENT: list[Case] = [
+    ("object-after-list-of-objects", '{"a": [{"b": 1}], {"c": 2}}', {"a": [{"b": 1}, {"c": 2}]}),
+    ("colon-without-key", '{"a": {"b": 1}, : "x"}', {"a": {"b": 1}, "": "x"}),
+    (
+        "word-in-braces-nested",
+        '{"data": [{"id": 1}], "page": {next}}',
+        {"data": [{"id": 1}], "page": {"next": None}},
+    ),
+    ("prompt-escaped-braces", '{{"name": "Ada", "age": 36}}', {"name": "Ada", "age": 36}),
+    ("prompt-escaped-braces-in-list", '[{{"a": 1}}, {{"a": 2}}]', [{"a": 1}, {"a": 2}]),
+    ("braces-where-key-belongs", '{"a": 1, {"b": 2}, "c": 3}', {"a": 1, "b": 2, "c": 3}),
+]
+
 CASES: list[Case] = [
     *VALID,
     *LOCATE,
@@ -668,4 +682,5 @@ CASES: list[Case] = [
     *DOCUMENTED,
     *HARDER,
     *HABITS,
+    *NO_FRAGMENT,
 ]

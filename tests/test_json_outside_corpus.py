@@ -46,3 +46,11 @@ def test_cut_off_cases_say_they_were_cut(case_id: str) -> None:
     text = next(c[1] for c in CASES if c[0] == case_id)
     _value, report = decode(text)
     assert report.truncated
+
+
+@pytest.mark.parametrize("case_id", ["object-after-list-of-objects", "colon-without-key"])
+def test_a_broken_payload_is_read_whole_not_as_a_span_inside_it(case_id: str) -> None:
+    text = next(c[1] for c in CASES if c[0] == case_id)
+    _value, report = decode(text)
+    assert report.source == "whole"
+    assert report.repairs

@@ -335,6 +335,40 @@ def list_goes_on(scan: Scan, pos: int, c: str) -> Step | None:
     return VALUE, pos
 
 
+def items_go_on(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"a": [{"b": 1}], {"c": 2}}``: an object where a key belongs, after a list of objects,
+    is the list's next item: the list was closed too early (``extra_closer``)."""
+    frame = scan.stack[-1]
+    items = frame.last_value
+    if not (c == "{" and scan.after_comma and isinstance(items, list) and items):
+        return None
+    if not isinstance(items[-1], dict) or len(scan.stack) >= MAX_DEPTH:
+        return None
+    scan.log.add("extra_closer", pos)
+    more = _Frame(_ARR, "]")
+    more.container = items
+    scan.stack.append(more)
+    return VALUE, pos
+
+
+def members_in_braces(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"a": 1, {"b": 2}}`` or ``{{"a": 1}}`` (a prompt's escaped braces): an opener where a
+    key belongs; its members are this object's (``extra_opener``), its closer is then extra."""
+    if c != "{":
+        return None
+    scan.log.add("extra_opener", pos)
+    return KEY, pos + 1
+
+
+def missing_key(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"a": 1, : "x"}``: a colon where a key belongs; the value is kept under ``""``."""
+    if c != ":":
+        return None
+    scan.log.add("missing_key", pos)
+    scan.stack[-1].key = ""
+    return VALUE, pos + 1
+
+
 def listed_key(scan: Scan, pos: int, c: str) -> Step | None:
     """``{"a": 1, ["b"]}``: a one-string list where a key belongs is that key, its value
     missing (``missing_value``), rather than a reason to give up the whole object."""
@@ -444,8 +478,12 @@ def key(scan: Scan, pos: int, c: str) -> Step:
             log.add("missing_value", p)
             _attach_member(frame, name, None)
             return AFTER, p
-        if not frame.members:  # `{0}`, `{name}`: a format placeholder in prose, not JSON
+        if not frame.members and frame.is_root:  # `{0}`, `{name}`: a placeholder in prose
             raise LenientError("key without a value", p)
+        if not frame.members:  # `{"page": {next}}`: a word alone in braces is a key, no value
+            log.add("missing_value", p)
+            _attach_member(frame, name, None)
+            return AFTER, p
         # `{"a": 1, 2, "b": 3}`: a bare value where a key belongs; skipped, and reported
         log.add("stray_text", pos)
         return KEY, p + 1 if src[p] == "," else p
@@ -670,6 +708,9 @@ RULES: dict[int, tuple[Rule, ...]] = {
         object_left_open,
         list_goes_on,
         listed_key,
+        items_go_on,
+        members_in_braces,
+        missing_key,
         ellipsis,
         backtick_key,
         fence,
