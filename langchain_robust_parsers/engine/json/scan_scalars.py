@@ -23,7 +23,7 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 _HEX_NUMBER = re.compile(r"[-+]?0[xX][0-9a-fA-F]+")
 _THOUSANDS_GROUP = re.compile(r",[0-9]{3}")
 _FRACTION = re.compile(r"\.[0-9]+")
-_DECIMAL_COMMA = re.compile(r",[0-9]+")
+_DECIMAL_COMMA = re.compile(r",[0-9](?:[0-9]|,(?=[0-9]))*")
 
 
 def _is_bare_end(src: str, stop: int, end: int) -> bool:
