@@ -651,6 +651,13 @@ HABITS: list[Case] = [
     ("double-comma-after-string", '{"a": "b",,"c": "d"}', {"a": "b", "c": "d"}),
     ("double-comma-in-list", '["x",, "y"]', ["x", "y"]),
     ("equals-inside-string-kept", '{"expr": "x = y + 1"}', {"expr": "x = y + 1"}),
+    (
+        "python2-unicode-repr",
+        "{u'name': u'Ada', u'tags': [u'x', u'y']}",
+        {"name": "Ada", "tags": ["x", "y"]},
+    ),
+    ("python-bytes-repr", "{'raw': b'\\x00ab', 'n': 1}", {"raw": "\\x00ab", "n": 1}),
+    ("python-words-u-and-b-stay-words", "{'grade': u, 'size': b}", {"grade": "u", "size": "b"}),
 ]
 
 # The whole payload fails in a way that once returned a list or object from inside it.

@@ -194,8 +194,23 @@ def _next_significant(src: str, pos: int, end: int) -> int:
     return _WS.match(src, pos, end).end()  # type: ignore[union-attr]
 
 
+_PREFIX_LETTERS = frozenset("uUbBrRfF")
+_STRING_PREFIX = re.compile(r"(?:[rR][bBfF]?|[bBfF][rR]?|[uU])(?=['\"])")
+"""A Python string prefix (``u``, ``b``, ``r``, ``f``, ``rb``...) glued to its opening quote."""
+
+
+def after_string_prefix(src: str, pos: int, end: int) -> int:
+    """The position of the quote when ``pos`` starts a prefixed string (``u'x'``), else ``pos``."""
+    if pos < end and src[pos] in _PREFIX_LETTERS:
+        m = _STRING_PREFIX.match(src, pos, end)
+        if m is not None:
+            return m.end()
+    return pos
+
+
 def _looks_like_member_start(src: str, pos: int, end: int, *, jumped: bool = False) -> bool:
     """True when ``pos`` starts ``"key":`` or ``key:``: a quote there opens a new member."""
+    pos = after_string_prefix(src, pos, end)
     if pos >= end:
         return False
     c = src[pos]

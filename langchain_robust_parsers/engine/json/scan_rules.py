@@ -45,6 +45,7 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _next_member_on_line,
     _next_significant,
     _spaced_key_end,
+    after_string_prefix,
     skip_ws_and_comments,
 )
 from langchain_robust_parsers.engine.json.scan_scalars import (
@@ -511,6 +512,10 @@ def _read_key(scan: Scan, pos: int, c: str) -> tuple[str, int, Step | None]:
     """The key at ``pos`` and the position after it, or a step to take instead of reading a
     colon and a value."""
     src, end, log = scan.src, scan.end, scan.log
+    quote = after_string_prefix(src, pos, end)
+    if quote > pos:
+        log.add("string_prefix", pos)  # `{u'name': 1}`: a Python 2 repr's key
+        pos, c = quote, src[quote]
     if c in _CLOSERS:
         name, p, cut = scan_string(src, pos, end, log, "key", scan.stack[-1])
         if cut and not scan.stream_prefix and _misplaced_quote(name):
@@ -606,6 +611,15 @@ def string(scan: Scan, pos: int, c: str) -> Step | None:
     log.truncated = log.truncated or scan.at_text_end
     scan.pending = text
     return COMPLETE, pos
+
+
+def prefixed_string(scan: Scan, pos: int, c: str) -> Step | None:
+    """``u'Ada'``, ``b'raw'``: a Python string prefix is dropped (``string_prefix``)."""
+    quote = after_string_prefix(scan.src, pos, scan.end)
+    if quote == pos:
+        return None
+    scan.log.add("string_prefix", pos)
+    return string(scan, quote, scan.src[quote])
 
 
 def missing_value(scan: Scan, pos: int, c: str) -> Step | None:
@@ -721,6 +735,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
         container,
         string,
         backtick_string,
+        prefixed_string,
         missing_value,
         ellipsis,
         number,

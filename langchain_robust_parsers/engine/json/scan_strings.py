@@ -25,6 +25,7 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _junk_until_separator,
     _looks_like_member_start,
     _next_significant,
+    after_string_prefix,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
@@ -79,7 +80,7 @@ def _quote_closes(
         # object around a list left open. Elsewhere a colon is text.
         return in_array
     if f == ",":
-        n = _next_significant(src, p + 1, end)
+        n = after_string_prefix(src, _next_significant(src, p + 1, end), end)
         if n >= end:
             return True
         g = src[n]
