@@ -226,6 +226,11 @@ def backtick_key(scan: Scan, pos: int, c: str) -> Step | None:
 def backtick_string(scan: Scan, pos: int, c: str) -> Step | None:
     """``{"a": `b`}``: a value in JavaScript template-literal quotes (``backtick_quotes``)."""
     close = _backtick_close(scan, pos, c)
+    cut = close < 0 and c == "`" and scan.at_text_end and scan.end - pos < BACKTICK_REACH
+    if cut and not scan.src.startswith("``", pos):
+        scan.log.truncated = True  # `{"a": `unfinis`: cut inside the string
+        scan.pending = scan.src[pos + 1 : scan.end]
+        return COMPLETE, scan.end
     if close < 0:
         return None
     scan.log.add("backtick_quotes", pos)

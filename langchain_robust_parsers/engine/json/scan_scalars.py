@@ -59,6 +59,10 @@ def _scan_number(
         if "." not in m.group() and "e" not in m.group().lower():
             grouped = _thousands(src, stop, end, in_object=in_object)
             fraction = _FRACTION.match(src, grouped, end) if grouped > stop else None
+            if fraction is None and grouped > stop and grouped + 1 == end and src[grouped] == ".":
+                # `1,299.` cut off: the digits so far, as for `2.`
+                log.add("thousands_separator", pos)
+                return _number_value(src[pos:grouped].replace(",", ""), end, log, pos)[0], end, True
             grouped = fraction.end() if fraction is not None else grouped
             if grouped > stop and _is_bare_end(src, grouped, end):
                 log.add("thousands_separator", pos)
