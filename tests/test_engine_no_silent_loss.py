@@ -105,6 +105,8 @@ def test_quotes_in_a_comment_or_a_bare_url_do_not_shift_later_paths(text: str, p
         # Cut between the halves of a surrogate pair: the character is not there yet.
         ('{"e": "ok \\ud83d', {"e": "ok "}),
         ('{"e": "ok \\ud83d\\ude', {"e": "ok "}),
+        ('{"a": `unfinis', {"a": "unfinis"}),
+        ('{"n": 1,299.', {"n": 1299}),
     ],
 )
 def test_stream_prefixes_follow_langchain_parse_partial_json(text: str, expected: Any) -> None:

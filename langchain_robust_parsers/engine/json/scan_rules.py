@@ -362,8 +362,11 @@ def members_in_braces(scan: Scan, pos: int, c: str) -> Step | None:
     key belongs; its members are this object's (``extra_opener``), its closer is then extra."""
     if c != "{":
         return None
+    nxt = _next_significant(scan.src, pos + 1, scan.end)
+    if not _looks_like_member_start(scan.src, nxt, scan.end):
+        return None  # `{{{`: no member inside, nothing to lend
     scan.log.add("extra_opener", pos)
-    return KEY, pos + 1
+    return KEY, nxt
 
 
 def missing_key(scan: Scan, pos: int, c: str) -> Step | None:
