@@ -664,11 +664,6 @@ HABITS: list[Case] = [
 NO_FRAGMENT: list[Case] = [
     ("object-after-list-of-objects", '{"a": [{"b": 1}], {"c": 2}}', {"a": [{"b": 1}, {"c": 2}]}),
     ("colon-without-key", '{"a": {"b": 1}, : "x"}', {"a": {"b": 1}, "": "x"}),
-    (
-        "word-in-braces-nested",
-        '{"data": [{"id": 1}], "page": {next}}',
-        {"data": [{"id": 1}], "page": {"next": None}},
-    ),
     ("prompt-escaped-braces", '{{"name": "Ada", "age": 36}}', {"name": "Ada", "age": 36}),
     ("prompt-escaped-braces-in-list", '[{{"a": 1}}, {{"a": 2}}]', [{"a": 1}, {"a": 2}]),
     ("braces-where-key-belongs", '{"a": 1, {"b": 2}, "c": 3}', {"a": 1, "b": 2, "c": 3}),

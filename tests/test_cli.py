@@ -747,8 +747,8 @@ def test_every_hostile_line_gets_its_row(tmp_path: Path, workers: int) -> None:
     assert [r["line"] for r in rows] == list(range(1, len(HOSTILE) + 1))
     assert [r["outcome"] for r in rows] == [outcome for _, outcome in HOSTILE]
     assert rows[0]["value"] == {"bom": 1}
-    assert rows[1]["value"] == {"e": "\ud83d"}  # the lone surrogate survives the round trip
-    assert rows[2]["value"] == {"s": "\ud83d"}
+    assert rows[1]["value"] == {"e": ""}  # cut inside a surrogate pair: the half is dropped
+    assert rows[2]["value"] == {"s": "\ud83d"}  # a lone surrogate survives the round trip
     assert rows[4]["value"] == {"nul": "a\x00b"}
     assert rows[10]["value"] == {"s": "a\u2028b\x85c\u2029"}  # a row is one line for splitlines
     assert "blank line" in rows[3]["error"] and "not valid UTF-8" in rows[6]["error"]
@@ -778,9 +778,12 @@ def test_ten_megabyte_lines(tmp_path: Path) -> None:
 
 
 def test_repair_lone_surrogate(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["repair"], capsys, b'Here: {"e": "\\ud83d\\ude')
+    code, out, _ = _run(["repair"], capsys, b'Here: {"e": "\\ud83d", "f": 1')
     assert code == 0
-    assert out == '{"e": "\\ud83d"}\n' and json.loads(out) == {"e": "\ud83d"}
+    assert out == '{"e": "\\ud83d", "f": 1}\n' and json.loads(out) == {"e": "\ud83d", "f": 1}
+    # Cut between the halves of a pair, the half character is dropped, as any half escape.
+    code, out, _ = _run(["repair"], capsys, b'Here: {"e": "ok \\ud83d\\ude')
+    assert code == 0 and json.loads(out) == {"e": "ok "}
 
 
 def test_actions_window_maps_coordinates(
@@ -889,4 +892,4 @@ def test_hostile_file_through_the_console_script(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = _rows(proc.stdout.decode("utf-8"))
     assert [r["line"] for r in rows] == list(range(1, len(lines) + 1))
-    assert rows[-1]["value"] == {"a": 1} and rows[1]["value"] == {"e": "\ud83d"}
+    assert rows[-1]["value"] == {"a": 1} and rows[2]["value"] == {"s": "\ud83d"}

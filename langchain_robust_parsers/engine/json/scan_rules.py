@@ -487,12 +487,8 @@ def key(scan: Scan, pos: int, c: str) -> Step:
             log.add("missing_value", p)
             _attach_member(frame, name, None)
             return AFTER, p
-        if not frame.members and frame.is_root:  # `{0}`, `{name}`: a placeholder in prose
+        if not frame.members:  # `{0}`, `{name}`: a format placeholder in prose, not JSON
             raise LenientError("key without a value", p)
-        if not frame.members:  # `{"page": {next}}`: a word alone in braces is a key, no value
-            log.add("missing_value", p)
-            _attach_member(frame, name, None)
-            return AFTER, p
         # `{"a": 1, 2, "b": 3}`: a bare value where a key belongs; skipped, and reported
         log.add("stray_text", pos)
         return KEY, p + 1 if src[p] == "," else p
