@@ -28,7 +28,11 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    DecodedCalls,
+    ParsedCall,
+)
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.lexicon import (
     HARMONY_TOKENS,
@@ -44,6 +48,8 @@ __all__ = [
     "CallStreamSplitter",
     "ParsedAnswer",
     "StreamStep",
+    "answer_content",
+    "content_before_calls",
     "parse_answer",
     "remaining_text",
 ]
@@ -183,6 +189,29 @@ def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return out
 
 
+def content_before_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The serving stacks' content of an answer with calls: the text before the first call
+    region exactly as written (its whitespace kept), or ``""`` when that is only whitespace;
+    text between and after the calls goes with them."""
+    if not spans:
+        return text
+    head = text[: min(a for a, _b in spans)]
+    return head if head.strip() else ""
+
+
+def answer_content(text: str, decoded: DecodedCalls) -> str:
+    """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
+
+    Call blocks of a dialect (markers, fences, a whole answer that is a call) leave the text
+    before the first call as written, as the serving stacks' tool parsers return it
+    (:func:`content_before_calls`). Calls written inside prose leave the prose around them,
+    and a harmony answer (gpt-oss) its final and preamble text (:func:`remaining_text`).
+    """
+    if decoded.dialect == "harmony" or decoded.report.source == "span":
+        return remaining_text(text, decoded.spans)
+    return content_before_calls(text, decoded.spans)
+
+
 def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
     """The arguments as JSON gives them back, so a streamed call (its arguments sent as a JSON
     string) equals the same call parsed whole. Values JSON lacks (complex numbers) become
@@ -218,13 +247,13 @@ def parse_answer(
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
     if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
-        return ParsedAnswer(text, (), remaining_text(text, decoded.spans), None, decoded.report)
+        return ParsedAnswer(text, (), answer_content(text, decoded), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)
     vetted = policy.vet(decoded, tool_names)
     calls = vetted.calls if max_calls is None else vetted.calls[:max_calls]
     safe = tuple(ParsedCall(c.name, _json_safe(c.args)) for c in calls)
-    content = remaining_text(text, decoded.spans)
+    content = answer_content(text, decoded)
     return ParsedAnswer(text, safe, content, None, vetted.report, vetted.invalid)
 
 
