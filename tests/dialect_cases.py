@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dialect_server_cases import SERVER_CASES, SERVER_CUT_OFF, SERVER_PROSE
+
 Case = tuple[str, str, list[tuple[str, dict[str, Any]]], str]
 
 W = "get_weather"
@@ -435,3 +437,7 @@ PROSE: list[str] = [
     "Which city? I need one before I look up the weather [in Celsius] {or Fahrenheit}.",
 ]
 """Plain prose that mentions markers: never a call."""
+
+CASES += SERVER_CASES
+CUT_OFF += SERVER_CUT_OFF
+PROSE += SERVER_PROSE

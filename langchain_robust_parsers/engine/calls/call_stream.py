@@ -35,6 +35,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 )
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.lexicon import (
+    ANSWER_CALL_OPENERS,
     HARMONY_TOKENS,
     THINK_CLOSE,
     THINK_NAMES,
@@ -68,7 +69,7 @@ _THINK_OPEN_UNFINISHED = THINK_OPEN_UNFINISHED
 _THINK_CLOSE = THINK_CLOSE
 _THINK_CLOSE_MAX = len("</seed:think >") + 8
 _LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
-_TRIGGER = re.compile(r"[<\[{`~'\"]|(?<![\w.])[A-Za-z_]")
+_TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
@@ -84,6 +85,7 @@ class _Opener:
     ignore_case: bool
     wrapper: bool = False
     nested: bool = False  # may sit inside another dialect's block
+    follow: str = ""  # one of these must come right after the text (`functools[`, `>>>f`)
 
     @property
     def close_re(self) -> re.Pattern[str] | None:
@@ -91,14 +93,20 @@ class _Opener:
 
     def at(self, text: str, pos: int) -> bool:
         part = text[pos : pos + len(self.text)]
-        return part.lower() == self.text.lower() if self.ignore_case else part == self.text
+        same = part.lower() == self.text.lower() if self.ignore_case else part == self.text
+        if not same or not self.follow:
+            return same
+        nxt = pos + len(self.text)
+        return nxt < len(text) and text[nxt] in self.follow
 
     def could_start(self, text: str, pos: int) -> bool:
-        """Is ``text[pos:]`` (the end of the text so far) a proper prefix of this opener?"""
+        """Is ``text[pos:]`` (the end of the text so far) a proper prefix of this opener (with
+        the character that must follow it)?"""
         rest = text[pos:]
-        if len(rest) >= len(self.text):
+        if len(rest) >= len(self.text) + (1 if self.follow else 0):
             return False
         head = self.text[: len(rest)]
+        rest = rest[: len(self.text)]
         return rest.lower() == head.lower() if self.ignore_case else rest == head
 
 
@@ -110,8 +118,9 @@ def _close_pattern(close: tuple[str, ...], ignore_case: bool) -> re.Pattern[str]
 
 
 _OPENERS: tuple[_Opener, ...] = (
-    *(_Opener(m.open + m.follow[:1], m.close, m.ignore_case, nested=m.nested) for m in MARKERS),
+    *(_Opener(m.open, m.close, m.ignore_case, nested=m.nested, follow=m.follow) for m in MARKERS),
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
+    *(_Opener(t, (), False, wrapper=True) for t in ANSWER_CALL_OPENERS),
     *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
@@ -119,7 +128,9 @@ _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
 
 def _opener_pattern(openers: Sequence[_Opener]) -> str:
     return "|".join(
-        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text) for o in openers
+        (("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text))
+        + ("(?=[" + re.escape(o.follow) + "])" if o.follow else "")
+        for o in openers
     )
 
 
@@ -129,7 +140,7 @@ _OUTER_MARKER_SEARCH = re.compile(_opener_pattern([o for o in _MARKER_OPENERS if
 _THINK_START_PATTERN = r"<(?:(?:seed:)?think|thinking|reasoning)\b"
 _THINK_START = re.compile(_THINK_START_PATTERN, re.IGNORECASE)
 _MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|(?i:" + _THINK_START_PATTERN + ")")
-_MAX_OPENER = max(len(o.text) for o in _OPENERS)
+_MAX_OPENER = max(len(o.text) + (1 if o.follow else 0) for o in _OPENERS)
 _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
 
@@ -535,11 +546,14 @@ class CallStreamSplitter:
                 if self._opener_pending(i):
                     return False
                 self._prose(i + 1)
-            elif c == "[":
+            elif c in ">[":  # `[TOOL_CALLS]`, Functionary's `>>>NAME`, or a bracket
                 if self._opener_at(i):
                     return True
                 if self._opener_pending(i):
                     return False
+                if c == ">":
+                    self._prose(i + 1)
+                    continue
                 self._start("bracket", i, i)
                 return True
             elif c == "{":

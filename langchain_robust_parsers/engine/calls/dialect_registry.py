@@ -16,7 +16,9 @@ Readers by name:
   ``NAME<arg_key>..``, whichever the body holds;
 - ``xml`` / ``invoke`` / ``dsml``: parameter elements (see
   :mod:`~langchain_robust_parsers.engine.calls.markup_calls`);
-- ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages.
+- ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages;
+- ``tool_calls``: a JSON list, or Hunyuan's ``<tool_call>`` elements; ``hunyuan``, ``gemma4``,
+  ``functionary``: see :mod:`~langchain_robust_parsers.engine.calls.markup_variants`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     read_gemma,
     read_kimi,
     sniff_tool_call,
+)
+from langchain_robust_parsers.engine.calls.markup_variants import (
+    is_hunyuan_body,
+    is_hunyuan_call,
+    read_functionary,
+    read_gemma4,
+    read_hunyuan,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -75,6 +84,11 @@ class DialectRecord:
     example: str
     remaining: str = REMOVED
     writer: str | None = None
+
+
+_NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+"""What follows Functionary's ``>>>`` before a recipient (a Python prompt's ``>>> `` has a
+space)."""
 
 
 def _m(dialect: str, open_: str, *close: str, **kw: bool | str) -> Marker:
@@ -128,11 +142,15 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "deepseek",
-        (_m("deepseek", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),),
+        (
+            _m("deepseek", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),
+            _m("deepseek", "<|tool▁call▁begin|>", "<|tool▁call▁end|>"),
+        ),
         "calls",
         "DeepSeek V3, R1, V3.1",
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{..}\\n```"
-        "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>",
+        "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>; ASCII "
+        "spellings (<|tool▁call▁begin|>, <|tool_call_begin|>f<|tool_sep|>{..}) alike",
     ),
     DialectRecord(
         "kimi",
@@ -211,9 +229,32 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     DialectRecord(
         "tool_calls",
         (_m("tool_calls", "<tool_calls>", "</tool_calls>", ignore_case=True),),
-        "calls",
-        "Jamba, Hunyuan A13B, MiniMax-M1, Apriel",
-        '<tool_calls>[{"name": "f", "arguments": {..}}]</tool_calls>',
+        "tool_calls",
+        "Jamba, Hunyuan A13B, MiniMax-M1, Apriel; Hunyuan HY v3 / v4 (key/value tags)",
+        '<tool_calls>[{"name": "f", "arguments": {..}}]</tool_calls>; <tool_calls><tool_call>f'
+        "<tool_sep><arg_key>k</arg_key><arg_value>v</arg_value></tool_call></tool_calls>",
+    ),
+    DialectRecord(
+        "hunyuan",
+        (_m("hunyuan", "<tool_calls:", from_marker=True),),
+        "hunyuan",
+        "Hunyuan HY v4 checkpoints whose tags carry a suffix",
+        "<tool_calls:6124c78e><tool_call:6124c78e>f<arg_key:6124c78e>k</arg_key:6124c78e>"
+        "<arg_value:6124c78e>v</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>",
+    ),
+    DialectRecord(
+        "gemma4",
+        (_m("gemma4", "<|tool_call>", "<tool_call|>", "<turn|>", follow="c"),),
+        "gemma4",
+        "Gemma 4",
+        '<|tool_call>call:f{k:<|"|>v<|"|>,n:3}<tool_call|>',
+    ),
+    DialectRecord(
+        "functionary",
+        (_m("functionary", ">>>", follow=_NAME_START),),
+        "functionary",
+        "Functionary v3.2 (the first call may come without its >>>)",
+        '>>>f\n{"k": "v"}>>>g\n{}',
     ),
     DialectRecord(
         "function_calls",
@@ -304,7 +345,22 @@ def _gemma(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Pars
     return read_gemma(text, a, b, log, closed=closed)
 
 
+def _hunyuan(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_hunyuan(text, a, b, log, closed=closed)
+
+
+def _gemma4(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_gemma4(text, a, b, log, closed=closed)
+
+
+def _functionary(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_functionary(text, a, b, log, closed=closed)
+
+
 _MARKUP: dict[str, MarkupReader] = {
+    "hunyuan": _hunyuan,
+    "gemma4": _gemma4,
+    "functionary": _functionary,
     "xml": _xml,
     "invoke": _invoke,
     "dsml": _dsml,
@@ -314,6 +370,18 @@ _MARKUP: dict[str, MarkupReader] = {
 }
 
 
+_KIMI_STEP_SIGNS = ("<|tool_call_argument_begin|>", "steptml:")
+_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+
+
+def _deepseek_body(text: str, a: int, b: int) -> bool:
+    """Is a ``<|tool_call_begin|>`` body DeepSeek's ``name<sep>{..}`` (ASCII spellings of its
+    tokens) rather than Kimi K2's or Step-3's?"""
+    if any(text.find(sign, a, b) >= 0 for sign in _KIMI_STEP_SIGNS):
+        return False
+    return any(text.find(sep, a, b) >= 0 for sep in _DEEPSEEK_SEPS)
+
+
 def markup_reader(
     dialect: str, text: str, a: int, b: int, *, closed: bool = True
 ) -> MarkupReader | None:
@@ -321,5 +389,11 @@ def markup_reader(
     when it is read as JSON or Python calls."""
     reader = READERS.get(dialect, "calls")
     if reader == "tool_call":
-        reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+        reader = sniff_tool_call(text, a, b, closed=closed) or (
+            "hunyuan" if is_hunyuan_call(text, a, b) else "calls"
+        )
+    elif reader == "tool_calls":
+        reader = "hunyuan" if is_hunyuan_body(text, a, b) else "calls"
+    elif reader == "kimi" and _deepseek_body(text, a, b):
+        reader = "calls"  # DeepSeek's name<sep>{..} under the ASCII markers Kimi K2 shares
     return _MARKUP.get(reader)

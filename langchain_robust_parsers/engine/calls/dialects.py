@@ -123,7 +123,9 @@ _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
 _MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?(\[ARGS\])?")
-_DEEPSEEK_SEP = "<｜tool▁sep｜>"
+_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+"""DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
+``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print."""
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
 thorough, and a flood of brackets without one would cost it time for nothing."""
@@ -365,17 +367,25 @@ def _named_call(
     raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
 
 
+def _deepseek_sep(text: str, a: int, b: int) -> tuple[int, int]:
+    """The first DeepSeek separator in ``text[a:b]`` and where it ends; (-1, -1) if none."""
+    for sep in _DEEPSEEK_SEPS:
+        at = text.find(sep, a, b)
+        if at >= 0:
+            return at, at + len(sep)
+    return -1, -1
+
+
 def _named_calls(
     text: str, a: int, b: int, log: RepairLog, dialect: str
 ) -> list[ParsedCall] | None:
     """``name[ARGS]{..}`` (Mistral), ``name<｜tool▁sep｜>{..}`` (DeepSeek) and ``name\\n{..}``
     (GLM); ``None`` when the body is written in none of these."""
     if dialect == "deepseek":
-        sep = text.find(_DEEPSEEK_SEP, a, b)
+        sep, rest = _deepseek_sep(text, a, b)
         if sep < 0:
             return None
         head = text[a:sep].strip()
-        rest = sep + len(_DEEPSEEK_SEP)
         if head == "function":  # V3/R1: function<sep>name\n```json\n{..}\n```
             m = _IDENT.match(text, _skip(text, rest, b, " \t"))
             if m is None:
@@ -459,8 +469,8 @@ def _decode_body(
         ctx.log.add("fence_in_tag", a)
         close = text.find(fence.group(1), fence.end(), b)
         a, b = fence.end(), (b if close < 0 else close)
-    if dialect in ("mistral", "deepseek") and "json" in ctx.kinds:
-        named = _named_calls(text, a, b, ctx.log, dialect)
+    if dialect in _NAME_SEP_DIALECTS and "json" in ctx.kinds:
+        named = _named_calls(text, a, b, ctx.log, "mistral" if dialect == "mistral" else "deepseek")
         if named is not None:
             return named
     kind = classify(text, a, b)
@@ -631,7 +641,21 @@ def decode_calls(
 def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: str) -> list[Block]:
     """The dialect blocks of the answer, without markers that prose merely names."""
     blocks = marker_blocks(text, begin, skip, _markers(dialect))
-    return [b for b in blocks if not _prose_after_marker(text, b)]
+    blocks = [b for b in blocks if not _prose_after_marker(text, b)]
+    if blocks and blocks[0].dialect == "functionary":
+        blocks = _functionary_lead(text, begin, blocks)
+    return blocks
+
+
+def _functionary_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
+    """Functionary's prompt ends with ``>>>``, so its first call opens the answer without one
+    (``f\n{..}>>>g\n{..}``): that call is a block too."""
+    a = _skip(text, begin, blocks[0].start, " \t\r\n")
+    m = _NAME_LINE_ARGS.match(text, a, blocks[0].start)
+    if m is None or m.group(1) == "all":
+        return blocks
+    stop = blocks[0].start
+    return [Block("functionary", a, a, stop, stop, True), *blocks]
 
 
 def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
@@ -665,6 +689,10 @@ def _fence_calls(ctx: _Ctx, fence: Fence) -> tuple[list[ParsedCall] | None, Call
 def _dialect_name(kind: CallKind | None) -> str:
     return "python" if kind == "ast" else "json"
 
+
+_NAME_SEP_DIALECTS = frozenset(("mistral", "deepseek", "kimi", "step3"))
+"""Blocks whose body may be ``name[ARGS]{..}`` or ``name<sep>{..}``: Mistral's, and DeepSeek's
+under its own markers or under the ASCII spellings that Kimi K2's and Step-3's markers share."""
 
 _NAME_LED = frozenset(("mistral", "deepseek", "kimi", "step3", "gemma"))
 """Dialects whose body starts with a bare function name (cut off after it, still a call)."""
