@@ -439,6 +439,50 @@ SERVER_CASES: list[Case] = [
         [(W, {"city": "Oulu"}), (T, {})],
         "",
     ),
+    # ------------------------------------------------------------- more families
+    (
+        "harmony_channel_token_in_the_prompt",
+        "analysis<|message|>The user wants Oslo's weather.<|end|><|start|>assistant<|channel|>"
+        f'commentary to=functions.{W} <|constrain|>json<|message|>{{"city": "Oslo"}}<|call|>',
+        [(W, {"city": "Oslo"})],
+        "",
+    ),
+    (
+        "harmony_final_after_the_call",
+        "<|channel|>analysis<|message|>Check first.<|end|><|start|>assistant<|channel|>"
+        f'commentary to=functions.{T}<|message|>{{"tz": "UTC"}}<|call|>'
+        "<|start|>assistant<|channel|>final<|message|>Checking the clock.<|return|>",
+        [(T, {"tz": "UTC"})],
+        "Checking the clock.",
+    ),
+    (
+        "llama_cpp_generic_one_call",
+        f'{{"tool_call": {{"name": "{W}", "arguments": {{"city": "Kobe"}}}}}}',
+        [(W, {"city": "Kobe"})],
+        "",
+    ),
+    (
+        "deepseek_v4_dsml_json_invoke",
+        f'Looking.\n\n<{DSML}tool_calls>\n<{DSML}invoke name="{W}">\n{{"city": "Hefei"}}\n'
+        f'</{DSML}invoke>\n<{DSML}invoke name="{T}">\n<{DSML}parameter name="tz" string="true">'
+        f"Asia/Shanghai</{DSML}parameter>\n</{DSML}invoke>\n</{DSML}tool_calls>",
+        [(W, {"city": "Hefei"}), (T, {"tz": "Asia/Shanghai"})],
+        "Looking.\n\n",
+    ),
+    (
+        "dots_invoke_and_json_blocks",
+        f'<dots_function_call>\n<invoke name="{S}">\n<parameter name="q">rain</parameter>\n'
+        f"</invoke>\n</dots_function_call>\n<dots_function_call>"
+        f'{{"name": "{T}", "arguments": {{}}}}</dots_function_call>',
+        [(S, {"q": "rain"}), (T, {})],
+        "",
+    ),
+    (
+        "pangu_unused_tokens",
+        f'Let me check.[unused11][{{"name": "{W}", "arguments": {{"city": "Wuxi"}}}}][unused12]',
+        [(W, {"city": "Wuxi"})],
+        "Let me check.",
+    ),
 ]
 
 SERVER_CUT_OFF: list[tuple[str, str]] = [

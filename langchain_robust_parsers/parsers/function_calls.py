@@ -92,6 +92,8 @@ Dialect = Literal[
     "hunyuan",
     "gemma4",
     "functionary",
+    "dots",
+    "pangu",
     "function_calls",
     "function_call",
     "toolcall",

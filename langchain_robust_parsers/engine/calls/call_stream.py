@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
+from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     DecodedCalls,
@@ -73,6 +74,10 @@ _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
+_HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
+_HARMONY_MESSAGE = "<|message|>"
+_BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
+"""How far a bare channel header is followed before it is taken for prose."""
 _QUOTES = "'\"` \t\r\n"
 
 
@@ -592,7 +597,7 @@ class CallStreamSplitter:
             else:
                 if not self._scan_name(i):
                     return False
-                if self._mode == "candidate":
+                if self._mode != "prose":
                     return True
 
     def _prose(self, end: int) -> None:
@@ -613,6 +618,10 @@ class CallStreamSplitter:
             return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
+        if not self._answer_started and m.group() in _HARMONY_CHANNELS:
+            held = self._bare_channel(i)
+            if held is not None:
+                return held
         e = m.end()
         if e == n or (text[e] == "." and e + 1 == n):
             return False
@@ -629,6 +638,21 @@ class CallStreamSplitter:
                 return True
         self._prose(e)
         return True
+
+    def _bare_channel(self, i: int) -> bool | None:
+        """gpt-oss's answer may open with a channel name whose ``<|channel|>`` token was in
+        the prompt (``analysis<|message|>..``): harmony messages, held to the end like a
+        wrapper token. ``False``: wait for more text; ``None``: not that."""
+        text = self.text
+        if BARE_CHANNEL.match(text, i) is not None:
+            self._mode, self._calls_start, self._calls_scan = "calls", i, i
+            return True
+        rest = text[i : i + _BARE_CHANNEL_MAX]
+        lt = rest.find("<")
+        short = len(rest) < _BARE_CHANNEL_MAX and "\n" not in rest
+        if short and (lt < 0 or _HARMONY_MESSAGE.startswith(rest[lt:])):
+            return False
+        return None
 
     def _opener_at(self, i: int) -> bool:
         """A dialect marker or wrapper token at ``i``: start holding it (True)."""

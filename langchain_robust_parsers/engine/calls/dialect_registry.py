@@ -134,9 +134,12 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "dsml",
-        (_m("dsml", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),),
+        (
+            _m("dsml", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+            _m("dsml", "<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"),
+        ),
         "dsml",
-        "DeepSeek V3.2",
+        "DeepSeek V3.2; DeepSeek V4 (<｜DSML｜tool_calls>, an invoke may hold JSON)",
         '<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="k" '
         'string="true">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>',
     ),
@@ -255,6 +258,21 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "functionary",
         "Functionary v3.2 (the first call may come without its >>>)",
         '>>>f\n{"k": "v"}>>>g\n{}',
+    ),
+    DialectRecord(
+        "dots",
+        (_m("dots", "<dots_function_call>", "</dots_function_call>"),),
+        "tool_call",
+        "dots.llm",
+        '<dots_function_call><invoke name="f"><parameter name="k">v</parameter></invoke>'
+        "</dots_function_call>; a JSON call inside",
+    ),
+    DialectRecord(
+        "pangu",
+        (_m("pangu", "[unused11]", "[unused12]"),),
+        "calls",
+        "openPangu (its tokenizer's names for <|tool_call_start|> and <|tool_call_end|>)",
+        '[unused11][{"name": "f", "arguments": {..}}][unused12]',
     ),
     DialectRecord(
         "function_calls",

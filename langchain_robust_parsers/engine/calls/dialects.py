@@ -94,8 +94,9 @@ ARGUMENT_KEYS = ("arguments", "parameters", "args", "input", "params")
 ID_KEYS = ("id", "call_id", "tool_call_id")
 """Where a JSON tool call keeps the id the model gave it."""
 
-CONTAINER_KEYS = ("tool_calls", "function_calls", "calls")
-"""An object holding the call list under one of these keys (``{"tool_calls": [...]}``)."""
+CONTAINER_KEYS = ("tool_calls", "function_calls", "calls", "tool_call")
+"""An object holding the call list under one of these keys (``{"tool_calls": [...]}``; the
+one call of llama.cpp's generic format, ``{"tool_call": {..}}``)."""
 
 _RESERVED_KEYS = frozenset((*NAME_KEYS, *ARGUMENT_KEYS, *ID_KEYS, *CONTAINER_KEYS, "type"))
 """Keys that never name a function in BFCL's ``{"f": {args}}`` shape."""
@@ -481,7 +482,8 @@ def _decode_body(
     elif kind not in ctx.kinds:
         kind = next(iter(ctx.kinds))  # the one syntax the dialect allows
     if kind == "ast":
-        return decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
+        calls = decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
+        return _built_in_names(calls) if dialect == "python_tag" else calls
     if not in_marker:
         named = _named_calls(text, a, b, ctx.log, "glm") if text[a] not in "{[" else None
         if named is not None:
@@ -492,6 +494,17 @@ def _decode_body(
             raise CallDecodeError("json", "Invalid JSON format.", a)
         return None
     return got[0]
+
+
+def _built_in_names(calls: list[ParsedCall]) -> list[ParsedCall]:
+    """Llama 3.1's built-in tools are written ``brave_search.call(query=..)``: the tool is
+    ``brave_search``."""
+    return [
+        ParsedCall(c.name[: -len(".call")], c.args, c.id, c.start, c.end, c.raw)
+        if c.name.endswith(".call") and len(c.name) > len(".call")
+        else c
+        for c in calls
+    ]
 
 
 def _kinds(dialect: str) -> frozenset[CallKind]:

@@ -19,7 +19,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import json_object
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-__all__ = ["is_harmony", "read_harmony"]
+__all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
 
 MAX_MESSAGES = 1 << 17
 """Harmony messages read from one answer. Each costs time in proportion to its own length,
@@ -41,6 +41,11 @@ _BUILT_IN = re.compile(r"(?:python|browser|container)(?:\.|$)")
 functions are always addressed as ``functions.NAME``."""
 
 
+BARE_CHANNEL = re.compile(r"\s*(?:analysis|commentary|final)\b[^<\n]{0,256}<\|message\|>")
+"""An answer opening with a channel name and no ``<|channel|>`` token: the prompt ended with
+that token, as gpt-oss's template leaves it for the model."""
+
+
 def is_harmony(text: str, begin: int) -> bool:
     """Does the answer hold harmony messages (a ``<|message|>`` after a channel or a
     recipient)?"""
@@ -48,7 +53,7 @@ def is_harmony(text: str, begin: int) -> bool:
     if at < 0:
         return False
     head = text[max(begin, at - 512) : at]
-    return _CHANNEL in head or "to=" in head
+    return _CHANNEL in head or "to=" in head or BARE_CHANNEL.match(text, begin) is not None
 
 
 def _body_end(text: str, start: int) -> tuple[int, int]:
@@ -82,6 +87,8 @@ def read_harmony(
         if channel_at >= 0:
             m = _CHANNEL_NAME.match(header, channel_at + len(_CHANNEL))
             channel = "" if m is None else m.group()
+        elif pos == begin and BARE_CHANNEL.match(text, pos) is not None:
+            channel = header.split(None, 1)[0]  # `analysis<|message|>`: `<|channel|>` was prompted
         if recipient is not None and _BUILT_IN.match(recipient.group(1)):
             pass  # a built-in tool's input: removed with its header, neither call nor content
         elif recipient is not None:

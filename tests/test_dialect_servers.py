@@ -1,0 +1,223 @@
+"""Behaviour the serving stacks' tool parsers share, checked on our own answers: what content
+remains once the calls are out, and details of single families (Llama 3.1's built-in tools,
+Hunyuan's answer section, Functionary's recipient lines, Gemma 4's delimiters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
+from tool_calling_fakes import ScriptedChatModel
+
+from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
+from langchain_robust_parsers.chat_models import TextToolCallingChatModel
+from langchain_robust_parsers.engine.calls.call_stream import (
+    content_before_calls,
+    parse_answer,
+)
+from langchain_robust_parsers.engine.calls.dialects import decode_calls
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+
+NAMES = frozenset({"get_weather", "get_time"})
+HERMES_CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'
+
+
+def _tool(name: str) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}
+
+
+def _adapted(text: str, **kw: Any) -> AIMessage:
+    message = TextToolCallAdapter(**kw).invoke(AIMessage(content=text))
+    assert isinstance(message, AIMessage)
+    return message
+
+
+def _streamed(text: str, chunk_size: int) -> AIMessage:
+    fake = ScriptedChatModel(responses=[text], chunk_size=chunk_size)
+    bound = TextToolCallingChatModel(fake).bind_tools([_tool(n) for n in sorted(NAMES)])
+    chunks = list(bound.stream("q"))
+    total = chunks[0]
+    for chunk in chunks[1:]:
+        total = total + chunk
+    assert isinstance(total, AIMessageChunk)
+    message = message_chunk_to_message(total)
+    assert isinstance(message, AIMessage)
+    return message
+
+
+# ----------------------------------------------------------------------------- content
+
+
+@pytest.mark.parametrize(
+    ("before", "content"),
+    [
+        ("Let me check.\n", "Let me check.\n"),
+        ("Let me check. ", "Let me check. "),
+        ("  Indented first line.\n\n", "  Indented first line.\n\n"),
+        ("\n\n", ""),
+        ("", ""),
+    ],
+)
+def test_content_is_the_text_before_the_first_call_as_written(before: str, content: str) -> None:
+    text = before + HERMES_CALL
+    assert parse_answer(text, NAMES).content == content
+    assert _adapted(text).content == content
+    for size in (1, 4, 64):
+        streamed = _streamed(text, size)
+        assert streamed.content == content
+        assert [c["name"] for c in streamed.tool_calls] == ["get_weather"]
+
+
+def test_text_between_and_after_calls_goes_with_them() -> None:
+    text = f"First.\n{HERMES_CALL}\nSecond.\n{HERMES_CALL}\nThird."
+    answer = parse_answer(text, NAMES)
+    assert [c.name for c in answer.calls] == ["get_weather", "get_weather"]
+    assert answer.content == "First.\n"
+    assert _adapted(text).content == "First.\n"
+    assert _streamed(text, 7).content == "First.\n"
+
+
+def test_content_before_calls_without_calls_is_the_text() -> None:
+    assert content_before_calls("no calls here", []) == "no calls here"
+    assert content_before_calls("ab<x>cd", [(2, 5)]) == "ab"
+    assert content_before_calls(" \t\n<x>", [(3, 6)]) == ""
+
+
+def test_calls_written_inside_prose_leave_the_prose_around_them() -> None:
+    text = 'I will call get_weather(city="Oslo") now, then report back.'
+    answer = parse_answer(text, NAMES)
+    assert [c.name for c in answer.calls] == ["get_weather"]
+    assert answer.content == "I will call now, then report back."
+
+
+def test_a_malformed_block_beside_good_ones_loses_its_markers_too() -> None:
+    text = (
+        "Working.<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key>"
+        "<arg_value>Oslo</arg_value></tool_call></tool_calls>"
+        "<tool_call>{broken</tool_call>"
+    )
+    answer = parse_answer(text, NAMES)
+    assert [(c.name, c.args) for c in answer.calls] == [("get_weather", {"city": "Oslo"})]
+    assert answer.content == "Working."
+
+
+# ----------------------------------------------------------------------------- families
+
+
+def test_llama31_built_in_tools_are_named_without_call() -> None:
+    text = '<|python_tag|>wolfram_alpha.call(query="integral of x^2")<|eom_id|>'
+    decoded = decode_calls(text)
+    assert [(c.name, c.args) for c in decoded.calls] == [
+        ("wolfram_alpha", {"query": "integral of x^2"})
+    ]
+    message = _adapted(text, tools=[_tool("wolfram_alpha")])
+    assert [(c["name"], c["args"]) for c in message.tool_calls] == [
+        ("wolfram_alpha", {"query": "integral of x^2"})
+    ]
+    assert message.content == ""
+
+
+def test_a_dotted_name_outside_python_tag_is_kept() -> None:
+    decoded = decode_calls("[math.call(x=1)]", dialect="python")
+    assert [c.name for c in decoded.calls] == ["math.call"]
+
+
+def test_hunyuan_answer_without_calls_is_left_alone_and_streams() -> None:
+    text = "<think>\nsmall talk\n</think>\n<answer>\nHello! How can I help?\n</answer>"
+    assert parse_answer(text, NAMES).content == text
+    assert _adapted(text).content == text
+    assert _streamed(text, 5).content == text
+
+
+def test_hunyuan_v4_reads_any_tag_suffix() -> None:
+    s = ":a1"
+    text = (
+        f"<tool_calls{s}><tool_call{s}>get_time<arg_key{s}>tz</arg_key{s}>"
+        f"<arg_value{s}>UTC</arg_value{s}></tool_call{s}></tool_calls{s}>"
+    )
+    assert [(c.name, c.args) for c in decode_calls(text).calls] == [("get_time", {"tz": "UTC"})]
+
+
+def test_hunyuan_values_are_typed_by_the_bound_tools() -> None:
+    schema = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            },
+        },
+    }
+    text = (
+        "<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key>"
+        "<arg_value>123</arg_value><arg_key>days</arg_key><arg_value>3</arg_value>"
+        "</tool_call></tool_calls>"
+    )
+    parser = FunctionCallOutputParser(tools=[schema])
+    assert parser.parse(text) == [{"get_weather": {"city": "123", "days": 3}}]
+
+
+def test_functionary_python_recipient_takes_raw_code() -> None:
+    text = ">>>python\nimport math\nprint(math.pi)"
+    assert [(c.name, c.args) for c in decode_calls(text).calls] == [
+        ("python", {"code": "import math\nprint(math.pi)"})
+    ]
+
+
+def test_functionary_all_alone_is_text() -> None:
+    text = "all\nNothing to call here."
+    assert decode_calls(text).calls == ()
+    assert parse_answer(text, NAMES).content == text
+
+
+def test_gemma4_call_closed_by_end_of_turn() -> None:
+    q = '<|"|>'
+    text = f"<|tool_call>call:get_weather{{city:{q}Lima{q}}}<turn|>"
+    assert [(c.name, c.args) for c in decode_calls(text).calls] == [
+        ("get_weather", {"city": "Lima"})
+    ]
+
+
+def test_gemma4_with_functiongemma_delimiter_inside_is_refused() -> None:
+    with pytest.raises(CallDecodeError):
+        decode_calls("<|tool_call>call:f{k:<escape>v<escape>}<tool_call|>")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In the REPL:\n>>> import os\n>>> os.getcwd()",
+        "The arrow >>>right points right.",
+        "a >>> b means shifted, not a call",
+    ],
+)
+def test_arrows_in_prose_are_no_functionary_call(text: str) -> None:
+    answer = parse_answer(text, NAMES)
+    assert not answer.calls and answer.content == text
+
+
+def test_deepseek_ascii_spellings_lose_their_wrapper_tokens() -> None:
+    text = (
+        'Sure.<|tool▁calls▁begin|><|tool▁call▁begin|>get_time<|tool▁sep|>{"tz": "UTC"}'
+        "<|tool▁call▁end|><|tool▁calls▁end|><|end▁of▁sentence|>"
+    )
+    answer = parse_answer(text, NAMES)
+    assert [(c.name, c.args) for c in answer.calls] == [("get_time", {"tz": "UTC"})]
+    assert answer.content == "Sure."
+    assert _streamed(text, 3).content == "Sure."
+
+
+def test_kimi_and_step3_markers_still_read_their_own_bodies() -> None:
+    kimi = (
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_time:0"
+        '<|tool_call_argument_begin|>{"tz": "UTC"}<|tool_call_end|><|tool_calls_section_end|>'
+    )
+    step3 = (
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+        '<steptml:invoke name="get_time"><steptml:parameter name="tz">UTC</steptml:parameter>'
+        "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"
+    )
+    for text in (kimi, step3):
+        assert [(c.name, c.args) for c in decode_calls(text).calls] == [("get_time", {"tz": "UTC"})]
