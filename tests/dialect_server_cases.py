@@ -109,6 +109,13 @@ SERVER_CASES: list[Case] = [
         "",
     ),
     (
+        "qwen3coder_closing_tag_written_inside_a_value",
+        f"<tool_call>\n<function={F}>\n<parameter=content>\nClose each value with </parameter>.\n"
+        "</parameter>\n<parameter=path>\nREADME.md\n</parameter>\n</function>\n</tool_call>",
+        [(F, {"content": "Close each value with </parameter>.", "path": "README.md"})],
+        "",
+    ),
+    (
         "mimo_xml_after_think",
         "<think>I should search.</think>\n<tool_call>\n<function=search>\n"
         "<parameter=q>\nvllm tool parsers\n</parameter>\n</function>\n</tool_call>",
