@@ -195,7 +195,9 @@ def test_gemma4_with_functiongemma_delimiter_inside_is_refused() -> None:
 )
 def test_arrows_in_prose_are_no_functionary_call(text: str) -> None:
     answer = parse_answer(text, NAMES)
-    assert not answer.calls and answer.content == text
+    assert not answer.calls and answer.content == text and answer.error is None
+    message = _adapted(text)
+    assert not message.tool_calls and not message.invalid_tool_calls
 
 
 def test_deepseek_ascii_spellings_lose_their_wrapper_tokens() -> None:

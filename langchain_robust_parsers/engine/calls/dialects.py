@@ -728,6 +728,10 @@ def _prose_after_marker(text: str, block: Block) -> bool:
             return m is None and classify(text, a, b) is None
         nxt = _skip(text, m.end(), b)
         return nxt < b and text[nxt] not in "{["
+    if block.dialect == "functionary":  # `>>>NAME` and a line break, else an arrow in prose
+        m = _IDENT.match(text, a, b)
+        nxt = b if m is None else _skip(text, m.end(), b, " \t")
+        return m is None or (nxt < b and text[nxt] not in "\r\n")
     if block.dialect in _NAME_LED:
         return False
     if block.dialect == "function_xml":  # `write <function=name> to call`: no parameters
