@@ -223,3 +223,25 @@ def test_kimi_and_step3_markers_still_read_their_own_bodies() -> None:
     )
     for text in (kimi, step3):
         assert [(c.name, c.args) for c in decode_calls(text).calls] == [("get_time", {"tz": "UTC"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "Alice", "age": 31}',
+        'The record: {"name": "get_weather", "unit": "C", "source": "api"}',
+        '[{"name": "Oslo", "population": 709000}]',
+    ],
+)
+def test_json_data_with_a_name_is_no_call(text: str) -> None:
+    # Outside markers an object is a call only with its arguments key (or nothing but its
+    # name): the servers' JSON parsers want one too.
+    assert decode_calls(text).calls == ()
+    answer = parse_answer(text, NAMES | {"Alice", "Oslo"})
+    assert not answer.calls and answer.content == text
+
+
+def test_a_bare_call_without_arguments_is_still_a_call() -> None:
+    assert [(c.name, c.args) for c in decode_calls('{"name": "get_time"}').calls] == [
+        ("get_time", {})
+    ]

@@ -221,11 +221,27 @@ def calls_from_json(
     name_keyed = in_marker or (isinstance(value, list) and bool(items))
     calls: list[ParsedCall] = []
     for item in items:
+        if not in_marker and _named_data(item):
+            return None
         call = _call_from_item(item, log, pos, name_keyed=name_keyed)
         if call is None:
             return None
         calls.append(call)
     return calls, depth
+
+
+_CALL_ONLY_KEYS = frozenset((*NAME_KEYS, *ID_KEYS, "type"))
+
+
+def _named_data(item: Any) -> bool:
+    """Outside markers: is ``item`` data that merely has a name (``{"name": "Alice", "age":
+    3}``): no arguments, and keys a call does not have? The servers' JSON parsers want the
+    arguments key too."""
+    if not isinstance(item, dict) or isinstance(item.get("function"), dict):
+        return False
+    if _first_str(item, NAME_KEYS) is None or any(key in item for key in ARGUMENT_KEYS):
+        return False
+    return not _CALL_ONLY_KEYS.issuperset(item)
 
 
 _JSON_DEPTH_TOKEN = re.compile(
