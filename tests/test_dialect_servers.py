@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
 from tool_calling_fakes import ScriptedChatModel
 
 from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel
 from langchain_robust_parsers.engine.calls.call_stream import (
+    CallStreamSplitter,
     content_before_calls,
     parse_answer,
 )
@@ -245,3 +247,55 @@ def test_a_bare_call_without_arguments_is_still_a_call() -> None:
     assert [(c.name, c.args) for c in decode_calls('{"name": "get_time"}').calls] == [
         ("get_time", {})
     ]
+
+
+SERVER_FRAGMENTS = [
+    ">>>",
+    "all\n",
+    "get_time\n",
+    "<answer>\n",
+    "</answer>",
+    "<tool_calls>",
+    "</tool_calls>",
+    "<tool_calls:9f>",
+    "<tool_call:9f>",
+    "</tool_call:9f>",
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_sep>",
+    "<arg_key>k</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|tool_call>",
+    "call:f{",
+    '<|"|>',
+    "<tool_call|>",
+    "<|tool▁calls▁begin|>",
+    "<|tool▁call▁begin|>",
+    "<|tool_sep|>",
+    "<|tool_call_end|>",
+    "analysis",
+    "<|message|>",
+    "<|call|>",
+    "commentary to=functions.f",
+    '{"a": 1}',
+    "[",
+    "]",
+    "x",
+    "\n",
+    " ",
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(SERVER_FRAGMENTS), max_size=24).map("".join))
+def test_streamed_pieces_add_up_to_the_whole_answer(text: str) -> None:
+    answer = parse_answer(text, NAMES | {"f", "get_time"})
+    for size in (1, 3):
+        splitter = CallStreamSplitter(NAMES | {"f", "get_time"})
+        shown = [splitter.feed(text[i : i + size]) for i in range(0, len(text), size)]
+        last = splitter.finish(answer)
+        streamed = [c for step in [*shown, last] for c in step.calls]
+        assert [(c.name, c.args) for c in streamed] == [(c.name, c.args) for c in answer.calls]
+        assert "".join(step.content for step in [*shown, last]) == answer.content
+        assert not last.conflicts

@@ -74,6 +74,8 @@ _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
+_ARROWS = ">>>"
+"""Functionary's recipient prefix: the one opener that starts with ``>``."""
 _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
 _HARMONY_MESSAGE = "<|message|>"
 _BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
@@ -551,6 +553,8 @@ class CallStreamSplitter:
                 if self._opener_pending(i):
                     return False
                 self._prose(i + 1)
+            elif c == ">" and not _ARROWS.startswith(text[i : i + 3]):
+                self._prose(i + 1)  # a lone `>`: no opener starts with it
             elif c in ">[":  # `[TOOL_CALLS]`, Functionary's `>>>NAME`, or a bracket
                 if self._opener_at(i):
                     return True
