@@ -463,6 +463,15 @@ SERVER_CASES: list[Case] = [
         "Checking the clock.",
     ),
     (
+        "harmony_final_wins_over_the_preamble",
+        "<|channel|>analysis<|message|>Quick check.<|end|><|start|>assistant<|channel|>"
+        "commentary<|message|>Looking it up.<|end|><|start|>assistant<|channel|>"
+        f'commentary to=functions.{W} <|constrain|>json<|message|>{{"city": "Kyoto"}}<|call|>'
+        "<|start|>assistant<|channel|>final<|message|>Kyoto: 18 degrees.<|return|>",
+        [(W, {"city": "Kyoto"})],
+        "Kyoto: 18 degrees.",
+    ),
+    (
         "llama_cpp_generic_one_call",
         f'{{"tool_call": {{"name": "{W}", "arguments": {{"city": "Kobe"}}}}}}',
         [(W, {"city": "Kobe"})],

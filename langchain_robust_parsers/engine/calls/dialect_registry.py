@@ -52,8 +52,12 @@ __all__ = [
     "markup_reader",
 ]
 
-REMOVED = "markers and calls removed; the prose before, between and after them kept"
-"""The remaining-content rule of every marker dialect."""
+REMOVED = (
+    "the text before the first call block as written ('' when only whitespace); text between "
+    "and after the calls goes with them, as the serving stacks' tool parsers leave it"
+)
+"""The remaining-content rule of every marker dialect (see
+:func:`~langchain_robust_parsers.engine.calls.call_stream.answer_content`)."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,8 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "harmony",
         "gpt-oss",
         "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{..}<|call|>",
-        remaining="the text of the final channel and of commentary without a recipient",
+        remaining="the text of the last final message, else of the last preamble (commentary "
+        "without a recipient)",
     ),
     DialectRecord(
         "gemma",

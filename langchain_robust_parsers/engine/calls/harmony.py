@@ -5,9 +5,10 @@ to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>``
 
 A header names its channel (``analysis``, ``commentary``, ``final``) and, for a tool call, its
 recipient (``to=functions.NAME``, before or after the channel); the body of a call is its JSON
-arguments, ended by ``<|call|>``. What remains of the answer is the text of the ``final`` and
-``commentary`` messages without a recipient (the preamble a model may write before its calls);
-``analysis`` is reasoning and is removed with every token and header. Messages to gpt-oss's
+arguments, ended by ``<|call|>``. What remains of the answer is, as the serving stacks leave
+it, the text of its (last) ``final`` message, else of its last ``commentary`` message without a
+recipient (the preamble a model may write before its calls); ``analysis`` is reasoning and is
+removed with every token and header. Messages to gpt-oss's
 built-in tools (``to=python``, ``to=browser.search``) are no function calls and are removed too.
 """
 
@@ -71,7 +72,7 @@ def read_harmony(
     """The calls of a harmony answer and the regions to remove (everything but the text of
     its content messages)."""
     calls: list[ParsedCall] = []
-    kept: list[tuple[int, int]] = []
+    kept: dict[str, tuple[int, int]] = {}  # the last final message, the last preamble
     pos = begin
     cut = 0
     for _ in range(MAX_MESSAGES):
@@ -111,16 +112,13 @@ def read_harmony(
             else:
                 calls.append(ParsedCall(name, args))
         elif channel in _CONTENT_CHANNELS:
-            kept.append((body, stop))
+            kept["final" if channel == "final" else "preamble"] = (body, stop)
         pos = stop_after
     if pos < len(text) and text.find(_MESSAGE, pos) < 0:
-        kept.append((pos, len(text)))  # text after the last message
-    spans: list[tuple[int, int]] = []
-    last = 0
-    for a, b in kept:
-        if a > last:
-            spans.append((last, a))
-        last = b
-    if last < len(text):
-        spans.append((last, len(text)))
-    return calls, spans
+        kept.setdefault("after", (pos, len(text)))  # text after the last message
+    region = kept.get("final") or kept.get("preamble") or kept.get("after")
+    if region is None:
+        return calls, [(0, len(text))] if text else []
+    a, b = region
+    spans = [(0, a)] if a > 0 else []
+    return calls, spans + ([(b, len(text))] if b < len(text) else [])
