@@ -339,7 +339,7 @@ SERVER_CASES: list[Case] = [
         "functionary_text_then_calls",
         f'all\nLet me check.>>>{W}\n{{"city": "Leeds", "opts": {{"u": "C"}}}}>>>{T}\n{{}}',
         [(W, {"city": "Leeds", "opts": {"u": "C"}}), (T, {})],
-        "all\nLet me check.",
+        "Let me check.",
     ),
     # ------------------------------------------------------------- JSON-tag families
     (

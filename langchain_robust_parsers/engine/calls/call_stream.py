@@ -74,6 +74,9 @@ _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
+_FUNCTIONARY_ALL = "all\n"
+"""Functionary v3.2's recipient line for text to the user, opening an answer (its ``>>>`` was
+in the prompt): not content, when the answer holds Functionary calls."""
 _ARROWS = ">>>"
 """Functionary's recipient prefix: the one opener that starts with ``>``."""
 _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
@@ -227,7 +230,10 @@ def answer_content(text: str, decoded: DecodedCalls) -> str:
     """
     if decoded.dialect == "harmony" or decoded.report.source == "span":
         return remaining_text(text, decoded.spans)
-    return content_before_calls(text, decoded.spans)
+    content = content_before_calls(text, decoded.spans)
+    if decoded.dialect == "functionary" and content.startswith(_FUNCTIONARY_ALL):
+        return content[len(_FUNCTIONARY_ALL) :]  # the recipient line of text for the user
+    return content
 
 
 def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
@@ -622,6 +628,9 @@ class CallStreamSplitter:
             return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
+        if i == 0 and text.startswith(_FUNCTIONARY_ALL):  # Functionary's text recipient
+            self._mode, self._calls_start, self._calls_scan = "calls", i, i
+            return True
         if not self._answer_started and m.group() in _HARMONY_CHANNELS:
             held = self._bare_channel(i)
             if held is not None:
