@@ -299,3 +299,41 @@ def test_streamed_pieces_add_up_to_the_whole_answer(text: str) -> None:
         assert [(c.name, c.args) for c in streamed] == [(c.name, c.args) for c in answer.calls]
         assert "".join(step.content for step in [*shown, last]) == answer.content
         assert not last.conflicts
+
+
+def _many_calls(kind: str, n: int) -> str:
+    if kind == "hunyuan":
+        one = (
+            "<tool_call>get_time<tool_sep><arg_key>tz</arg_key><arg_value>UTC</arg_value>"
+            "</tool_call>"
+        )
+        return "<tool_calls>" + one * (n // len(one) + 1) + "</tool_calls>"
+    if kind == "hunyuan_v4":
+        s = ":9f"
+        one = (
+            f"<tool_call{s}>get_time<arg_key{s}>tz</arg_key{s}><arg_value{s}>UTC"
+            f"</arg_value{s}></tool_call{s}>"
+        )
+        return f"<tool_calls{s}>" + one * (n // len(one) + 1) + f"</tool_calls{s}>"
+    if kind == "gemma4":
+        one = '<|tool_call>call:get_time{tz:<|"|>UTC<|"|>}<tool_call|>'
+        return one * (n // len(one) + 1)
+    one = '>>>get_time\n{"tz": "UTC"}'
+    return one * (n // len(one) + 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["hunyuan", "hunyuan_v4", "gemma4", "functionary"])
+def test_new_readers_are_linear(kind: str) -> None:
+    import time
+
+    def per_byte(n: int) -> float:
+        text = _many_calls(kind, n)
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            decode_calls(text)
+            best = min(best, time.process_time() - start)
+        return max(best, 1e-6) / len(text)
+
+    assert per_byte(400_000) < 4 * per_byte(20_000)
