@@ -132,6 +132,11 @@ def test_hunyuan_answer_without_calls_is_left_alone_and_streams() -> None:
     assert _streamed(text, 5).content == text
 
 
+def test_an_answer_section_closed_before_the_calls_stays_content() -> None:
+    text = f"<answer>Here you go.</answer>\n{HERMES_CALL}"
+    assert parse_answer(text, NAMES).content == "<answer>Here you go.</answer>\n"
+
+
 def test_hunyuan_v4_reads_any_tag_suffix() -> None:
     s = ":a1"
     text = (

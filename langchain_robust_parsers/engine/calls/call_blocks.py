@@ -280,6 +280,9 @@ def has_wrappers(text: str) -> bool:
 
 _WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS + END_TOKENS))
 _AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS
+_BEFORE_BLOCK = tuple(t for t in WRAPPER_TOKENS if t != "</answer>")
+"""Tokens that may stand right before a block and go with it (an answer section that closed
+before the block is the answer's own text)."""
 """Tokens that may follow a block and go with it: outer markers and end-of-turn tokens."""
 
 
@@ -293,8 +296,8 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
         while s > 0 and text[s - 1] in " \t\r\n":
             s -= 1
         # every wrapper token ends with `>`; one tuple test before finding which one
-        if s > 0 and text[s - 1] == ">" and text.endswith(WRAPPER_TOKENS, 0, s):
-            for token in WRAPPER_TOKENS:
+        if s > 0 and text[s - 1] == ">" and text.endswith(_BEFORE_BLOCK, 0, s):
+            for token in _BEFORE_BLOCK:
                 if text.endswith(token, 0, s):
                     a, changed = s - len(token), True
                     if token == ANSWER_OPEN:  # the server's content ends before its line
