@@ -342,3 +342,46 @@ def test_new_readers_are_linear(kind: str) -> None:
         return max(best, 1e-6) / len(text)
 
     assert per_byte(400_000) < 4 * per_byte(20_000)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>{"name": "get_weather", "arguments": {invalid json}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": }}</tool_call>',
+        '>>>get_weather\n{"city": }',
+        "<|channel|>commentary to=functions.get_weather <|constrain|>json"
+        '<|message|>{"city": }<|call|>',
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo" and more words}',
+    ],
+)
+def test_arguments_that_would_be_invented_make_no_call(text: str) -> None:
+    with pytest.raises(CallDecodeError, match="Malformed"):
+        decode_calls(text)
+    message = _adapted(text)
+    assert not message.tool_calls
+    assert message.invalid_tool_calls and "Malformed" in str(message.invalid_tool_calls[0]["error"])
+
+
+def test_a_malformed_block_beside_a_good_one_is_an_invalid_call() -> None:
+    text = (
+        f"Both.\n{HERMES_CALL}\n"
+        '<tool_call>{"name": "get_time", "arguments": {"tz": }}</tool_call>'
+    )
+    message = _adapted(text)
+    assert [c["name"] for c in message.tool_calls] == ["get_weather"]
+    assert [c["error"] for c in message.invalid_tool_calls] == [
+        "A tool call block was malformed; it was not run."
+    ]
+    assert message.content == "Both.\n"
+    streamed = _streamed(text, 5)
+    assert [c["name"] for c in streamed.tool_calls] == ["get_weather"]
+    assert streamed.content == "Both.\n"
+
+
+def test_a_cut_off_call_after_a_good_one_streams_as_invalid_not_as_a_nameless_call() -> None:
+    text = f'{HERMES_CALL}\n<tool_call>{{"name": "get_time", "arguments": {{"tz": "Eu'
+    for size in (3, 64):
+        streamed = _streamed(text, size)
+        assert [c["name"] for c in streamed.tool_calls] == ["get_weather"]
+        assert [c["args"] for c in streamed.invalid_tool_calls] == ["(cut off)"]

@@ -56,6 +56,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     CallKind,
     DecodedCalls,
     ParsedCall,
+    invented_arguments,
 )
 from langchain_robust_parsers.engine.calls.python_calls import (
     CallSyntaxError,
@@ -785,6 +786,12 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             )
         except CallDecodeError as err:
             first_error = first_error or err
+            failed.append(span)
+            continue
+        invented = invented_arguments([r.name for r in sub.log.repairs])
+        if invented is not None:  # never run arguments the model did not write
+            reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
+            first_error = first_error or CallDecodeError("json", reason, block.body_start)
             failed.append(span)
             continue
         ctx.log.extend(sub.log)

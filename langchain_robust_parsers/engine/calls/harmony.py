@@ -17,7 +17,11 @@ from __future__ import annotations
 import re
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_object
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    invented_arguments,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
@@ -95,13 +99,20 @@ def read_harmony(
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
             ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
+            own = RepairLog()
             try:
-                args, truncated = json_object(text, body, stop, log, repr(name))
+                args, truncated = json_object(text, body, stop, own, repr(name))
             except CallDecodeError:
                 if ended:
                     raise
                 truncated = True
                 args = {}
+            invented = invented_arguments([r.name for r in own.repairs])
+            if invented is not None and not truncated:
+                raise CallDecodeError(
+                    "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
+                )
+            log.extend(own)
             if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
                 log.truncated = True
                 log.add("truncated_call_dropped", pos)
