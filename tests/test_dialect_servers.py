@@ -385,3 +385,16 @@ def test_a_cut_off_call_after_a_good_one_streams_as_invalid_not_as_a_nameless_ca
         streamed = _streamed(text, size)
         assert [c["name"] for c in streamed.tool_calls] == ["get_weather"]
         assert [c["args"] for c in streamed.invalid_tool_calls] == ["(cut off)"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "get_weather", "arguments": {"city": }}',
+        '```json\n[{"name": "get_weather", "arguments": {invalid json}}]\n```',
+    ],
+)
+def test_bare_and_fenced_calls_with_invented_arguments_are_no_calls(text: str) -> None:
+    with pytest.raises(CallDecodeError, match="Malformed"):
+        decode_calls(text)
+    assert not parse_answer(text, NAMES).calls

@@ -510,6 +510,10 @@ def _decode_body(
         if in_marker:
             raise CallDecodeError("json", "Invalid JSON format.", a)
         return None
+    invented = None if in_marker or not got[0] else invented_arguments(ctx.log.repair_names)
+    if invented is not None:  # a fenced or whole-answer call: its arguments are not the model's
+        reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
+        raise CallDecodeError("json", reason, a)
     return got[0]
 
 
@@ -788,7 +792,7 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             first_error = first_error or err
             failed.append(span)
             continue
-        invented = invented_arguments([r.name for r in sub.log.repairs])
+        invented = invented_arguments(sub.log.repair_names)
         if invented is not None:  # never run arguments the model did not write
             reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
             first_error = first_error or CallDecodeError("json", reason, block.body_start)
@@ -829,7 +833,7 @@ def _prose_calls(
         for value, report in _json_candidates(text, begin):
             sub = RepairLog()
             got = calls_from_json(value, sub, begin + report.start, in_marker=False)
-            if got is None or not got[0]:
+            if got is None or not got[0] or invented_arguments(report.repair_names):
                 continue
             a, b = begin + report.start, begin + report.end
             if any(s < b and a < e for s, e, _c, _k in found) or in_region(a, skip) >= 0:

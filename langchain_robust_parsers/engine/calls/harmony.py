@@ -107,7 +107,7 @@ def read_harmony(
                     raise
                 truncated = True
                 args = {}
-            invented = invented_arguments([r.name for r in own.repairs])
+            invented = invented_arguments(own.repair_names)
             if invented is not None and not truncated:
                 raise CallDecodeError(
                     "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
