@@ -77,6 +77,11 @@ def marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
 
 
 ALL_MARKERS = marker_pattern(MARKERS)
+_RARE_OPENERS = (">>>",)
+"""Openers that do not start with ``<`` or ``[`` and stand in few answers (Functionary's):
+the common pattern leaves them out, so that every ``>`` of an XML answer costs no try, and
+the full one is used only when the answer holds one."""
+_COMMON_MARKERS = marker_pattern(tuple(m for m in MARKERS if m.open not in _RARE_OPENERS))
 
 
 # ----------------------------------------------------------------------------- locating
@@ -107,7 +112,11 @@ def marker_hits(
 ) -> list[tuple[int, int, Marker]]:
     if not markers:
         return []  # no marker to look for (the bare dialect); an empty pattern matches anywhere
-    pattern = ALL_MARKERS if markers == MARKERS else marker_pattern(markers)
+    if markers == MARKERS:
+        rare = any(opener in text for opener in _RARE_OPENERS)
+        pattern = ALL_MARKERS if rare else _COMMON_MARKERS
+    else:
+        pattern = marker_pattern(markers)
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []
     pos = begin
@@ -141,7 +150,11 @@ def marker_blocks(
         same, other = same_after[i], outer_after[i]
         stop = end = -1
         after_open = max(body, start + len(marker.open))
-        stop, end = _closing(text, marker, after_open, same)
+        stop = end = -1
+        for close in marker.close:
+            at = find_text(text, close, after_open, same, marker.ignore_case)
+            if at >= 0 and (stop < 0 or at < stop):
+                stop, end = at, at + len(close)
         if stop < 0 and marker.close and same < len(text):
             # The next opener may sit inside a JSON string of this block's call
             # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.

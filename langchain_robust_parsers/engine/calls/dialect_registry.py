@@ -393,14 +393,14 @@ _MARKUP: dict[str, MarkupReader] = {
 }
 
 
-_KIMI_STEP_SIGNS = ("<|tool_call_argument_begin|>", "steptml:")
+_KIMI_ARGS_TOKEN = "<|tool_call_argument_begin|>"
 _DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
 
 
 def _deepseek_body(text: str, a: int, b: int) -> bool:
-    """Is a ``<|tool_call_begin|>`` body DeepSeek's ``name<sep>{..}`` (ASCII spellings of its
-    tokens) rather than Kimi K2's or Step-3's?"""
-    if any(text.find(sign, a, b) >= 0 for sign in _KIMI_STEP_SIGNS):
+    """Is a ``<|tool_call_begin|>`` body without Kimi K2's argument token DeepSeek's
+    ``name<sep>{..}`` (ASCII spellings of its tokens) rather than Step-3's?"""
+    if text.find("steptml:", a, b) >= 0:
         return False
     return any(text.find(sep, a, b) >= 0 for sep in _DEEPSEEK_SEPS)
 
@@ -412,11 +412,11 @@ def markup_reader(
     when it is read as JSON or Python calls."""
     reader = READERS.get(dialect, "calls")
     if reader == "tool_call":
-        reader = sniff_tool_call(text, a, b, closed=closed) or (
-            "hunyuan" if is_hunyuan_call(text, a, b) else "calls"
-        )
+        reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+        if reader == "calls" and text.find("<tool_sep>", a, b) >= 0 and is_hunyuan_call(text, a, b):
+            reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
     elif reader == "tool_calls":
         reader = "hunyuan" if is_hunyuan_body(text, a, b) else "calls"
-    elif reader == "kimi" and _deepseek_body(text, a, b):
+    elif reader == "kimi" and text.find(_KIMI_ARGS_TOKEN, a, b) < 0 and _deepseek_body(text, a, b):
         reader = "calls"  # DeepSeek's name<sep>{..} under the ASCII markers Kimi K2 shares
     return _MARKUP.get(reader)

@@ -792,7 +792,7 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             first_error = first_error or err
             failed.append(span)
             continue
-        invented = invented_arguments(sub.log.repair_names)
+        invented = invented_arguments(sub.log.repair_names) if sub.log.repairs else None
         if invented is not None:  # never run arguments the model did not write
             reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
             first_error = first_error or CallDecodeError("json", reason, block.body_start)

@@ -99,20 +99,20 @@ def read_harmony(
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
             ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
-            own = RepairLog()
+            logged = len(log.repairs)
             try:
-                args, truncated = json_object(text, body, stop, own, repr(name))
+                args, truncated = json_object(text, body, stop, log, repr(name))
             except CallDecodeError:
                 if ended:
                     raise
                 truncated = True
                 args = {}
-            invented = invented_arguments(own.repair_names)
-            if invented is not None and not truncated:
-                raise CallDecodeError(
-                    "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
-                )
-            log.extend(own)
+            if len(log.repairs) > logged and not truncated:  # only the lenient path repairs
+                invented = invented_arguments([r.name for r in log.repairs[logged:]])
+                if invented is not None:
+                    raise CallDecodeError(
+                        "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
+                    )
             if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
                 log.truncated = True
                 log.add("truncated_call_dropped", pos)
