@@ -472,6 +472,17 @@ SERVER_CASES: list[Case] = [
         "Kyoto: 18 degrees.",
     ),
     (
+        "cwm_tool_tags_command_and_json",
+        "<think>List the files, then the time.</think>\nRunning it.\n<tool: function>\n"
+        f'{F} {{"path": "notes.txt", "content": "a {{b}}"}}\n</tool>\n<tool: bash>\n'
+        f"{S} grep -n 'def main' *.py\n</tool>",
+        [
+            (F, {"path": "notes.txt", "content": "a {b}"}),
+            (S, {"command": "grep -n 'def main' *.py"}),
+        ],
+        "<think>List the files, then the time.</think>\nRunning it.\n",
+    ),
+    (
         "llama_cpp_generic_one_call",
         f'{{"tool_call": {{"name": "{W}", "arguments": {{"city": "Kobe"}}}}}}',
         [(W, {"city": "Kobe"})],
@@ -518,5 +529,6 @@ SERVER_PROSE: list[str] = [
     "The <answer> is 42, and no tool is needed.",
     "Gemma 4 opens a call with <|tool_call> and closes it with <tool_call|>.",
     "DeepSeek's separator is <|tool▁sep|>; its calls sit between begin and end tokens.",
+    "CWM writes <tool: bash> before a command and closes the block later.",
 ]
 """Plain prose that mentions markers: never a call."""

@@ -94,6 +94,7 @@ Dialect = Literal[
     "functionary",
     "dots",
     "pangu",
+    "cwm",
     "function_calls",
     "function_call",
     "toolcall",

@@ -36,6 +36,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
 from langchain_robust_parsers.engine.calls.markup_variants import (
     is_hunyuan_body,
     is_hunyuan_call,
+    read_cwm,
     read_functionary,
     read_gemma4,
     read_hunyuan,
@@ -280,6 +281,13 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         '[unused11][{"name": "f", "arguments": {..}}][unused12]',
     ),
     DialectRecord(
+        "cwm",
+        (_m("cwm", "<tool:", "</tool>", ignore_case=True),),
+        "cwm",
+        "CWM (Code World Model), Cursor-style tool tags",
+        '<tool: bash>\nterminal ls -la\n</tool>; <tool: function>\nf {"k": "v"}\n</tool>',
+    ),
+    DialectRecord(
         "function_calls",
         (_m("function_calls", "<function_calls>", "</function_calls>", ignore_case=True),),
         "tool_call",
@@ -380,10 +388,15 @@ def _functionary(text: str, a: int, b: int, log: RepairLog, closed: bool) -> lis
     return read_functionary(text, a, b, log, closed=closed)
 
 
+def _cwm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_cwm(text, a, b, log, closed=closed)
+
+
 _MARKUP: dict[str, MarkupReader] = {
     "hunyuan": _hunyuan,
     "gemma4": _gemma4,
     "functionary": _functionary,
+    "cwm": _cwm,
     "xml": _xml,
     "invoke": _invoke,
     "dsml": _dsml,

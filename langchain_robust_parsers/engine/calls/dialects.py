@@ -749,6 +749,8 @@ def _prose_after_marker(text: str, block: Block) -> bool:
             return m is None and classify(text, a, b) is None
         nxt = _skip(text, m.end(), b)
         return nxt < b and text[nxt] not in "{["
+    if block.dialect == "cwm":  # `<tool: x>` without its `</tool>`: prose naming the tag
+        return True
     if block.dialect == "functionary":  # `>>>NAME` and a line break, else an arrow in prose
         m = _IDENT.match(text, a, b)
         nxt = b if m is None else _skip(text, m.end(), b, " \t")

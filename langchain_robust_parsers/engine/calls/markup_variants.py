@@ -1,5 +1,5 @@
 """Readers for markup dialects that vary a known form: Hunyuan's key/value tags, Gemma 4's
-compact calls and Functionary's recipient lines.
+compact calls, Functionary's recipient lines and CWM's ``<tool:>`` tags.
 
 - Hunyuan (HY v3, HY v4): ``<tool_calls><tool_call>NAME<tool_sep><arg_key>k</arg_key>
   <arg_value>v</arg_value></tool_call></tool_calls>``; HY v4 drops ``<tool_sep>`` and may give
@@ -28,6 +28,7 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 __all__ = [
     "is_hunyuan_body",
     "is_hunyuan_call",
+    "read_cwm",
     "read_functionary",
     "read_gemma4",
     "read_hunyuan",
@@ -183,3 +184,32 @@ def read_functionary(
         _cut(log, a)
         return []
     return [ParsedCall(name, args)]
+
+
+# ----------------------------------------------------------------------------- CWM
+
+
+def read_cwm(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """Code World Model's ``<tool: LABEL>\nNAME rest..</tool>``: the call is named by the first
+    word of the body, its arguments are the rest as a JSON object, else ``{"command": rest}``;
+    without the ``>`` (``<tool: python print(1)</tool>``) the label is the name."""
+    if not closed:
+        _cut(log, a)
+        return []
+    label = _IDENT.match(text, _skip_ws(text, a, b), b)
+    if label is None:
+        raise CallDecodeError("json", "A <tool:> block without a label.", a)
+    after = _skip_ws(text, label.end(), b)
+    if after < b and text[after] == ">":
+        body = _skip_ws(text, after + 1, b)
+        m = _IDENT.match(text, body, b)
+        if m is None:
+            raise CallDecodeError("json", "A <tool:> block without a tool name.", body)
+        name, rest = m.group(), text[m.end() : b].strip()
+    else:
+        name, rest = label.group(), text[after:b].strip()
+    if rest[:1] == "{":
+        args, truncated = json_object(text, text.index("{", a, b), b, log, repr(name))
+        if not truncated:
+            return [ParsedCall(name, args)]
+    return [ParsedCall(name, {"command": rest})]
