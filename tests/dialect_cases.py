@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dialect_server_cases import SERVER_CASES, SERVER_CUT_OFF, SERVER_PROSE
+
 Case = tuple[str, str, list[tuple[str, dict[str, Any]]], str]
 
 W = "get_weather"
@@ -41,7 +43,7 @@ CASES: list[Case] = [
         f"<parameter=unit>\ncelsius\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n"
         f"<function={T}>\n<parameter=tz>\nEurope/Oslo\n</parameter>\n</function>\n</tool_call>",
         [(W, {"city": "Oslo", "unit": "celsius"}), (T, {"tz": "Europe/Oslo"})],
-        "I will check both.",
+        "I will check both.\n",
     ),
     (
         "qwen3coder_multiline_code_value",
@@ -56,7 +58,7 @@ CASES: list[Case] = [
         f"<think>The user wants the time.</think>\n\n<tool_call>\n<function={T}>\n</function>\n"
         "</tool_call>",
         [(T, {})],
-        "<think>The user wants the time.</think>",
+        "<think>The user wants the time.</think>\n\n",
     ),
     (
         "qwen3coder_without_wrapper",
@@ -70,7 +72,7 @@ CASES: list[Case] = [
         f"<function={W}>\n<parameter=city>Kyiv</parameter>\n<parameter=days>2</parameter>\n"
         "</function>\n</seed:tool_call>",
         [(W, {"city": "Kyiv", "days": "2"})],
-        "<seed:think>Need weather.</seed:think>Checking now.",
+        "<seed:think>Need weather.</seed:think>Checking now.\n",
     ),
     # ---------------------------------------------------------------- GLM
     (
@@ -78,7 +80,7 @@ CASES: list[Case] = [
         f"Let me look that up.\n<tool_call>{W}\n<arg_key>city</arg_key>\n<arg_value>Lyon"
         "</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
         [(W, {"city": "Lyon", "days": 3})],
-        "Let me look that up.",
+        "Let me look that up.\n",
     ),
     (
         "glm47_compact_two_calls",
@@ -118,7 +120,7 @@ CASES: list[Case] = [
         f'<{DSML}parameter name="opts" string="false">{{"hourly": true}}</{DSML}parameter>\n'
         f"</{DSML}invoke>\n</{DSML}function_calls>",
         [(W, {"city": "杭州", "days": 3, "opts": {"hourly": True}})],
-        "Checking.",
+        "Checking.\n\n",
     ),
     # ---------------------------------------------------------------- Kimi K2
     (
@@ -177,7 +179,7 @@ CASES: list[Case] = [
         "gemma_tool_code_fence",
         f'I\'ll call it.\n```tool_code\n{W}(city="Rome")\n```',
         [(W, {"city": "Rome"})],
-        "I'll call it.",
+        "I'll call it.\n",
     ),
     # ---------------------------------------------------------------- MiniMax-M2
     (
@@ -186,7 +188,7 @@ CASES: list[Case] = [
         f'<invoke name="{W}">\n<parameter name="city">Seattle</parameter>\n</invoke>\n'
         f'<invoke name="{T}">\n</invoke>\n</minimax:tool_call>',
         [(W, {"city": "Seattle"}), (T, {})],
-        "<think>plan</think>\nOn it.",
+        "<think>plan</think>\nOn it.\n",
     ),
     # ---------------------------------------------------------------- MiniCPM, Step-3
     (
@@ -208,7 +210,7 @@ CASES: list[Case] = [
         f'Let me see.\n<function name="{W}">\n<param name="city">Porto</param>\n'
         '<param name="days">4</param>\n</function>',
         [(W, {"city": "Porto", "days": "4"})],
-        "Let me see.",
+        "Let me see.\n",
     ),
     (
         "harmony_preamble_and_two_calls",
@@ -225,7 +227,7 @@ CASES: list[Case] = [
         f'{KIMI_SEC}{KIMI_CALL}{T}:0{KIMI_ARGS}{{"tz": "UTC"}}{KIMI_END}{KIMI_SEC_END}'
         "\nOne moment.",
         [(T, {"tz": "UTC"})],
-        "One moment.",
+        "",
     ),
     (
         "mistral_call_id",
@@ -244,7 +246,7 @@ CASES: list[Case] = [
         "olmo3_python_lines",
         f'Let me check.\n<function_calls>{W}(city="Paris")\n{T}(tz="UTC")</function_calls>',
         [(W, {"city": "Paris"}), (T, {"tz": "UTC"})],
-        "Let me check.",
+        "Let me check.\n",
     ),
     (
         "mistral_args_token",
@@ -262,7 +264,7 @@ CASES: list[Case] = [
         "mistral_list",
         f'Sure! [TOOL_CALLS][{{"name": "{W}", "arguments": {{"city": "Nice"}}}}]',
         [(W, {"city": "Nice"})],
-        "Sure!",
+        "Sure! ",
     ),
     (
         "phi4_mini_functools",
@@ -294,14 +296,14 @@ CASES: list[Case] = [
         "<think>\nweather\n</think>\n<tool_calls>[{"
         f'"name": "{W}", "arguments": {{"city": "Shenzhen"}}}}]</tool_calls>',
         [(W, {"city": "Shenzhen"})],
-        "<think>\nweather\n</think>",
+        "<think>\nweather\n</think>\n",
     ),
     (
         "ernie_hermes_after_think",
         "<think>ok</think>\n\n<tool_call>\n"
         f'{{"name": "{W}", "arguments": {{"city": "Wuhan"}}}}\n</tool_call>',
         [(W, {"city": "Wuhan"})],
-        "<think>ok</think>",
+        "<think>ok</think>\n\n",
     ),
     (
         "longcat",
@@ -346,7 +348,7 @@ CASES: list[Case] = [
         f'Checking.\n<tool_call>\n{{"name": "{W}", "arguments": {{"city": "Oslo"}}}}\n'
         "</tool_call>\nI'll report back.",
         [(W, {"city": "Oslo"})],
-        "Checking.\n\nI'll report back.",
+        "Checking.\n",
     ),
     # ------------------------------------------- verification pass (issue 15, helper h15c)
     (
@@ -362,7 +364,7 @@ CASES: list[Case] = [
         f'{{"city": "Hanoi"}}\n```{DS_END}\n{DS_CALL}function{DS_SEP}{T}\n```json\n'
         f'{{"tz": "Asia/Bangkok"}}\n```{DS_END}{DS_CALLS_END}<｜end▁of▁sentence｜>',
         [(W, {"city": "Hanoi"}), (T, {"tz": "Asia/Bangkok"})],
-        "Sure, one moment.",
+        "Sure, one moment.\n\n",
     ),
     (
         "deepseek_v31_lines_between_calls",
@@ -392,14 +394,14 @@ CASES: list[Case] = [
         f"<function={T}>\n<parameter=tz>America/Lima</parameter>\n</function>\n"
         "</seed:tool_call>",
         [(W, {"city": "Lima"}), (T, {"tz": "America/Lima"})],
-        "<seed:think>Both are needed.</seed:think>",
+        "<seed:think>Both are needed.</seed:think>\n",
     ),
     (
         "internlm2_plugin_text_before_and_line_after",
         "I need the forecast first.\n<|action_start|><|plugin|>\n"
         f'{{"name": "{W}", "parameters": {{"city": "Accra"}}}}<|action_end|>\n',
         [(W, {"city": "Accra"})],
-        "I need the forecast first.",
+        "I need the forecast first.\n",
     ),
     (
         "glm45_multiline_value_and_number",
@@ -407,7 +409,7 @@ CASES: list[Case] = [
         "<arg_value>first line\nsecond line</arg_value>\n<arg_key>days</arg_key>\n"
         "<arg_value>4</arg_value>\n</tool_call>",
         [(W, {"note": "first line\nsecond line", "days": 4})],
-        "<think>Plan.</think>",
+        "<think>Plan.</think>\n",
     ),
 ]
 
@@ -435,3 +437,7 @@ PROSE: list[str] = [
     "Which city? I need one before I look up the weather [in Celsius] {or Fahrenheit}.",
 ]
 """Plain prose that mentions markers: never a call."""
+
+CASES += SERVER_CASES
+CUT_OFF += SERVER_CUT_OFF
+PROSE += SERVER_PROSE

@@ -119,7 +119,7 @@ def test_the_chat_model_types_invoked_and_streamed_calls_alike(chunk_size: int) 
     assert isinstance(streamed, AIMessage)
     assert [(c["name"], c["args"]) for c in invoked.tool_calls] == [("book_room", TYPED)]
     assert [(c["name"], c["args"]) for c in streamed.tool_calls] == [("book_room", TYPED)]
-    assert invoked.content == streamed.content == "Booking it."
+    assert invoked.content == streamed.content == "Booking it.\n"
 
 
 def test_calls_of_an_answer_stopped_at_the_token_limit_are_not_run() -> None:

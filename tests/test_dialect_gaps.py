@@ -264,7 +264,7 @@ def test_cut_off_answer_gives_invalid_calls(meta: dict[str, Any]) -> None:
         "restaurant": "Noma",
         "guests": 2,
     }
-    assert answer.content == "Let me book."
+    assert answer.content == "Let me book.\n"
 
 
 def test_chat_model_and_adapter_agree_on_a_cut_off_answer() -> None:

@@ -54,7 +54,7 @@ def test_end_of_turn_token_after_the_last_call_goes_with_it() -> None:
         text = f'Sure.\n<tool_call>\n{{"name": "a", "arguments": {{}}}}\n</tool_call>{end}'
         message = TextToolCallAdapter().invoke(AIMessage(content=text))
         assert isinstance(message, AIMessage)
-        assert message.content == "Sure.", end
+        assert message.content == "Sure.\n", end
 
 
 def test_end_of_turn_token_in_prose_is_left_alone() -> None:

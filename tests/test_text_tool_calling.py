@@ -249,7 +249,7 @@ def test_tool_loop(dialect: str, stream: bool) -> None:
     first = messages[1]
     assert isinstance(first, AIMessage)
     first_words = dialect in ("hermes", "xml")
-    expected_content = "I will look up the weather first." if first_words else ""
+    expected_content = "I will look up the weather first.\n" if first_words else ""
     assert text_of(first) == expected_content
     # The second call's input shows the first call and its result in the dialect.
     second = fake.received[1]
@@ -303,11 +303,11 @@ def test_unknown_tools_in_markers_are_invalid_calls_unless_allowed() -> None:
     llm, _ = model("hermes", [text, text])
     bound = llm.bind_tools(TOOLS)
     message = bound.invoke("q")
-    assert not message.tool_calls and message.content == "Searching."
+    assert not message.tool_calls and message.content == "Searching.\n"
     (invalid,) = message.invalid_tool_calls
     assert invalid["name"] == "search" and "Unknown tool 'search'" in str(invalid["error"])
     streamed = merged(list(bound.stream("q")))
-    assert not streamed.tool_calls and streamed.content == "Searching."
+    assert not streamed.tool_calls and streamed.content == "Searching.\n"
     assert [c["name"] for c in streamed.invalid_tool_calls] == ["search"]
 
 
@@ -488,7 +488,7 @@ def test_stream_shows_content_then_call_chunks() -> None:
     call_chunks = [i for i, c in enumerate(chunks) if c.tool_call_chunks]
     assert len(content_chunks) >= 5  # the prose came piece by piece
     assert "".join(str(c.content) for c in content_chunks) == (
-        "Sure, one moment while I check the weather."
+        "Sure, one moment while I check the weather.\n"
     )
     assert len(call_chunks) == 2
     assert call_chunks[0] < call_chunks[1] < len(chunks) - 1  # each block as it closed

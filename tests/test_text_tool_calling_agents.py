@@ -95,7 +95,7 @@ def test_agent_streams_parsed_messages(framework: str, dialect: str) -> None:
     text = "".join(text_of(c) for c in chunks)
     for raw in ("<tool_call>", "get_weather(", '"arguments"', "```"):
         assert raw not in text
-    expected_prose = "I will look up the weather first." if dialect == "hermes" else ""
+    expected_prose = "I will look up the weather first.\n" if dialect == "hermes" else ""
     assert text == expected_prose + FINAL_ANSWER
     names = [c["name"] for chunk in chunks for c in chunk.tool_call_chunks if c.get("name")]
     assert names == [name for name, _args in EXPECTED_CALLS]
@@ -112,7 +112,7 @@ async def test_agent_astreams_parsed_messages() -> None:
         if isinstance(message, AIMessageChunk):
             text += text_of(message)
             names += [c["name"] for c in message.tool_call_chunks if c.get("name")]
-    assert text == "Let me check both." + FINAL_ANSWER
+    assert text == "Let me check both.\n" + FINAL_ANSWER
     assert names == ["get_weather", "get_time"]
 
 

@@ -175,10 +175,11 @@ def test_python_tag_objects_separated_by_semicolons_or_newlines() -> None:
 
 
 def test_python_tag_with_python_call() -> None:
-    # Llama 3.1's built-in tools use Python syntax after the same token.
+    # Llama 3.1's built-in tools use Python syntax after the same token; `NAME.call(..)` calls
+    # the tool NAME, as llama.cpp reads it.
     text = '<|python_tag|>brave_search.call(query="current weather in Menlo Park")<|eom_id|>'
     decoded = decode_calls(text)
-    assert bfcl(decoded) == [{"brave_search.call": {"query": "current weather in Menlo Park"}}]
+    assert bfcl(decoded) == [{"brave_search": {"query": "current weather in Menlo Park"}}]
     assert decoded.spans == ((0, len(text)),)
 
 

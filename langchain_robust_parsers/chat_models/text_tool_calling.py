@@ -203,7 +203,8 @@ def render_history(
                     names[str(call["id"])] = call["name"]
             if calls:
                 written = render_calls(calls, dialect)
-                text = f"{text}\n{written}" if text.strip() else written
+                # the content keeps the line break the model wrote before its calls
+                text = f"{text.rstrip()}\n{written}" if text.strip() else written
             out.append(AIMessage(content=text, name=message.name, id=message.id))
         else:
             out.append(message)

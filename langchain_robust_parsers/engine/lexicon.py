@@ -13,6 +13,8 @@ import functools
 import re
 
 __all__ = [
+    "ANSWER_CALL_OPENERS",
+    "ANSWER_OPEN",
     "END_TOKENS",
     "FENCE_OPEN",
     "HARMONY_TOKENS",
@@ -46,6 +48,8 @@ FENCE_OPEN = re.compile(r"(`{3,}|~{3,})[ \t]*([A-Za-z][\w+.\-]*)?[^\S\n]*\n?")
 WRAPPER_TOKENS = (
     "<｜tool▁calls▁begin｜>",
     "<｜tool▁calls▁end｜>",
+    "<|tool▁calls▁begin|>",
+    "<|tool▁calls▁end|>",
     "<|tool_calls_section_begin|>",
     "<|tool_calls_section_end|>",
     "<|tool_call_section_begin|>",
@@ -56,12 +60,24 @@ WRAPPER_TOKENS = (
     "<|tool_calls_end|>",
     "<|eom_id|>",
     "<|eot_id|>",
+    "<answer>",
+    "</answer>",
 )
 """Tokens around marker blocks that belong to the call text (removed with it): DeepSeek's,
-Kimi K2's and Step-3's outer markers, Llama's end-of-message tokens."""
+Kimi K2's and Step-3's outer markers, Llama's end-of-message tokens, and the answer section
+Hunyuan A13B writes its calls in (``<think>..</think>\n<answer>\n<tool_calls>..``)."""
+
+ANSWER_OPEN = "<answer>"
+"""Hunyuan A13B's answer section: before a call block it goes with the call text, and so
+does the line break before it (the server leaves the content ending at ``</think>``)."""
+
+ANSWER_CALL_OPENERS = ("<answer>\n<tool_calls>", "<answer><tool_calls>")
+"""An answer section that opens with calls, as the stream splitter holds it: a section of
+plain text is shown as it streams."""
 
 END_TOKENS = (
     "<｜end▁of▁sentence｜>",
+    "<|end▁of▁sentence|>",
     "<|im_end|>",
     "<|endoftext|>",
     "<|end_of_text|>",

@@ -24,6 +24,11 @@ class RepairLog:
         if len(self.repairs) < MAX_RECORDED_REPAIRS:
             self.repairs.append(Repair(name, pos))
 
+    @property
+    def repair_names(self) -> list[str]:
+        """The names of the repairs recorded, in order."""
+        return [r.name for r in self.repairs]
+
     def extend(self, other: RepairLog) -> None:
         # Repairs are immutable: the other log's records are shared, not rebuilt.
         self.repairs.extend(other.repairs[: MAX_RECORDED_REPAIRS - len(self.repairs)])

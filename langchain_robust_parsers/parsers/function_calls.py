@@ -25,7 +25,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
-from langchain_robust_parsers.engine.calls.call_stream import remaining_text
+from langchain_robust_parsers.engine.calls.call_stream import answer_content
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -89,6 +89,12 @@ Dialect = Literal[
     "functools",
     "tool_call_start",
     "tool_calls",
+    "hunyuan",
+    "gemma4",
+    "functionary",
+    "dots",
+    "pangu",
+    "cwm",
     "function_calls",
     "function_call",
     "toolcall",
@@ -504,7 +510,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             event = ParseEvent(name, FORMAT, "failed", None, reason)
             return self._with_invalid(message, text, reason), event
         if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
-            content = _remaining_content(message.content, remaining_text(text, decoded.spans))
+            content = _remaining_content(message.content, answer_content(text, decoded))
             adapted = self._rebuild(
                 message,
                 content=content,
@@ -514,7 +520,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             return adapted, ParseEvent(name, FORMAT, "success")
         if not decoded.calls:
             return message, ParseEvent(name, FORMAT, "success")
-        remaining = remaining_text(text, decoded.spans)
+        remaining = answer_content(text, decoded)
         policy, names = _policy(self.tools, self.allow_unknown_tools)
         vetted = policy.vet(decoded, names)
         invalid = [

@@ -8,12 +8,18 @@ of the answer; a fence runs to its closing fence at the start of a line, else to
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
-from langchain_robust_parsers.engine.lexicon import END_TOKENS, FENCE_OPEN, WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon import (
+    ANSWER_OPEN,
+    END_TOKENS,
+    FENCE_OPEN,
+    WRAPPER_TOKENS,
+)
 
 __all__ = [
     "ALL_MARKERS",
@@ -71,6 +77,11 @@ def marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
 
 
 ALL_MARKERS = marker_pattern(MARKERS)
+_RARE_OPENERS = (">>>",)
+"""Openers that do not start with ``<`` or ``[`` and stand in few answers (Functionary's):
+the common pattern leaves them out, so that every ``>`` of an XML answer costs no try, and
+the full one is used only when the answer holds one."""
+_COMMON_MARKERS = marker_pattern(tuple(m for m in MARKERS if m.open not in _RARE_OPENERS))
 
 
 # ----------------------------------------------------------------------------- locating
@@ -101,7 +112,11 @@ def marker_hits(
 ) -> list[tuple[int, int, Marker]]:
     if not markers:
         return []  # no marker to look for (the bare dialect); an empty pattern matches anywhere
-    pattern = ALL_MARKERS if markers == MARKERS else marker_pattern(markers)
+    if markers == MARKERS:
+        rare = any(opener in text for opener in _RARE_OPENERS)
+        pattern = ALL_MARKERS if rare else _COMMON_MARKERS
+    else:
+        pattern = marker_pattern(markers)
     by_open = {m.open.lower(): m for m in markers}
     hits: list[tuple[int, int, Marker]] = []
     pos = begin
@@ -135,14 +150,55 @@ def marker_blocks(
         same, other = same_after[i], outer_after[i]
         stop = end = -1
         after_open = max(body, start + len(marker.open))
+        stop = end = -1
         for close in marker.close:
             at = find_text(text, close, after_open, same, marker.ignore_case)
             if at >= 0 and (stop < 0 or at < stop):
                 stop, end = at, at + len(close)
+        if stop < 0 and marker.close and same < len(text):
+            # The next opener may sit inside a JSON string of this block's call
+            # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.
+            json_end = _json_end(text, after_open)
+            if json_end > same:
+                stop, end = _closing(text, marker, json_end, _next_same(hits, i, json_end))
         if stop < 0:
             stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
         blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
     return blocks
+
+
+def _closing(text: str, marker: Marker, a: int, b: int) -> tuple[int, int]:
+    """The first closing tag of ``marker`` in ``text[a:b]``: its start and end, or (-1, -1)."""
+    stop = end = -1
+    for close in marker.close:
+        at = find_text(text, close, a, b, marker.ignore_case)
+        if at >= 0 and (stop < 0 or at < stop):
+            stop, end = at, at + len(close)
+    return stop, end
+
+
+def _json_end(text: str, pos: int) -> int:
+    """Where the JSON value that a block body opens with ends (C decoder), or -1."""
+    pos = skip_chars(text, pos, len(text), " \t\r\n")
+    if pos >= len(text) or text[pos] not in "{[":
+        return -1
+    try:
+        return _JSON.raw_decode(text, pos)[1]
+    except (ValueError, RecursionError):
+        return -1
+
+
+_JSON = json.JSONDecoder()
+
+
+def _next_same(hits: list[tuple[int, int, Marker]], i: int, pos: int) -> int:
+    """Where the first opener like ``hits[i]``'s at or after ``pos`` starts (the text's end
+    when none)."""
+    opener = hits[i][2].open
+    for start, _body, marker in hits[i + 1 :]:
+        if start >= pos and marker.open == opener:
+            return start
+    return 1 << 62
 
 
 def _next_limits(hits: list[tuple[int, int, Marker]], n: int) -> tuple[list[int], list[int]]:
@@ -237,6 +293,9 @@ def has_wrappers(text: str) -> bool:
 
 _WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS + END_TOKENS))
 _AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS
+_BEFORE_BLOCK = tuple(t for t in WRAPPER_TOKENS if t != "</answer>")
+"""Tokens that may stand right before a block and go with it (an answer section that closed
+before the block is the answer's own text)."""
 """Tokens that may follow a block and go with it: outer markers and end-of-turn tokens."""
 
 
@@ -250,10 +309,13 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
         while s > 0 and text[s - 1] in " \t\r\n":
             s -= 1
         # every wrapper token ends with `>`; one tuple test before finding which one
-        if s > 0 and text[s - 1] == ">" and text.endswith(WRAPPER_TOKENS, 0, s):
-            for token in WRAPPER_TOKENS:
+        if s > 0 and text[s - 1] == ">" and text.endswith(_BEFORE_BLOCK, 0, s):
+            for token in _BEFORE_BLOCK:
                 if text.endswith(token, 0, s):
                     a, changed = s - len(token), True
+                    if token == ANSWER_OPEN:  # the server's content ends before its line
+                        while a > 0 and text[a - 1] in " \t\r\n":
+                            a -= 1
                     break
         e = skip_chars(text, b, len(text), " \t\r\n")
         if text.startswith(_AFTER_BLOCK, e):

@@ -19,13 +19,18 @@ from langchain_robust_parsers.engine.report import ParseReport, Repair
 __all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls"]
 
 CUT_OFF_REASON = "A tool call was cut off before its end; it was not run."
+MALFORMED_REASON = "A tool call block was malformed; it was not run."
+CUT_OFF_ARGS = "(cut off)"
+MALFORMED_ARGS = "(malformed)"
+"""The args text of a call that was not read: not JSON, so that LangChain's chunk merging keeps
+the streamed call invalid (empty args would merge into a call named ``''``)."""
 UNKNOWN_TOOL_REASON = "Unknown tool {name!r}: it is not among the bound tools ({names})."
 
 
 @dataclass(frozen=True)
 class InvalidCall:
     """A call that must not run: its name when known, the call as text (``name({..})``, or
-    empty when it was cut off), and why."""
+    :data:`CUT_OFF_ARGS` / :data:`MALFORMED_ARGS` when it was not read), and why."""
 
     name: str | None
     args: str
@@ -79,7 +84,9 @@ class CallPolicy:
             invalid.append(InvalidCall(call.name, args, reason))
         report = decoded.report
         if "truncated_call_dropped" in report.repair_names:
-            invalid.append(InvalidCall(None, "", CUT_OFF_REASON))
+            invalid.append(InvalidCall(None, CUT_OFF_ARGS, CUT_OFF_REASON))
+        if "dropped_block" in report.repair_names:
+            invalid.append(InvalidCall(None, MALFORMED_ARGS, MALFORMED_REASON))
         if coercions:
             extra = tuple(Repair(name, report.start) for name in coercions)
             report = ParseReport(

@@ -28,9 +28,15 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    DecodedCalls,
+    ParsedCall,
+)
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.lexicon import (
+    ANSWER_CALL_OPENERS,
     HARMONY_TOKENS,
     THINK_CLOSE,
     THINK_NAMES,
@@ -44,6 +50,8 @@ __all__ = [
     "CallStreamSplitter",
     "ParsedAnswer",
     "StreamStep",
+    "answer_content",
+    "content_before_calls",
     "parse_answer",
     "remaining_text",
 ]
@@ -62,10 +70,19 @@ _THINK_OPEN_UNFINISHED = THINK_OPEN_UNFINISHED
 _THINK_CLOSE = THINK_CLOSE
 _THINK_CLOSE_MAX = len("</seed:think >") + 8
 _LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
-_TRIGGER = re.compile(r"[<\[{`~'\"]|(?<![\w.])[A-Za-z_]")
+_TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
+_FUNCTIONARY_ALL = "all\n"
+"""Functionary v3.2's recipient line for text to the user, opening an answer (its ``>>>`` was
+in the prompt): not content, when the answer holds Functionary calls."""
+_ARROWS = ">>>"
+"""Functionary's recipient prefix: the one opener that starts with ``>``."""
+_HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
+_HARMONY_MESSAGE = "<|message|>"
+_BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
+"""How far a bare channel header is followed before it is taken for prose."""
 _QUOTES = "'\"` \t\r\n"
 
 
@@ -78,6 +95,7 @@ class _Opener:
     ignore_case: bool
     wrapper: bool = False
     nested: bool = False  # may sit inside another dialect's block
+    follow: str = ""  # one of these must come right after the text (`functools[`, `>>>f`)
 
     @property
     def close_re(self) -> re.Pattern[str] | None:
@@ -85,14 +103,20 @@ class _Opener:
 
     def at(self, text: str, pos: int) -> bool:
         part = text[pos : pos + len(self.text)]
-        return part.lower() == self.text.lower() if self.ignore_case else part == self.text
+        same = part.lower() == self.text.lower() if self.ignore_case else part == self.text
+        if not same or not self.follow:
+            return same
+        nxt = pos + len(self.text)
+        return nxt < len(text) and text[nxt] in self.follow
 
     def could_start(self, text: str, pos: int) -> bool:
-        """Is ``text[pos:]`` (the end of the text so far) a proper prefix of this opener?"""
+        """Is ``text[pos:]`` (the end of the text so far) a proper prefix of this opener (with
+        the character that must follow it)?"""
         rest = text[pos:]
-        if len(rest) >= len(self.text):
+        if len(rest) >= len(self.text) + (1 if self.follow else 0):
             return False
         head = self.text[: len(rest)]
+        rest = rest[: len(self.text)]
         return rest.lower() == head.lower() if self.ignore_case else rest == head
 
 
@@ -104,8 +128,9 @@ def _close_pattern(close: tuple[str, ...], ignore_case: bool) -> re.Pattern[str]
 
 
 _OPENERS: tuple[_Opener, ...] = (
-    *(_Opener(m.open + m.follow[:1], m.close, m.ignore_case, nested=m.nested) for m in MARKERS),
+    *(_Opener(m.open, m.close, m.ignore_case, nested=m.nested, follow=m.follow) for m in MARKERS),
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
+    *(_Opener(t, (), False, wrapper=True) for t in ANSWER_CALL_OPENERS),
     *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
@@ -113,7 +138,9 @@ _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
 
 def _opener_pattern(openers: Sequence[_Opener]) -> str:
     return "|".join(
-        ("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text) for o in openers
+        (("(?i:" + re.escape(o.text) + ")") if o.ignore_case else re.escape(o.text))
+        + ("(?=[" + re.escape(o.follow) + "])" if o.follow else "")
+        for o in openers
     )
 
 
@@ -123,7 +150,7 @@ _OUTER_MARKER_SEARCH = re.compile(_opener_pattern([o for o in _MARKER_OPENERS if
 _THINK_START_PATTERN = r"<(?:(?:seed:)?think|thinking|reasoning)\b"
 _THINK_START = re.compile(_THINK_START_PATTERN, re.IGNORECASE)
 _MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|(?i:" + _THINK_START_PATTERN + ")")
-_MAX_OPENER = max(len(o.text) for o in _OPENERS)
+_MAX_OPENER = max(len(o.text) + (1 if o.follow else 0) for o in _OPENERS)
 _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
 
@@ -183,6 +210,32 @@ def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return out
 
 
+def content_before_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The serving stacks' content of an answer with calls: the text before the first call
+    region exactly as written (its whitespace kept), or ``""`` when that is only whitespace;
+    text between and after the calls goes with them."""
+    if not spans:
+        return text
+    head = text[: min(a for a, _b in spans)]
+    return head if head.strip() else ""
+
+
+def answer_content(text: str, decoded: DecodedCalls) -> str:
+    """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
+
+    Call blocks of a dialect (markers, fences, a whole answer that is a call) leave the text
+    before the first call as written, as the serving stacks' tool parsers return it
+    (:func:`content_before_calls`). Calls written inside prose leave the prose around them,
+    and a harmony answer (gpt-oss) its final and preamble text (:func:`remaining_text`).
+    """
+    if decoded.dialect == "harmony" or decoded.report.source == "span":
+        return remaining_text(text, decoded.spans)
+    content = content_before_calls(text, decoded.spans)
+    if decoded.dialect == "functionary" and content.startswith(_FUNCTIONARY_ALL):
+        return content[len(_FUNCTIONARY_ALL) :]  # the recipient line of text for the user
+    return content
+
+
 def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
     """The arguments as JSON gives them back, so a streamed call (its arguments sent as a JSON
     string) equals the same call parsed whole. Values JSON lacks (complex numbers) become
@@ -218,13 +271,13 @@ def parse_answer(
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
     if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
-        return ParsedAnswer(text, (), remaining_text(text, decoded.spans), None, decoded.report)
+        return ParsedAnswer(text, (), answer_content(text, decoded), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)
     vetted = policy.vet(decoded, tool_names)
     calls = vetted.calls if max_calls is None else vetted.calls[:max_calls]
     safe = tuple(ParsedCall(c.name, _json_safe(c.args)) for c in calls)
-    content = remaining_text(text, decoded.spans)
+    content = answer_content(text, decoded)
     return ParsedAnswer(text, safe, content, None, vetted.report, vetted.invalid)
 
 
@@ -506,11 +559,16 @@ class CallStreamSplitter:
                 if self._opener_pending(i):
                     return False
                 self._prose(i + 1)
-            elif c == "[":
+            elif c == ">" and not _ARROWS.startswith(text[i : i + 3]):
+                self._prose(i + 1)  # a lone `>`: no opener starts with it
+            elif c in ">[":  # `[TOOL_CALLS]`, Functionary's `>>>NAME`, or a bracket
                 if self._opener_at(i):
                     return True
                 if self._opener_pending(i):
                     return False
+                if c == ">":
+                    self._prose(i + 1)
+                    continue
                 self._start("bracket", i, i)
                 return True
             elif c == "{":
@@ -549,7 +607,7 @@ class CallStreamSplitter:
             else:
                 if not self._scan_name(i):
                     return False
-                if self._mode == "candidate":
+                if self._mode != "prose":
                     return True
 
     def _prose(self, end: int) -> None:
@@ -570,6 +628,13 @@ class CallStreamSplitter:
             return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
+        if i == 0 and text.startswith(_FUNCTIONARY_ALL):  # Functionary's text recipient
+            self._mode, self._calls_start, self._calls_scan = "calls", i, i
+            return True
+        if not self._answer_started and m.group() in _HARMONY_CHANNELS:
+            held = self._bare_channel(i)
+            if held is not None:
+                return held
         e = m.end()
         if e == n or (text[e] == "." and e + 1 == n):
             return False
@@ -586,6 +651,21 @@ class CallStreamSplitter:
                 return True
         self._prose(e)
         return True
+
+    def _bare_channel(self, i: int) -> bool | None:
+        """gpt-oss's answer may open with a channel name whose ``<|channel|>`` token was in
+        the prompt (``analysis<|message|>..``): harmony messages, held to the end like a
+        wrapper token. ``False``: wait for more text; ``None``: not that."""
+        text = self.text
+        if BARE_CHANNEL.match(text, i) is not None:
+            self._mode, self._calls_start, self._calls_scan = "calls", i, i
+            return True
+        rest = text[i : i + _BARE_CHANNEL_MAX]
+        lt = rest.find("<")
+        short = len(rest) < _BARE_CHANNEL_MAX and "\n" not in rest
+        if short and (lt < 0 or _HARMONY_MESSAGE.startswith(rest[lt:])):
+            return False
+        return None
 
     def _opener_at(self, i: int) -> bool:
         """A dialect marker or wrapper token at ``i``: start holding it (True)."""

@@ -16,7 +16,9 @@ Readers by name:
   ``NAME<arg_key>..``, whichever the body holds;
 - ``xml`` / ``invoke`` / ``dsml``: parameter elements (see
   :mod:`~langchain_robust_parsers.engine.calls.markup_calls`);
-- ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages.
+- ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages;
+- ``tool_calls``: a JSON list, or Hunyuan's ``<tool_call>`` elements; ``hunyuan``, ``gemma4``,
+  ``functionary``: see :mod:`~langchain_robust_parsers.engine.calls.markup_variants`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     read_kimi,
     sniff_tool_call,
 )
+from langchain_robust_parsers.engine.calls.markup_variants import (
+    is_hunyuan_body,
+    is_hunyuan_call,
+    read_cwm,
+    read_functionary,
+    read_gemma4,
+    read_hunyuan,
+)
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
@@ -43,8 +53,12 @@ __all__ = [
     "markup_reader",
 ]
 
-REMOVED = "markers and calls removed; the prose before, between and after them kept"
-"""The remaining-content rule of every marker dialect."""
+REMOVED = (
+    "the text before the first call block as written ('' when only whitespace); text between "
+    "and after the calls goes with them, as the serving stacks' tool parsers leave it"
+)
+"""The remaining-content rule of every marker dialect (see
+:func:`~langchain_robust_parsers.engine.calls.call_stream.answer_content`)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,11 @@ class DialectRecord:
     example: str
     remaining: str = REMOVED
     writer: str | None = None
+
+
+_NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+"""What follows Functionary's ``>>>`` before a recipient (a Python prompt's ``>>> `` has a
+space)."""
 
 
 def _m(dialect: str, open_: str, *close: str, **kw: bool | str) -> Marker:
@@ -120,19 +139,26 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "dsml",
-        (_m("dsml", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),),
+        (
+            _m("dsml", "<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+            _m("dsml", "<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"),
+        ),
         "dsml",
-        "DeepSeek V3.2",
+        "DeepSeek V3.2; DeepSeek V4 (<｜DSML｜tool_calls>, an invoke may hold JSON)",
         '<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="k" '
         'string="true">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>',
     ),
     DialectRecord(
         "deepseek",
-        (_m("deepseek", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),),
+        (
+            _m("deepseek", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),
+            _m("deepseek", "<|tool▁call▁begin|>", "<|tool▁call▁end|>"),
+        ),
         "calls",
         "DeepSeek V3, R1, V3.1",
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{..}\\n```"
-        "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>",
+        "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>; ASCII "
+        "spellings (<|tool▁call▁begin|>, <|tool_call_begin|>f<|tool_sep|>{..}) alike",
     ),
     DialectRecord(
         "kimi",
@@ -156,7 +182,8 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "harmony",
         "gpt-oss",
         "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{..}<|call|>",
-        remaining="the text of the final channel and of commentary without a recipient",
+        remaining="the text of the last final message, else of the last preamble (commentary "
+        "without a recipient)",
     ),
     DialectRecord(
         "gemma",
@@ -211,9 +238,54 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     DialectRecord(
         "tool_calls",
         (_m("tool_calls", "<tool_calls>", "</tool_calls>", ignore_case=True),),
+        "tool_calls",
+        "Jamba, Hunyuan A13B, MiniMax-M1, Apriel; Hunyuan HY v3 / v4 (key/value tags)",
+        '<tool_calls>[{"name": "f", "arguments": {..}}]</tool_calls>; <tool_calls><tool_call>f'
+        "<tool_sep><arg_key>k</arg_key><arg_value>v</arg_value></tool_call></tool_calls>",
+    ),
+    DialectRecord(
+        "hunyuan",
+        (_m("hunyuan", "<tool_calls:", from_marker=True),),
+        "hunyuan",
+        "Hunyuan HY v4 checkpoints whose tags carry a suffix",
+        "<tool_calls:6124c78e><tool_call:6124c78e>f<arg_key:6124c78e>k</arg_key:6124c78e>"
+        "<arg_value:6124c78e>v</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>",
+    ),
+    DialectRecord(
+        "gemma4",
+        (_m("gemma4", "<|tool_call>", "<tool_call|>", "<turn|>", follow="c"),),
+        "gemma4",
+        "Gemma 4",
+        '<|tool_call>call:f{k:<|"|>v<|"|>,n:3}<tool_call|>',
+    ),
+    DialectRecord(
+        "functionary",
+        (_m("functionary", ">>>", follow=_NAME_START),),
+        "functionary",
+        "Functionary v3.2 (the first call may come without its >>>)",
+        '>>>f\n{"k": "v"}>>>g\n{}',
+    ),
+    DialectRecord(
+        "dots",
+        (_m("dots", "<dots_function_call>", "</dots_function_call>"),),
+        "tool_call",
+        "dots.llm",
+        '<dots_function_call><invoke name="f"><parameter name="k">v</parameter></invoke>'
+        "</dots_function_call>; a JSON call inside",
+    ),
+    DialectRecord(
+        "pangu",
+        (_m("pangu", "[unused11]", "[unused12]"),),
         "calls",
-        "Jamba, Hunyuan A13B, MiniMax-M1, Apriel",
-        '<tool_calls>[{"name": "f", "arguments": {..}}]</tool_calls>',
+        "openPangu (its tokenizer's names for <|tool_call_start|> and <|tool_call_end|>)",
+        '[unused11][{"name": "f", "arguments": {..}}][unused12]',
+    ),
+    DialectRecord(
+        "cwm",
+        (_m("cwm", "<tool:", "</tool>", ignore_case=True),),
+        "cwm",
+        "CWM (Code World Model), Cursor-style tool tags",
+        '<tool: bash>\nterminal ls -la\n</tool>; <tool: function>\nf {"k": "v"}\n</tool>',
     ),
     DialectRecord(
         "function_calls",
@@ -304,7 +376,27 @@ def _gemma(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Pars
     return read_gemma(text, a, b, log, closed=closed)
 
 
+def _hunyuan(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_hunyuan(text, a, b, log, closed=closed)
+
+
+def _gemma4(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_gemma4(text, a, b, log, closed=closed)
+
+
+def _functionary(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_functionary(text, a, b, log, closed=closed)
+
+
+def _cwm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
+    return read_cwm(text, a, b, log, closed=closed)
+
+
 _MARKUP: dict[str, MarkupReader] = {
+    "hunyuan": _hunyuan,
+    "gemma4": _gemma4,
+    "functionary": _functionary,
+    "cwm": _cwm,
     "xml": _xml,
     "invoke": _invoke,
     "dsml": _dsml,
@@ -312,6 +404,18 @@ _MARKUP: dict[str, MarkupReader] = {
     "kimi": _kimi,
     "gemma": _gemma,
 }
+
+
+_KIMI_ARGS_TOKEN = "<|tool_call_argument_begin|>"
+_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+
+
+def _deepseek_body(text: str, a: int, b: int) -> bool:
+    """Is a ``<|tool_call_begin|>`` body without Kimi K2's argument token DeepSeek's
+    ``name<sep>{..}`` (ASCII spellings of its tokens) rather than Step-3's?"""
+    if text.find("steptml:", a, b) >= 0:
+        return False
+    return any(text.find(sep, a, b) >= 0 for sep in _DEEPSEEK_SEPS)
 
 
 def markup_reader(
@@ -322,4 +426,10 @@ def markup_reader(
     reader = READERS.get(dialect, "calls")
     if reader == "tool_call":
         reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+        if reader == "calls" and text.find("<tool_sep>", a, b) >= 0 and is_hunyuan_call(text, a, b):
+            reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
+    elif reader == "tool_calls":
+        reader = "hunyuan" if is_hunyuan_body(text, a, b) else "calls"
+    elif reader == "kimi" and text.find(_KIMI_ARGS_TOKEN, a, b) < 0 and _deepseek_body(text, a, b):
+        reader = "calls"  # DeepSeek's name<sep>{..} under the ASCII markers Kimi K2 shares
     return _MARKUP.get(reader)

@@ -56,6 +56,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     CallKind,
     DecodedCalls,
     ParsedCall,
+    invented_arguments,
 )
 from langchain_robust_parsers.engine.calls.python_calls import (
     CallSyntaxError,
@@ -94,8 +95,9 @@ ARGUMENT_KEYS = ("arguments", "parameters", "args", "input", "params")
 ID_KEYS = ("id", "call_id", "tool_call_id")
 """Where a JSON tool call keeps the id the model gave it."""
 
-CONTAINER_KEYS = ("tool_calls", "function_calls", "calls")
-"""An object holding the call list under one of these keys (``{"tool_calls": [...]}``)."""
+CONTAINER_KEYS = ("tool_calls", "function_calls", "calls", "tool_call")
+"""An object holding the call list under one of these keys (``{"tool_calls": [...]}``; the
+one call of llama.cpp's generic format, ``{"tool_call": {..}}``)."""
 
 _RESERVED_KEYS = frozenset((*NAME_KEYS, *ARGUMENT_KEYS, *ID_KEYS, *CONTAINER_KEYS, "type"))
 """Keys that never name a function in BFCL's ``{"f": {args}}`` shape."""
@@ -123,7 +125,9 @@ _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
 _MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?(\[ARGS\])?")
-_DEEPSEEK_SEP = "<｜tool▁sep｜>"
+_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+"""DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
+``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print."""
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
 thorough, and a flood of brackets without one would cost it time for nothing."""
@@ -218,11 +222,27 @@ def calls_from_json(
     name_keyed = in_marker or (isinstance(value, list) and bool(items))
     calls: list[ParsedCall] = []
     for item in items:
+        if not in_marker and _named_data(item):
+            return None
         call = _call_from_item(item, log, pos, name_keyed=name_keyed)
         if call is None:
             return None
         calls.append(call)
     return calls, depth
+
+
+_CALL_ONLY_KEYS = frozenset((*NAME_KEYS, *ID_KEYS, "type"))
+
+
+def _named_data(item: Any) -> bool:
+    """Outside markers: is ``item`` data that merely has a name (``{"name": "Alice", "age":
+    3}``): no arguments, and keys a call does not have? The servers' JSON parsers want the
+    arguments key too."""
+    if not isinstance(item, dict) or isinstance(item.get("function"), dict):
+        return False
+    if _first_str(item, NAME_KEYS) is None or any(key in item for key in ARGUMENT_KEYS):
+        return False
+    return not _CALL_ONLY_KEYS.issuperset(item)
 
 
 _JSON_DEPTH_TOKEN = re.compile(
@@ -365,17 +385,25 @@ def _named_call(
     raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
 
 
+def _deepseek_sep(text: str, a: int, b: int) -> tuple[int, int]:
+    """The first DeepSeek separator in ``text[a:b]`` and where it ends; (-1, -1) if none."""
+    for sep in _DEEPSEEK_SEPS:
+        at = text.find(sep, a, b)
+        if at >= 0:
+            return at, at + len(sep)
+    return -1, -1
+
+
 def _named_calls(
     text: str, a: int, b: int, log: RepairLog, dialect: str
 ) -> list[ParsedCall] | None:
     """``name[ARGS]{..}`` (Mistral), ``name<｜tool▁sep｜>{..}`` (DeepSeek) and ``name\\n{..}``
     (GLM); ``None`` when the body is written in none of these."""
     if dialect == "deepseek":
-        sep = text.find(_DEEPSEEK_SEP, a, b)
+        sep, rest = _deepseek_sep(text, a, b)
         if sep < 0:
             return None
         head = text[a:sep].strip()
-        rest = sep + len(_DEEPSEEK_SEP)
         if head == "function":  # V3/R1: function<sep>name\n```json\n{..}\n```
             m = _IDENT.match(text, _skip(text, rest, b, " \t"))
             if m is None:
@@ -459,8 +487,8 @@ def _decode_body(
         ctx.log.add("fence_in_tag", a)
         close = text.find(fence.group(1), fence.end(), b)
         a, b = fence.end(), (b if close < 0 else close)
-    if dialect in ("mistral", "deepseek") and "json" in ctx.kinds:
-        named = _named_calls(text, a, b, ctx.log, dialect)
+    if dialect in _NAME_SEP_DIALECTS and "json" in ctx.kinds:
+        named = _named_calls(text, a, b, ctx.log, "mistral" if dialect == "mistral" else "deepseek")
         if named is not None:
             return named
     kind = classify(text, a, b)
@@ -471,7 +499,8 @@ def _decode_body(
     elif kind not in ctx.kinds:
         kind = next(iter(ctx.kinds))  # the one syntax the dialect allows
     if kind == "ast":
-        return decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
+        calls = decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
+        return _built_in_names(calls) if dialect == "python_tag" else calls
     if not in_marker:
         named = _named_calls(text, a, b, ctx.log, "glm") if text[a] not in "{[" else None
         if named is not None:
@@ -481,7 +510,22 @@ def _decode_body(
         if in_marker:
             raise CallDecodeError("json", "Invalid JSON format.", a)
         return None
+    invented = None if in_marker or not got[0] else invented_arguments(ctx.log.repair_names)
+    if invented is not None:  # a fenced or whole-answer call: its arguments are not the model's
+        reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
+        raise CallDecodeError("json", reason, a)
     return got[0]
+
+
+def _built_in_names(calls: list[ParsedCall]) -> list[ParsedCall]:
+    """Llama 3.1's built-in tools are written ``brave_search.call(query=..)``: the tool is
+    ``brave_search``."""
+    return [
+        ParsedCall(c.name[: -len(".call")], c.args, c.id, c.start, c.end, c.raw)
+        if c.name.endswith(".call") and len(c.name) > len(".call")
+        else c
+        for c in calls
+    ]
 
 
 def _kinds(dialect: str) -> frozenset[CallKind]:
@@ -631,7 +675,21 @@ def decode_calls(
 def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: str) -> list[Block]:
     """The dialect blocks of the answer, without markers that prose merely names."""
     blocks = marker_blocks(text, begin, skip, _markers(dialect))
-    return [b for b in blocks if not _prose_after_marker(text, b)]
+    blocks = [b for b in blocks if not _prose_after_marker(text, b)]
+    if blocks and blocks[0].dialect == "functionary":
+        blocks = _functionary_lead(text, begin, blocks)
+    return blocks
+
+
+def _functionary_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
+    """Functionary's prompt ends with ``>>>``, so its first call opens the answer without one
+    (``f\n{..}>>>g\n{..}``): that call is a block too."""
+    a = _skip(text, begin, blocks[0].start, " \t\r\n")
+    m = _NAME_LINE_ARGS.match(text, a, blocks[0].start)
+    if m is None or m.group(1) == "all":
+        return blocks
+    stop = blocks[0].start
+    return [Block("functionary", a, a, stop, stop, True), *blocks]
 
 
 def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
@@ -666,6 +724,10 @@ def _dialect_name(kind: CallKind | None) -> str:
     return "python" if kind == "ast" else "json"
 
 
+_NAME_SEP_DIALECTS = frozenset(("mistral", "deepseek", "kimi", "step3"))
+"""Blocks whose body may be ``name[ARGS]{..}`` or ``name<sep>{..}``: Mistral's, and DeepSeek's
+under its own markers or under the ASCII spellings that Kimi K2's and Step-3's markers share."""
+
 _NAME_LED = frozenset(("mistral", "deepseek", "kimi", "step3", "gemma"))
 """Dialects whose body starts with a bare function name (cut off after it, still a call)."""
 
@@ -687,6 +749,12 @@ def _prose_after_marker(text: str, block: Block) -> bool:
             return m is None and classify(text, a, b) is None
         nxt = _skip(text, m.end(), b)
         return nxt < b and text[nxt] not in "{["
+    if block.dialect == "cwm":  # `<tool: x>` without its `</tool>`: prose naming the tag
+        return True
+    if block.dialect == "functionary":  # `>>>NAME` and a line break, else an arrow in prose
+        m = _IDENT.match(text, a, b)
+        nxt = b if m is None else _skip(text, m.end(), b, " \t")
+        return m is None or (nxt < b and text[nxt] not in "\r\n")
     if block.dialect in _NAME_LED:
         return False
     if block.dialect == "function_xml":  # `write <function=name> to call`: no parameters
@@ -726,6 +794,12 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             first_error = first_error or err
             failed.append(span)
             continue
+        invented = invented_arguments(sub.log.repair_names) if sub.log.repairs else None
+        if invented is not None:  # never run arguments the model did not write
+            reason = f"Malformed tool call arguments (repair {invented!r} would invent them)."
+            first_error = first_error or CallDecodeError("json", reason, block.body_start)
+            failed.append(span)
+            continue
         ctx.log.extend(sub.log)
         decoded += 1
         kind = kind or classify(ctx.text, block.body_start, block.body_stop) or "json"
@@ -761,7 +835,7 @@ def _prose_calls(
         for value, report in _json_candidates(text, begin):
             sub = RepairLog()
             got = calls_from_json(value, sub, begin + report.start, in_marker=False)
-            if got is None or not got[0]:
+            if got is None or not got[0] or invented_arguments(report.repair_names):
                 continue
             a, b = begin + report.start, begin + report.end
             if any(s < b and a < e for s, e, _c, _k in found) or in_region(a, skip) >= 0:

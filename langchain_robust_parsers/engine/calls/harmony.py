@@ -5,9 +5,10 @@ to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>``
 
 A header names its channel (``analysis``, ``commentary``, ``final``) and, for a tool call, its
 recipient (``to=functions.NAME``, before or after the channel); the body of a call is its JSON
-arguments, ended by ``<|call|>``. What remains of the answer is the text of the ``final`` and
-``commentary`` messages without a recipient (the preamble a model may write before its calls);
-``analysis`` is reasoning and is removed with every token and header. Messages to gpt-oss's
+arguments, ended by ``<|call|>``. What remains of the answer is, as the serving stacks leave
+it, the text of its (last) ``final`` message, else of its last ``commentary`` message without a
+recipient (the preamble a model may write before its calls); ``analysis`` is reasoning and is
+removed with every token and header. Messages to gpt-oss's
 built-in tools (``to=python``, ``to=browser.search``) are no function calls and are removed too.
 """
 
@@ -16,10 +17,14 @@ from __future__ import annotations
 import re
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_object
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    invented_arguments,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-__all__ = ["is_harmony", "read_harmony"]
+__all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
 
 MAX_MESSAGES = 1 << 17
 """Harmony messages read from one answer. Each costs time in proportion to its own length,
@@ -41,6 +46,11 @@ _BUILT_IN = re.compile(r"(?:python|browser|container)(?:\.|$)")
 functions are always addressed as ``functions.NAME``."""
 
 
+BARE_CHANNEL = re.compile(r"\s*(?:analysis|commentary|final)\b[^<\n]{0,256}<\|message\|>")
+"""An answer opening with a channel name and no ``<|channel|>`` token: the prompt ended with
+that token, as gpt-oss's template leaves it for the model."""
+
+
 def is_harmony(text: str, begin: int) -> bool:
     """Does the answer hold harmony messages (a ``<|message|>`` after a channel or a
     recipient)?"""
@@ -48,7 +58,7 @@ def is_harmony(text: str, begin: int) -> bool:
     if at < 0:
         return False
     head = text[max(begin, at - 512) : at]
-    return _CHANNEL in head or "to=" in head
+    return _CHANNEL in head or "to=" in head or BARE_CHANNEL.match(text, begin) is not None
 
 
 def _body_end(text: str, start: int) -> tuple[int, int]:
@@ -66,7 +76,7 @@ def read_harmony(
     """The calls of a harmony answer and the regions to remove (everything but the text of
     its content messages)."""
     calls: list[ParsedCall] = []
-    kept: list[tuple[int, int]] = []
+    kept: dict[str, tuple[int, int]] = {}  # the last final message, the last preamble
     pos = begin
     cut = 0
     for _ in range(MAX_MESSAGES):
@@ -82,11 +92,14 @@ def read_harmony(
         if channel_at >= 0:
             m = _CHANNEL_NAME.match(header, channel_at + len(_CHANNEL))
             channel = "" if m is None else m.group()
+        elif pos == begin and BARE_CHANNEL.match(text, pos) is not None:
+            channel = header.split(None, 1)[0]  # `analysis<|message|>`: `<|channel|>` was prompted
         if recipient is not None and _BUILT_IN.match(recipient.group(1)):
             pass  # a built-in tool's input: removed with its header, neither call nor content
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
             ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
+            logged = len(log.repairs)
             try:
                 args, truncated = json_object(text, body, stop, log, repr(name))
             except CallDecodeError:
@@ -94,6 +107,12 @@ def read_harmony(
                     raise
                 truncated = True
                 args = {}
+            if len(log.repairs) > logged and not truncated:  # only the lenient path repairs
+                invented = invented_arguments([r.name for r in log.repairs[logged:]])
+                if invented is not None:
+                    raise CallDecodeError(
+                        "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
+                    )
             if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
                 log.truncated = True
                 log.add("truncated_call_dropped", pos)
@@ -104,16 +123,13 @@ def read_harmony(
             else:
                 calls.append(ParsedCall(name, args))
         elif channel in _CONTENT_CHANNELS:
-            kept.append((body, stop))
+            kept["final" if channel == "final" else "preamble"] = (body, stop)
         pos = stop_after
     if pos < len(text) and text.find(_MESSAGE, pos) < 0:
-        kept.append((pos, len(text)))  # text after the last message
-    spans: list[tuple[int, int]] = []
-    last = 0
-    for a, b in kept:
-        if a > last:
-            spans.append((last, a))
-        last = b
-    if last < len(text):
-        spans.append((last, len(text)))
-    return calls, spans
+        kept.setdefault("after", (pos, len(text)))  # text after the last message
+    region = kept.get("final") or kept.get("preamble") or kept.get("after")
+    if region is None:
+        return calls, [(0, len(text))] if text else []
+    a, b = region
+    spans = [(0, a)] if a > 0 else []
+    return calls, spans + ([(b, len(text))] if b < len(text) else [])

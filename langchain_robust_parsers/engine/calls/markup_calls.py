@@ -145,7 +145,8 @@ def _params(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """``<{prefix}parameter=K>V</..>`` or ``<{prefix}parameter name="K">V</..>`` elements
     (``param`` for ``parameter`` too) in ``text[a:b]``. A missing closing tag ends the value
-    at the next parameter."""
+    at the next parameter; a closing tag written inside a value (``use </parameter> here``) is
+    part of it."""
     opener = "<" + prefix + "param"
     closer = "</" + prefix + "param"
     args: dict[str, Any] = {}
@@ -160,7 +161,8 @@ def _params(
         key, attrs = _tag_name(text, name_at, head_end)
         nxt = text.find(opener, head_end, b)
         limit = b if nxt < 0 else nxt
-        close = text.find(closer, head_end, limit)
+        # the last closing tag before the next parameter: one inside the value is its text
+        close = text.rfind(closer, head_end, limit)
         if close < 0:
             log.add("unclosed_parameter", pos)
             close = limit

@@ -7,13 +7,14 @@ open models). Nothing here imports LangChain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 
-__all__ = ["CallDecodeError", "CallKind", "DecodedCalls", "ParsedCall"]
+__all__ = ["CallDecodeError", "CallKind", "DecodedCalls", "ParsedCall", "invented_arguments"]
 
 CallKind = Literal["ast", "json"]
 """What the text was taken for: Python call syntax (``ast``) or a JSON dialect (``json``). It
@@ -58,6 +59,23 @@ class DecodedCalls:
     kind: CallKind
     spans: tuple[tuple[int, int], ...] = ()
     report: ParseReport = field(default_factory=ParseReport)
+
+
+INVENTED_REPAIRS = frozenset(("missing_value", "stray_text"))
+"""JSON repairs after which a call's arguments are no longer what the model wrote: a value
+made up for a key without one (``{"a": }``), words dropped inside an object. With
+``missing_colon`` and ``unquoted_string`` together (``{invalid json}`` read as
+``{"invalid": "json"}``) a key and its value are made up from prose."""
+
+
+def invented_arguments(names: Sequence[str]) -> str | None:
+    """The repair, among ``names``, that means arguments had to be invented; ``None`` if none."""
+    for name in names:
+        if name in INVENTED_REPAIRS:
+            return name
+    if "missing_colon" in names and "unquoted_string" in names:
+        return "missing_colon"
+    return None
 
 
 class CallDecodeError(EngineError):

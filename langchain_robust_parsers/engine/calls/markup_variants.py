@@ -1,0 +1,215 @@
+"""Readers for markup dialects that vary a known form: Hunyuan's key/value tags, Gemma 4's
+compact calls, Functionary's recipient lines and CWM's ``<tool:>`` tags.
+
+- Hunyuan (HY v3, HY v4): ``<tool_calls><tool_call>NAME<tool_sep><arg_key>k</arg_key>
+  <arg_value>v</arg_value></tool_call></tool_calls>``; HY v4 drops ``<tool_sep>`` and may give
+  every tag one checkpoint suffix (``<tool_calls:6124c78e>`` .. ``</arg_value:6124c78e>``). A
+  value is JSON when it reads as JSON, else text, as GLM's (the bound tools' schemas type it
+  later).
+- Gemma 4: ``<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3}<tool_call|>``: FunctionGemma's
+  body with ``<|"|>`` as the string delimiter.
+- Functionary v3.2: ``>>>NAME\\n{..}`` (``all`` addresses the user: text, no call; ``python``
+  takes raw code).
+
+Each reader takes the block body ``text[a:b]`` and whether the block was closed, as the readers
+of :mod:`~langchain_robust_parsers.engine.calls.markup_calls` do: a call cut off at the end of
+the answer is dropped and the answer marked truncated.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_robust_parsers.engine.calls.markup_calls import json_object, json_or_text, read_gemma
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = [
+    "is_hunyuan_body",
+    "is_hunyuan_call",
+    "read_cwm",
+    "read_functionary",
+    "read_gemma4",
+    "read_hunyuan",
+]
+
+_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_SUFFIX = re.compile(r":[^\s<>]{1,64}")
+"""A checkpoint suffix of HY v4's tags (a colon and a short hash); bounded, no nesting."""
+_WS = " \t\r\n"
+_HY_SEP = "<tool_sep>"
+_GEMMA4_QUOTE = '<|"|>'
+_GEMMA_ESCAPE = "<escape>"
+
+
+def _skip_ws(text: str, pos: int, stop: int) -> int:
+    while pos < stop and text[pos] in _WS:
+        pos += 1
+    return pos
+
+
+def _cut(log: RepairLog, pos: int) -> None:
+    log.truncated = True
+    log.add("truncated_call_dropped", pos)
+
+
+# ----------------------------------------------------------------------------- Hunyuan
+
+
+def is_hunyuan_body(text: str, a: int, b: int) -> bool:
+    """Does a ``<tool_calls>`` body hold Hunyuan's ``<tool_call>`` elements (rather than the
+    JSON list of Hunyuan A13B, Jamba and MiniMax-M1)?"""
+    return text.startswith("<tool_call", _skip_ws(text, a, b))
+
+
+def is_hunyuan_call(text: str, a: int, b: int) -> bool:
+    """Is a ``<tool_call>`` body HY v3's ``NAME<tool_sep>..`` (read alone when the answer was
+    cut off before the outer ``</tool_calls>``)?"""
+    m = _IDENT.match(text, _skip_ws(text, a, b), b)
+    return m is not None and text.startswith(_HY_SEP, m.end())
+
+
+def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """Hunyuan's ``<tool_call{S}>NAME[<tool_sep>]<arg_key{S}>k</arg_key{S}><arg_value{S}>v
+    </arg_value{S}></tool_call{S}>`` elements, ``S`` the tags' suffix (none, or HY v4's
+    ``:HASH``); the body may start at the outer ``<tool_calls{S}>`` tag."""
+    pos = _skip_ws(text, a, b)
+    suffix = ""
+    if text.startswith("<tool_calls", pos):
+        m = _SUFFIX.match(text, pos + len("<tool_calls"), b)
+        suffix = m.group() if m is not None else ""
+        head_end = text.find(">", pos, b)
+        if head_end < 0:
+            _cut(log, pos)
+            return []
+        pos = head_end + 1
+    elif not text.startswith("<tool_call", pos):  # the body of one <tool_call> block
+        if not closed:
+            _cut(log, pos)
+            return []
+        return [_hunyuan_call(text, pos, b, "")]
+    else:
+        m = _SUFFIX.match(text, pos + len("<tool_call"), b)
+        suffix = m.group() if m is not None else ""
+    outer_end = text.find("</tool_calls" + suffix + ">", pos, b)
+    stop = b if outer_end < 0 else outer_end
+    opener, closer = "<tool_call" + suffix + ">", "</tool_call" + suffix + ">"
+    calls: list[ParsedCall] = []
+    start = text.find(opener, pos, stop)
+    while start >= 0:
+        body = start + len(opener)
+        end = text.find(closer, body, stop)
+        if end < 0 and not (closed and outer_end >= 0):
+            _cut(log, start)  # the answer ends inside this call
+            break
+        end = stop if end < 0 else end
+        calls.append(_hunyuan_call(text, body, end, suffix))
+        start = text.find(opener, end, stop)
+    if not calls and not log.truncated:
+        raise CallDecodeError("json", "No Hunyuan <tool_call> in the block.", a)
+    return calls
+
+
+def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
+    key_open, key_close = "<arg_key" + suffix + ">", "</arg_key" + suffix + ">"
+    value_open, value_close = "<arg_value" + suffix + ">", "</arg_value" + suffix + ">"
+    first = text.find(key_open, a, b)
+    name_end = b if first < 0 else first
+    sep = text.find(_HY_SEP, a, name_end)
+    name = text[a : name_end if sep < 0 else sep].strip()
+    if not _IDENT.fullmatch(name):
+        raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
+    args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
+    pos = first
+    while pos >= 0:
+        key_end = text.find(key_close, pos, b)
+        value_at = -1 if key_end < 0 else text.find(value_open, key_end, b)
+        value_end = -1 if value_at < 0 else text.find(value_close, value_at, b)
+        if value_end < 0:
+            raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
+        key = text[pos + len(key_open) : key_end].strip()
+        raws[key] = text[value_at + len(value_open) : value_end]
+        args[key] = json_or_text(raws[key])
+        pos = text.find(key_open, value_end, b)
+    return ParsedCall(name, args, raw=raws)
+
+
+# ----------------------------------------------------------------------------- Gemma 4
+
+
+def read_gemma4(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """Gemma 4's ``call:NAME{key:<|"|>text<|"|>,...}``: FunctionGemma's form with its own
+    string delimiter, read by FunctionGemma's reader (positions in the log are the body's)."""
+    body = text[a:b]
+    if _GEMMA_ESCAPE in body:  # a literal FunctionGemma delimiter inside Gemma 4 text
+        raise CallDecodeError("json", "Invalid Gemma 4 call.", a)
+    body = body.replace(_GEMMA4_QUOTE, _GEMMA_ESCAPE)
+    return read_gemma(body, 0, len(body), log, closed=closed)
+
+
+# ----------------------------------------------------------------------------- Functionary
+
+
+def read_functionary(
+    text: str, a: int, b: int, log: RepairLog, *, closed: bool
+) -> list[ParsedCall]:
+    """One ``>>>`` message of Functionary v3.2: ``NAME\\n{..}``; ``all\\n..`` is text for the
+    user (no call); ``python\\n..`` is code, passed as ``{"code": ..}``."""
+    m = _IDENT.match(text, a, b)
+    if m is None:
+        raise CallDecodeError("json", "A Functionary message without a recipient.", a)
+    name = m.group()
+    if name == "all":
+        return []
+    pos = m.end()
+    while pos < b and text[pos] in " \t":
+        pos += 1
+    if pos >= b:
+        _cut(log, a)
+        return []
+    if text[pos] == "\n":
+        pos += 1
+    if name == "python":
+        return [ParsedCall(name, {"code": text[pos:b].strip()})]
+    start = _skip_ws(text, pos, b)
+    if start >= b or text[start] != "{":
+        if start >= b and not closed:
+            _cut(log, a)
+            return []
+        raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
+    args, truncated = json_object(text, start, b, log, repr(name))
+    if truncated:
+        _cut(log, a)
+        return []
+    return [ParsedCall(name, args)]
+
+
+# ----------------------------------------------------------------------------- CWM
+
+
+def read_cwm(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
+    """Code World Model's ``<tool: LABEL>\nNAME rest..</tool>``: the call is named by the first
+    word of the body, its arguments are the rest as a JSON object, else ``{"command": rest}``;
+    without the ``>`` (``<tool: python print(1)</tool>``) the label is the name."""
+    if not closed:
+        _cut(log, a)
+        return []
+    label = _IDENT.match(text, _skip_ws(text, a, b), b)
+    if label is None:
+        raise CallDecodeError("json", "A <tool:> block without a label.", a)
+    after = _skip_ws(text, label.end(), b)
+    if after < b and text[after] == ">":
+        body = _skip_ws(text, after + 1, b)
+        m = _IDENT.match(text, body, b)
+        if m is None:
+            raise CallDecodeError("json", "A <tool:> block without a tool name.", body)
+        name, rest = m.group(), text[m.end() : b].strip()
+    else:
+        name, rest = label.group(), text[after:b].strip()
+    if rest[:1] == "{":
+        args, truncated = json_object(text, text.index("{", a, b), b, log, repr(name))
+        if not truncated:
+            return [ParsedCall(name, args)]
+    return [ParsedCall(name, {"command": rest})]
