@@ -24,7 +24,12 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import Outcome
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
-from langchain_robust_parsers.parsers.tool_stream import StreamedCall, first_streamed
+from langchain_robust_parsers.parsers.tool_stream import (
+    MANY,
+    StreamedCall,
+    ToolCallStream,
+    first_streamed,
+)
 
 if TYPE_CHECKING:
     from langchain_robust_parsers.parsers.tools import RobustJsonOutputToolsParser
@@ -284,7 +289,12 @@ def args_version(call: WorkingCall) -> int:
 class StreamSteps:
     """What a stream yields, step by step: a value when it differs from the last one yielded
     (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
-    are shown (see ``_signature``), by comparing values otherwise."""
+    are shown (see ``_signature``), by comparing values otherwise.
+
+    When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
+    that call's item is made again: the others are shared with the value yielded before, which
+    is never changed (:meth:`_touched`). Anything else goes the whole way (:meth:`_whole`).
+    """
 
     def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
         self._parser = parser
@@ -292,15 +302,66 @@ class StreamSteps:
         self._prev: Any = None
         self._prev_sig: tuple[Any, ...] | None = None
         self._yielded = False
+        # The last whole step, when its calls came from ``tool_call_chunks`` and the parser
+        # has signatures: each shown call's position among the output's items (-1: shown but
+        # not in the output), and per item the call, its signature entry and the item.
+        self._where: dict[StreamedCall, int] | None = None
+        self._calls: list[WorkingCall] = []
+        self._entries: list[Any] = []
+        self._items: list[Any] = []
+        self._entry = parser._stream_entry
+        self._make_item = parser._stream_item
+        self._first_only = parser.first_tool_only
+        self._diff_mode = parser.diff
 
-    def advance(self, calls: list[WorkingCall]) -> Any:
+    def advance(self, stream: ToolCallStream) -> Any:
         """The item to yield for the calls a stream now shows, or ``None``."""
+        touched = stream.touched
+        if self._where is not None and touched is not MANY:
+            return None if touched is None else self._touched(stream, touched)
+        return self._whole(self._parser._stream_calls(stream))
+
+    def _touched(self, stream: ToolCallStream, call: StreamedCall) -> Any:
+        """The step when ``call`` alone changed (its name did not: see ``ToolCallStream``)."""
+        where = self._where
+        assert where is not None
+        pos = where.get(call)
+        shown = not call.args_seen or isinstance(call.value, dict)
+        if pos is None:
+            if not shown:
+                return None  # hidden before and now
+            return self._whole(self._parser._stream_calls(stream))
+        if not shown:
+            return self._whole(self._parser._stream_calls(stream))
+        if pos < 0:
+            return None  # shown, not in the output
+        working = self._calls[pos]
+        working.args = call.value if call.args_seen else {}
+        working.id = call.id
+        entry = self._entry(working)
+        if entry == self._entries[pos]:
+            return None
+        self._entries[pos] = entry
+        items = self._items
+        items[pos] = self._make_item(working)
+        self._prev_sig = None  # the next whole step compares values
+        # As ``_stream_shape`` makes it: the item of the first call, or a new list.
+        return self._emit(items[0] if self._first_only else items.copy())
+
+    def _whole(self, calls: list[WorkingCall]) -> Any:
+        """The step from all the calls shown (``calls``), compared with the last step."""
         self.fresh = False
         parser = self._parser
         sig = parser._signature(calls)
+        self._where = None
+        if sig is not None and calls and calls[0].origin == "tool_call_chunks":
+            self._keep(calls)
         if sig is not None and sig == self._prev_sig:
             return None
-        parsed = parser._output(calls, partial=True)
+        if self._where is not None:
+            parsed = parser._stream_shape(self._items.copy())
+        else:
+            parsed = parser._output(calls, partial=True)
         if parsed is None:
             return None
         prev_sig = self._prev_sig
@@ -315,6 +376,23 @@ class StreamSteps:
             return None  # the same value (``sig`` now describes it too)
         return self._emit(parsed)
 
+    def _keep(self, calls: list[WorkingCall]) -> None:
+        """Remember a whole step for :meth:`_touched`."""
+        parser = self._parser
+        selected = parser._select(calls)
+        where: dict[StreamedCall, int] = {}
+        for call in calls:
+            if call.state is not None:
+                where[call.state] = -1
+        for pos, call in enumerate(selected):
+            if call.state is None:
+                return
+            where[call.state] = pos
+        self._where = where
+        self._calls = selected
+        self._entries = [self._entry(c) for c in selected]
+        self._items = [self._make_item(c) for c in selected]
+
     def last(self, final: FinalParse[Any]) -> Any:
         """The item to yield for the final parse of the whole stream, or ``None``."""
         if final.error is not None or final.value is None or final.value == self._prev:
@@ -322,8 +400,7 @@ class StreamSteps:
         return self._emit(final.value)
 
     def _emit(self, value: Any) -> Any:
-        parser = self._parser
-        out = parser._diff(self._prev, value) if parser.diff else value
+        out = self._parser._diff(self._prev, value) if self._diff_mode else value
         if not self._yielded:
             out = first_streamed(out)  # see FirstStreamedList
         self._prev = value

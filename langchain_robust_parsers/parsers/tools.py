@@ -63,10 +63,10 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
+from langchain_robust_parsers.parsers.json_streaming import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal_message,
     fallback_on_error,
     publish,
 )
@@ -270,22 +270,19 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         async for value in self._astream(pairs()):
             yield value
 
-    def _push(self, stream: ToolCallStream, message: BaseMessage | str, text: str | None) -> bool:
-        if text is None and isinstance(message, BaseMessage):
-            check_refusal_message(message)  # else checked when its text was taken
-        return stream.push(message, text)
-
     def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
+        push = stream.push
         for message, text in pairs:
-            if not self._push(stream, message, text) and not step.fresh:
-                continue
-            out = step.advance(self._stream_calls(stream))
-            if out is not None:
-                yield out
+            if text is None:
+                text = chunk_text(message)  # refuses a refusal, as the text channel does
+            if push(message, text) or step.fresh:
+                out = step.advance(stream)
+                if out is not None:
+                    yield out
         final = self._stream_final(stream)
         publish(final.event, self.stats)
         if final.error is not None:  # a stream fails where invoke fails
@@ -301,12 +298,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
+        push = stream.push
         async for message, text in pairs:
-            if not self._push(stream, message, text) and not step.fresh:
-                continue
-            out = step.advance(self._stream_calls(stream))
-            if out is not None:
-                yield out
+            if text is None:
+                text = chunk_text(message)  # refuses a refusal, as the text channel does
+            if push(message, text) or step.fresh:
+                out = step.advance(stream)
+                if out is not None:
+                    yield out
         final = self._stream_final(stream)
         await apublish(final.event, self.stats)
         if final.error is not None:
@@ -351,7 +350,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 name=self._match(c.name),
                 state=c,
             )
-            for c in stream.raw_calls
+            for c in stream.raw_values()
             if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
         ]
 
@@ -558,16 +557,28 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return {"args": call.args, "type": call.name}
 
     def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        """What of ``calls`` the output shows, cheaply: per shown call, the streamed call, its
-        argument version, its name and (``return_id``) its id. ``None``: compare values."""
-        shown = calls[:1] if self.first_tool_only else calls
-        return tuple((c.state, args_version(c), c.name, self.return_id and c.id) for c in shown)
+        """What of ``calls`` the output shows, cheaply: per shown call, the streamed call and
+        its :meth:`_stream_entry`. ``None``: compare values."""
+        return tuple((c.state, *self._stream_entry(c)) for c in self._select(calls))
+
+    def _stream_entry(self, call: WorkingCall) -> tuple[Any, ...]:
+        """What the output shows of one streamed call, cheaply: its argument version, its name
+        and (``return_id``) its id."""
+        return (args_version(call), call.name, self.return_id and call.id)
+
+    def _stream_item(self, call: WorkingCall) -> Any:
+        """What one selected call contributes to the output."""
+        return self._item(call)
+
+    def _stream_shape(self, items: list[Any]) -> Any:
+        """The output made of the selected calls' items (a new list, kept as is)."""
+        if self.first_tool_only:
+            return items[0] if items else None
+        return items
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
-        if self.first_tool_only:
-            return self._item(calls[0]) if calls else None
-        return [self._item(c) for c in calls]
+        return self._stream_shape([self._stream_item(c) for c in self._select(calls)])
 
 
 class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyToolsParser):
@@ -591,18 +602,8 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
         matching = [c for c in calls if c.name == self.key_name]
         return matching[:1] if self.first_tool_only else matching
 
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        matching = [c for c in calls if c.name == self.key_name]
-        shown = matching[:1] if self.first_tool_only else matching
-        return tuple((c.state, args_version(c), self.return_id and c.id) for c in shown)
-
-    def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
-        matching = [c for c in calls if c.name == self.key_name]
-        if self.first_tool_only:
-            if not matching:
-                return None
-            return self._item(matching[0]) if self.return_id else matching[0].args
-        return [self._item(c) if self.return_id else c.args for c in matching]
+    def _stream_item(self, call: WorkingCall) -> Any:
+        return self._item(call) if self.return_id else call.args
 
 
 @functools.lru_cache(maxsize=256)
