@@ -286,6 +286,12 @@ def args_version(call: WorkingCall) -> int:
     return call.state.args_version
 
 
+def stream_entry(call: WorkingCall, return_id: bool) -> tuple[Any, ...]:
+    """What a stream's output shows of one call, cheaply: its argument version, its name and
+    (``return_id``) its id (``StreamSteps.advance`` inlines it)."""
+    return (args_version(call), call.name, return_id and call.id)
+
+
 class StreamSteps:
     """What a stream yields, step by step: a value when it differs from the last one yielded
     (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
@@ -293,7 +299,7 @@ class StreamSteps:
 
     When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
     that call's item is made again: the others are shared with the value yielded before, which
-    is never changed (:meth:`_touched`). Anything else goes the whole way (:meth:`_whole`).
+    is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
     """
 
     def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
@@ -309,22 +315,23 @@ class StreamSteps:
         self._calls: list[WorkingCall] = []
         self._entries: list[Any] = []
         self._items: list[Any] = []
-        self._entry = parser._stream_entry
         self._make_item = parser._stream_item
         self._first_only = parser.first_tool_only
+        self._return_id = parser.return_id
         self._diff_mode = parser.diff
 
     def advance(self, stream: ToolCallStream) -> Any:
-        """The item to yield for the calls a stream now shows, or ``None``."""
-        touched = stream.touched
-        if self._where is not None and touched is not MANY:
-            return None if touched is None else self._touched(stream, touched)
-        return self._whole(self._parser._stream_calls(stream))
+        """The item to yield for the calls a stream now shows, or ``None``.
 
-    def _touched(self, stream: ToolCallStream, call: StreamedCall) -> Any:
-        """The step when ``call`` alone changed (its name did not: see ``ToolCallStream``)."""
+        When the last chunk changed one shown call and nothing else, only that call's item is
+        made again (the hot path of a stream, in one method).
+        """
+        call = stream.touched
         where = self._where
-        assert where is not None
+        if where is None or call is MANY:
+            return self._whole(self._parser._stream_calls(stream))
+        if call is None:
+            return None
         pos = where.get(call)
         shown = not call.args_seen or isinstance(call.value, dict)
         if pos is None:
@@ -336,17 +343,24 @@ class StreamSteps:
         if pos < 0:
             return None  # shown, not in the output
         working = self._calls[pos]
-        working.args = call.value if call.args_seen else {}
+        args = working.args = call.value if call.args_seen else {}
         working.id = call.id
-        entry = self._entry(working)
-        if entry == self._entries[pos]:
+        # ``stream_entry``, inlined (the hot path); the name did not change.
+        entries = self._entries
+        old = entries[pos]
+        version = call.args_version if args else 0
+        if version == old[0] and (not self._return_id or call.id == old[2]):
             return None
-        self._entries[pos] = entry
+        entries[pos] = (version, working.name, self._return_id and call.id)
         items = self._items
         items[pos] = self._make_item(working)
         self._prev_sig = None  # the next whole step compares values
         # As ``_stream_shape`` makes it: the item of the first call, or a new list.
-        return self._emit(items[0] if self._first_only else items.copy())
+        value = items[0] if self._first_only else items.copy()
+        if self._diff_mode or not self._yielded:
+            return self._emit(value)
+        self._prev = value
+        return value
 
     def _whole(self, calls: list[WorkingCall]) -> Any:
         """The step from all the calls shown (``calls``), compared with the last step."""
@@ -377,7 +391,7 @@ class StreamSteps:
         return self._emit(parsed)
 
     def _keep(self, calls: list[WorkingCall]) -> None:
-        """Remember a whole step for :meth:`_touched`."""
+        """Remember a whole step for the short way of :meth:`advance`."""
         parser = self._parser
         selected = parser._select(calls)
         where: dict[StreamedCall, int] = {}
@@ -390,7 +404,7 @@ class StreamSteps:
             where[call.state] = pos
         self._where = where
         self._calls = selected
-        self._entries = [self._entry(c) for c in selected]
+        self._entries = [stream_entry(c, self._return_id) for c in selected]
         self._items = [self._make_item(c) for c in selected]
 
     def last(self, final: FinalParse[Any]) -> Any:

@@ -32,6 +32,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.json_streaming import (
     FirstStreamedList,
@@ -39,6 +40,7 @@ from langchain_robust_parsers.parsers.json_streaming import (
     chunk_text,
     first_streamed,
 )
+from langchain_robust_parsers.parsers.report_events import check_refusal_message
 
 __all__ = [
     "MANY",
@@ -48,7 +50,6 @@ __all__ = [
     "apaired_messages",
     "atexts_with_side_channel",
     "first_streamed",
-    "paired_messages",
     "texts_with_side_channel",
 ]
 
@@ -58,13 +59,19 @@ def texts_with_side_channel(
 ) -> Iterator[str]:
     """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
 
-    The parser reads ``side`` with :func:`paired_messages`: one message per text item, in
-    order, whatever the buffering between the two (``itertools.tee``). A refusal raises here
+    The parser pops one message from ``side`` per text item it reads (:func:`apaired_messages`
+    does it for the async parser): in order, whatever the buffering between the two
+    (``itertools.tee``). A refusal raises here
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
     """
     for chunk in chunks:
         side.append(chunk)
-        yield chunk_text(chunk)
+        if isinstance(chunk, str):
+            yield chunk
+            continue
+        check_refusal_message(chunk)  # as `chunk_text`, without its calls: the hot path
+        content = chunk.content
+        yield content if content.__class__ is str else content_text(content)
 
 
 async def atexts_with_side_channel(
@@ -74,14 +81,6 @@ async def atexts_with_side_channel(
     async for chunk in chunks:
         side.append(chunk)
         yield chunk_text(chunk)
-
-
-def paired_messages(
-    texts: Iterable[str], side: deque[BaseMessage | str]
-) -> Iterator[tuple[BaseMessage | str, str]]:
-    """Each text item with the message it came from (see :func:`texts_with_side_channel`)."""
-    for text in texts:
-        yield side.popleft(), text
 
 
 async def apaired_messages(
@@ -290,7 +289,35 @@ class ToolCallStream:
         changed = False
         pieces = getattr(message, "tool_call_chunks", None)
         if pieces:
-            changed = self._next_args(pieces) if len(pieces) == 1 else self._pieces(pieces)
+            last = self._last
+            piece = pieces[0]
+            if (
+                last is not None
+                and len(pieces) == 1
+                and not piece.get("name")
+                and piece.get("index") == last.index
+                and piece.get("index").__class__ is int
+                and (not piece.get("id") or piece.get("id") == last.id)
+            ):
+                # Only more arguments of the last call (the usual chunk): straight to its
+                # decoder (see `_pieces` for why `find` would give this call).
+                args = piece.get("args")
+                if args and args.__class__ is str:
+                    last.args_seen = True
+                    stream = last._args
+                    if stream is None:
+                        changed = last._push(args)
+                    else:
+                        value = stream.push(args)  # inlined `_push`, the hot path
+                        if value is not None:
+                            last.value = value
+                            last.args_version += 1
+                            last.version += 1
+                            changed = True
+                    if changed:
+                        self.touched = last
+            else:
+                changed = self._pieces(pieces)
         elif pieces is None and isinstance(message, AIMessage):
             self._whole(message)
             changed = True
@@ -304,27 +331,6 @@ class ToolCallStream:
                         changed = True
         return changed
 
-    def _next_args(self, pieces: list[Any]) -> bool:
-        """One piece: when it only carries more arguments of the last call (the usual chunk),
-        they go straight to that call's decoder."""
-        piece = pieces[0]
-        last = self._last
-        if (
-            last is not None
-            and not piece.get("name")
-            and piece.get("index") == last.index
-            and piece.get("index").__class__ is int
-            and (not piece.get("id") or piece.get("id") == last.id)
-        ):
-            args = piece.get("args")
-            if args and args.__class__ is str:
-                last.args_seen = True
-                if last._push(args):
-                    self.touched = last
-                    return True
-            return False
-        return self._pieces(pieces)
-
     def _pieces(self, pieces: list[Any]) -> bool:
         calls = self._chunks
         find = calls.find
@@ -337,7 +343,7 @@ class ToolCallStream:
         if calls.created:
             calls.created = False
             touched = MANY
-        # The call :meth:`_next_args` may feed directly: alone at its index, so ``find`` would
+        # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
         # return it for a piece of that index without an id (or with its own).
         self._last = None
         if len(pieces) == 1 and call.index.__class__ is int:

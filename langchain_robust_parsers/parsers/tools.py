@@ -90,17 +90,16 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     ToolsParseReport,
     UnrecoverableCall,
     WorkingCall,
-    args_version,
     message_calls,
     partial_value,
     stopped_at_max_tokens,
+    stream_entry,
     typed_text_calls,
 )
 from langchain_robust_parsers.parsers.tool_stream import (
     ToolCallStream,
     apaired_messages,
     atexts_with_side_channel,
-    paired_messages,
     texts_with_side_channel,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
@@ -235,7 +234,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: Iterator[Any]) -> Iterator[Any]:
-            return self._stream(paired_messages(texts, side))
+            return self._stream(texts, side)
 
         yield from self._transform_stream_with_config(
             texts_with_side_channel(input, side), run, config, run_type="parser"
@@ -260,7 +259,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         """langchain-core's hook, for callers that use it directly: messages or text."""
-        return self._stream((chunk, None) for chunk in input)
+        return self._stream(input)
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
         async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
@@ -270,15 +269,21 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         async for value in self._astream(pairs()):
             yield value
 
-    def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
+    def _stream(
+        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
+    ) -> Iterator[Any]:
+        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
+        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
         push = stream.push
-        for message, text in pairs:
-            if text is None:
-                text = chunk_text(message)  # refuses a refusal, as the text channel does
+        for chunk in chunks:
+            if side is None:
+                message, text = chunk, chunk_text(chunk)  # refuses a refusal
+            else:
+                message, text = side.popleft(), chunk
             if push(message, text) or step.fresh:
                 out = step.advance(stream)
                 if out is not None:
@@ -557,18 +562,16 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return {"args": call.args, "type": call.name}
 
     def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        """What of ``calls`` the output shows, cheaply: per shown call, the streamed call and
-        its :meth:`_stream_entry`. ``None``: compare values."""
-        return tuple((c.state, *self._stream_entry(c)) for c in self._select(calls))
-
-    def _stream_entry(self, call: WorkingCall) -> tuple[Any, ...]:
-        """What the output shows of one streamed call, cheaply: its argument version, its name
-        and (``return_id``) its id."""
-        return (args_version(call), call.name, self.return_id and call.id)
+        """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
+        and its :func:`stream_entry`. ``None``: compare values."""
+        return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
 
     def _stream_item(self, call: WorkingCall) -> Any:
-        """What one selected call contributes to the output."""
-        return self._item(call)
+        """What one selected call contributes to the output: :meth:`_item`, without a call
+        more on the hot path of a stream."""
+        if self.return_id:
+            return {"args": call.args, "id": call.id, "type": call.name}
+        return {"args": call.args, "type": call.name}
 
     def _stream_shape(self, items: list[Any]) -> Any:
         """The output made of the selected calls' items (a new list, kept as is)."""
