@@ -337,7 +337,9 @@ class StreamSteps:
         if pos is None:
             if not shown:
                 return None  # hidden before and now
-            return self._whole(self._parser._stream_calls(stream))
+            if call is not stream.chunk_calls[-1]:
+                return self._whole(self._parser._stream_calls(stream))
+            return self._append(call)
         if not shown:
             return self._whole(self._parser._stream_calls(stream))
         if pos < 0:
@@ -361,6 +363,25 @@ class StreamSteps:
             return self._emit(value)
         self._prev = value
         return value
+
+    def _append(self, call: StreamedCall) -> Any:
+        """The step when ``call``, the last chunked call, is shown for the first time: its
+        item follows the others when the parser selects it (``_select`` keeps the calls that
+        pass a test, in order, only the first under ``first_tool_only``)."""
+        parser = self._parser
+        working = parser._stream_working(call)
+        where = self._where
+        assert where is not None
+        selected = parser._select([working])
+        if not selected or (self._first_only and self._calls):
+            where[call] = -1
+            return None
+        where[call] = len(self._calls)
+        self._calls.append(working)
+        self._entries.append(stream_entry(working, self._return_id))
+        self._items.append(self._make_item(working))
+        self._prev_sig = None  # the next whole step compares values
+        return self._emit(parser._stream_shape(self._items.copy()))
 
     def _whole(self, calls: list[WorkingCall]) -> Any:
         """The step from all the calls shown (``calls``), compared with the last step."""

@@ -203,8 +203,8 @@ class _CallList:
         self._lazy = lazy
         self.calls: list[StreamedCall] = []
         self._by_index: dict[Any, list[StreamedCall]] = {}
-        self.created = False
-        """Set when :meth:`find` made a new call (the owner resets it)."""
+        self.created = 0
+        """How many calls :meth:`find` made (the owner resets it)."""
 
     def at(self, index: Any) -> list[StreamedCall]:
         """The calls merged by ``index`` (a mergeable one)."""
@@ -218,14 +218,14 @@ class _CallList:
                     return call
         call = StreamedCall(index, self._reparse, lazy=self._lazy)
         self.calls.append(call)
-        self.created = True
+        self.created += 1
         if mergeable:
             self._by_index.setdefault(index, []).append(call)
         return call
 
 
 MANY = object()
-""":attr:`ToolCallStream.touched` when the last chunk changed more than one call, or made one."""
+""":attr:`ToolCallStream.touched` when the last chunk changed more than one call."""
 
 
 class ToolCallStream:
@@ -237,8 +237,8 @@ class ToolCallStream:
     worked out by :meth:`raw_values` only). The text content is kept (as pieces) when
     ``keep_text`` is set, for the text fallback at the end.
 
-    After :meth:`push`, ``touched`` is the one chunked call the chunk changed (the others are
-    as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
+    After :meth:`push`, ``touched`` is the one chunked call the chunk changed or made (the
+    others are as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
     """
 
     def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
@@ -335,14 +335,24 @@ class ToolCallStream:
         calls = self._chunks
         find = calls.find
         touched: Any = None
+        renamed: StreamedCall | None = None
         for piece in pieces:
             call_id = piece.get("id")
             call = find(piece.get("index"), call_id)
-            if call.feed(piece.get("name"), piece.get("args"), call_id):
+            name = piece.get("name")
+            if call.feed(name, piece.get("args"), call_id):
                 touched = call if touched is None or touched is call else MANY
+                if isinstance(name, str) and name:
+                    renamed = call
+        if renamed is not None and renamed not in calls.calls[len(calls.calls) - calls.created :]:
+            touched = MANY  # a shown call's name grew: what it matches may have changed
         if calls.created:
-            calls.created = False
-            touched = MANY
+            # One new call (the last) and no other change: it is the one touched.
+            if calls.created > 1 or touched not in (None, calls.calls[-1]):
+                touched = MANY
+            else:
+                touched = calls.calls[-1]
+            calls.created = 0
         # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
         # return it for a piece of that index without an id (or with its own).
         self._last = None
@@ -360,13 +370,13 @@ class ToolCallStream:
         for itc in message.invalid_tool_calls:
             call = find(None, itc.get("id"))
             call.feed(itc.get("name"), itc.get("args"), itc.get("id"))
-        self._chunks.created = False
+        self._chunks.created = 0
         self.touched = MANY
 
     def _raw_delta(self, delta: dict[str, Any]) -> bool:
         call_id = delta.get("id")
         call = self._raw.find(delta.get("index"), call_id)
-        self._raw.created = False
+        self._raw.created = 0
         function = delta.get("function")
         if not isinstance(function, dict):
             return call.feed(None, None, call_id)

@@ -97,6 +97,7 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     typed_text_calls,
 )
 from langchain_robust_parsers.parsers.tool_stream import (
+    StreamedCall,
     ToolCallStream,
     apaired_messages,
     atexts_with_side_channel,
@@ -333,14 +334,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
         else the raw OpenAI calls that have decoded arguments."""
         calls = [
-            WorkingCall(
-                c.name,
-                c.value if c.args_seen else {},
-                c.id,
-                "tool_call_chunks",
-                name=self._match(c.name),
-                state=c,
-            )
+            self._stream_working(c)
             for c in stream.chunk_calls
             if not c.args_seen or isinstance(c.value, dict)
         ]
@@ -358,6 +352,17 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             for c in stream.raw_values()
             if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
         ]
+
+    def _stream_working(self, call: StreamedCall) -> WorkingCall:
+        """A chunked call as a stream shows it (arguments ``{}`` before any arrived)."""
+        return WorkingCall(
+            call.name,
+            call.value if call.args_seen else {},
+            call.id,
+            "tool_call_chunks",
+            name=self._match(call.name),
+            state=call,
+        )
 
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
         """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
