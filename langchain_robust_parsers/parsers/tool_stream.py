@@ -8,6 +8,13 @@ its name and id are extended, and only the new argument text is fed to that call
 :class:`~langchain_robust_parsers.parsers.json_streaming.JsonValueStream`, which says whether
 the value changed. The argument text itself is kept as an append-only list of pieces.
 
+A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
+call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
+says which one call a chunk changed (``touched``), so that the parser remakes only that call's
+item (``StreamSteps`` in ``tool_call_items.py``). The raw OpenAI deltas that langchain-openai
+sends beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call
+is): otherwise every argument would be decoded twice.
+
 Calls are merged as langchain-core merges ``tool_call_chunks`` (and the raw OpenAI deltas in
 ``additional_kwargs["tool_calls"]``): pieces with the same integer ``index`` (or ``lc_`` string
 index) and no conflicting ids belong to one call, in order of first appearance; a piece without
