@@ -298,12 +298,13 @@ class ToolCallStream:
         if pieces:
             last = self._last
             piece = pieces[0]
+            index = piece.get("index")
             if (
                 last is not None
                 and len(pieces) == 1
+                and index.__class__ is int
+                and index == last.index
                 and not piece.get("name")
-                and piece.get("index") == last.index
-                and piece.get("index").__class__ is int
                 and (not piece.get("id") or piece.get("id") == last.id)
             ):
                 # Only more arguments of the last call (the usual chunk): straight to its

@@ -279,14 +279,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
-        push = stream.push
+        push, advance = stream.push, step.advance
         for chunk in chunks:
             if side is None:
                 message, text = chunk, chunk_text(chunk)  # refuses a refusal
             else:
                 message, text = side.popleft(), chunk
             if push(message, text) or step.fresh:
-                out = step.advance(stream)
+                out = advance(stream)
                 if out is not None:
                     yield out
         final = self._stream_final(stream)
