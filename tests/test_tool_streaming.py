@@ -3,6 +3,7 @@ is worked on; what is yielded matches langchain-core's parsers and never changes
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import copy
 import functools
@@ -10,7 +11,7 @@ import json
 import operator
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -157,3 +158,18 @@ def test_names_arriving_in_pieces_match_langchain() -> None:
         ),
     ]:
         assert list(ours.transform(iter(chunks))) == list(core.transform(iter(chunks)))
+
+
+def test_async_stream_matches_the_sync_one() -> None:
+    calls = [(name, json.dumps(args)) for name, args in CALLS]
+    chunks = openai_chunks(calls, seed=7, most=3)
+
+    async def values(parser: Any) -> list[Any]:
+        async def source() -> AsyncIterator[AIMessageChunk]:
+            for chunk in chunks:
+                yield chunk
+
+        return [v async for v in parser.atransform(source())]
+
+    for ours, _ in pairs():
+        assert asyncio.run(values(ours)) == list(ours.transform(iter(chunks)))
