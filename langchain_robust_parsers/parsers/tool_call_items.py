@@ -24,7 +24,12 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import Outcome
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
-from langchain_robust_parsers.parsers.tool_stream import StreamedCall, first_streamed
+from langchain_robust_parsers.parsers.tool_stream import (
+    MANY,
+    StreamedCall,
+    ToolCallStream,
+    first_streamed,
+)
 
 if TYPE_CHECKING:
     from langchain_robust_parsers.parsers.tools import RobustJsonOutputToolsParser
@@ -281,10 +286,21 @@ def args_version(call: WorkingCall) -> int:
     return call.state.args_version
 
 
+def stream_entry(call: WorkingCall, return_id: bool) -> tuple[Any, ...]:
+    """What a stream's output shows of one call, cheaply: its argument version, its name and
+    (``return_id``) its id (``StreamSteps.advance`` inlines it)."""
+    return (args_version(call), call.name, return_id and call.id)
+
+
 class StreamSteps:
     """What a stream yields, step by step: a value when it differs from the last one yielded
     (langchain-core's ``parsed != prev``), decided from the calls' versions when the same calls
-    are shown (see ``_signature``), by comparing values otherwise."""
+    are shown (see ``_signature``), by comparing values otherwise.
+
+    When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
+    that call's item is made again: the others are shared with the value yielded before, which
+    is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
+    """
 
     def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
         self._parser = parser
@@ -292,15 +308,95 @@ class StreamSteps:
         self._prev: Any = None
         self._prev_sig: tuple[Any, ...] | None = None
         self._yielded = False
+        # The last whole step, when its calls came from ``tool_call_chunks`` and the parser
+        # has signatures: each shown call's position among the output's items (-1: shown but
+        # not in the output), and per item the call, its signature entry and the item.
+        self._where: dict[StreamedCall, int] | None = None
+        self._calls: list[WorkingCall] = []
+        self._entries: list[Any] = []
+        self._items: list[Any] = []
+        self._make_item = parser._stream_item
+        self._first_only = parser.first_tool_only
+        self._return_id = parser.return_id
+        self._diff_mode = parser.diff
 
-    def advance(self, calls: list[WorkingCall]) -> Any:
-        """The item to yield for the calls a stream now shows, or ``None``."""
+    def advance(self, stream: ToolCallStream) -> Any:
+        """The item to yield for the calls a stream now shows, or ``None``.
+
+        When the last chunk changed one shown call and nothing else, only that call's item is
+        made again (the hot path of a stream, in one method).
+        """
+        call = stream.touched
+        where = self._where
+        if where is None or call is MANY:
+            return self._whole(self._parser._stream_calls(stream))
+        if call is None:
+            return None
+        pos = where.get(call)
+        shown = not call.args_seen or isinstance(call.value, dict)
+        if pos is None:
+            if not shown:
+                return None  # hidden before and now
+            if call is not stream.chunk_calls[-1]:
+                return self._whole(self._parser._stream_calls(stream))
+            return self._append(call)
+        if not shown:
+            return self._whole(self._parser._stream_calls(stream))
+        if pos < 0:
+            return None  # shown, not in the output
+        working = self._calls[pos]
+        args = working.args = call.value if call.args_seen else {}
+        working.id = call.id
+        # ``stream_entry``, inlined (the hot path); the name did not change.
+        entries = self._entries
+        old = entries[pos]
+        version = call.args_version if args else 0
+        if version == old[0] and (not self._return_id or call.id == old[2]):
+            return None
+        entries[pos] = (version, working.name, self._return_id and call.id)
+        items = self._items
+        items[pos] = self._make_item(working)
+        self._prev_sig = None  # the next whole step compares values
+        # As ``_stream_shape`` makes it: the item of the first call, or a new list.
+        value = items[0] if self._first_only else items.copy()
+        if self._diff_mode or not self._yielded:
+            return self._emit(value)
+        self._prev = value
+        return value
+
+    def _append(self, call: StreamedCall) -> Any:
+        """The step when ``call``, the last chunked call, is shown for the first time: its
+        item follows the others when the parser selects it (``_select`` keeps the calls that
+        pass a test, in order, only the first under ``first_tool_only``)."""
+        parser = self._parser
+        working = parser._stream_working(call)
+        where = self._where
+        assert where is not None
+        selected = parser._select([working])
+        if not selected or (self._first_only and self._calls):
+            where[call] = -1
+            return None
+        where[call] = len(self._calls)
+        self._calls.append(working)
+        self._entries.append(stream_entry(working, self._return_id))
+        self._items.append(self._make_item(working))
+        self._prev_sig = None  # the next whole step compares values
+        return self._emit(parser._stream_shape(self._items.copy()))
+
+    def _whole(self, calls: list[WorkingCall]) -> Any:
+        """The step from all the calls shown (``calls``), compared with the last step."""
         self.fresh = False
         parser = self._parser
         sig = parser._signature(calls)
+        self._where = None
+        if sig is not None and calls and calls[0].origin == "tool_call_chunks":
+            self._keep(calls)
         if sig is not None and sig == self._prev_sig:
             return None
-        parsed = parser._output(calls, partial=True)
+        if self._where is not None:
+            parsed = parser._stream_shape(self._items.copy())
+        else:
+            parsed = parser._output(calls, partial=True)
         if parsed is None:
             return None
         prev_sig = self._prev_sig
@@ -315,6 +411,23 @@ class StreamSteps:
             return None  # the same value (``sig`` now describes it too)
         return self._emit(parsed)
 
+    def _keep(self, calls: list[WorkingCall]) -> None:
+        """Remember a whole step for the short way of :meth:`advance`."""
+        parser = self._parser
+        selected = parser._select(calls)
+        where: dict[StreamedCall, int] = {}
+        for call in calls:
+            if call.state is not None:
+                where[call.state] = -1
+        for pos, call in enumerate(selected):
+            if call.state is None:
+                return
+            where[call.state] = pos
+        self._where = where
+        self._calls = selected
+        self._entries = [stream_entry(c, self._return_id) for c in selected]
+        self._items = [self._make_item(c) for c in selected]
+
     def last(self, final: FinalParse[Any]) -> Any:
         """The item to yield for the final parse of the whole stream, or ``None``."""
         if final.error is not None or final.value is None or final.value == self._prev:
@@ -322,8 +435,7 @@ class StreamSteps:
         return self._emit(final.value)
 
     def _emit(self, value: Any) -> Any:
-        parser = self._parser
-        out = parser._diff(self._prev, value) if parser.diff else value
+        out = self._parser._diff(self._prev, value) if self._diff_mode else value
         if not self._yielded:
             out = first_streamed(out)  # see FirstStreamedList
         self._prev = value

@@ -8,6 +8,13 @@ its name and id are extended, and only the new argument text is fed to that call
 :class:`~langchain_robust_parsers.parsers.json_streaming.JsonValueStream`, which says whether
 the value changed. The argument text itself is kept as an append-only list of pieces.
 
+A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
+call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
+says which one call a chunk changed (``touched``), so that the parser remakes only that call's
+item (``StreamSteps`` in ``tool_call_items.py``). The raw OpenAI deltas that langchain-openai
+sends beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call
+is): otherwise every argument would be decoded twice.
+
 Calls are merged as langchain-core merges ``tool_call_chunks`` (and the raw OpenAI deltas in
 ``additional_kwargs["tool_calls"]``): pieces with the same integer ``index`` (or ``lc_`` string
 index) and no conflicting ids belong to one call, in order of first appearance; a piece without
@@ -32,6 +39,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.json_streaming import (
     FirstStreamedList,
@@ -39,16 +47,16 @@ from langchain_robust_parsers.parsers.json_streaming import (
     chunk_text,
     first_streamed,
 )
+from langchain_robust_parsers.parsers.report_events import check_refusal_message
 
 __all__ = [
+    "MANY",
     "FirstStreamedList",
     "StreamedCall",
     "ToolCallStream",
     "apaired_messages",
     "atexts_with_side_channel",
-    "differs",
     "first_streamed",
-    "paired_messages",
     "texts_with_side_channel",
 ]
 
@@ -58,13 +66,19 @@ def texts_with_side_channel(
 ) -> Iterator[str]:
     """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
 
-    The parser reads ``side`` with :func:`paired_messages`: one message per text item, in
-    order, whatever the buffering between the two (``itertools.tee``). A refusal raises here
+    The parser pops one message from ``side`` per text item it reads (:func:`apaired_messages`
+    does it for the async parser): in order, whatever the buffering between the two
+    (``itertools.tee``). A refusal raises here
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
     """
     for chunk in chunks:
         side.append(chunk)
-        yield chunk_text(chunk)
+        if isinstance(chunk, str):
+            yield chunk
+            continue
+        check_refusal_message(chunk)  # as `chunk_text`, without its calls: the hot path
+        content = chunk.content
+        yield content if content.__class__ is str else content_text(content)
 
 
 async def atexts_with_side_channel(
@@ -76,54 +90,12 @@ async def atexts_with_side_channel(
         yield chunk_text(chunk)
 
 
-def paired_messages(
-    texts: Iterable[str], side: deque[BaseMessage | str]
-) -> Iterator[tuple[BaseMessage | str, str]]:
-    """Each text item with the message it came from (see :func:`texts_with_side_channel`)."""
-    for text in texts:
-        yield side.popleft(), text
-
-
 async def apaired_messages(
     texts: AsyncIterator[str], side: deque[BaseMessage | str]
 ) -> AsyncIterator[tuple[BaseMessage | str, str]]:
     """Async :func:`paired_messages`."""
     async for text in texts:
         yield side.popleft(), text
-
-
-def _growth_found(old: Any, new: Any) -> bool:
-    """True when ``new`` differs from ``old`` along their last members and items, where a
-    stream's successive values grow: O(depth). False means nothing was found there, not that
-    the values are equal."""
-    while True:
-        if old is new:
-            return False
-        if isinstance(old, dict) and isinstance(new, dict):
-            if len(old) != len(new):
-                return True
-            if not old:
-                return False
-            key = next(reversed(old))
-            if key != next(reversed(new)):
-                return True
-            old, new = old[key], new[key]
-        elif isinstance(old, list) and isinstance(new, list):
-            if len(old) != len(new):
-                return True
-            if not old:
-                return False
-            old, new = old[-1], new[-1]
-        else:
-            return type(old) is not type(new) or bool(old != new)
-
-
-def differs(old: Any, new: Any) -> bool:
-    """``old != new`` for successive stream values, usually without walking the closed parts
-    they share: growth is looked for along the last members first. The incremental decoder may
-    report a change that is none (while an escape sequence spans chunks, say); then the values
-    are compared whole."""
-    return _growth_found(old, new) or bool(old != new)
 
 
 def _mergeable(index: Any) -> bool:
@@ -140,10 +112,15 @@ class StreamedCall:
     grows whenever the name, id or value changed, ``args_version`` whenever the value changed
     (it is then different under ``!=``); ``cache`` is free for the parser (the Pydantic variant
     keeps its last validation there).
+
+    A raw OpenAI call (``lazy``) only keeps its argument text until its value is asked for
+    (:meth:`catch_up`): when a message also has ``tool_call_chunks`` (langchain-openai sends
+    both), its raw calls are never shown and never decoded.
     """
 
     __slots__ = (
         "_args",
+        "_pending",
         "_reparse",
         "args_seen",
         "args_version",
@@ -151,12 +128,13 @@ class StreamedCall:
         "has_function",
         "id",
         "index",
+        "lazy",
         "name",
         "value",
         "version",
     )
 
-    def __init__(self, index: Any, reparse: Callable[[str], Any]) -> None:
+    def __init__(self, index: Any, reparse: Callable[[str], Any], *, lazy: bool = False) -> None:
         self.index = index
         self._reparse = reparse
         self.id: str | None = None
@@ -164,13 +142,16 @@ class StreamedCall:
         self.has_function = False
         self.args_seen = False
         self._args: JsonValueStream | None = None
+        self._pending: list[str] = []
+        self.lazy = lazy
         self.value: Any = None
         self.version = 0
         self.args_version = 0
         self.cache: Any = None
 
     def feed(self, name: Any, args: Any, call_id: Any) -> bool:
-        """Extend the call with one piece; True when its name, id or value changed."""
+        """Extend the call with one piece; True when its name, id or value changed (for a
+        ``lazy`` call, when argument text arrived: its value is not worked out yet)."""
         changed = False
         if isinstance(name, str) and name:
             self.name += name
@@ -178,48 +159,80 @@ class StreamedCall:
         if isinstance(call_id, str) and call_id and not self.id:
             self.id = call_id
             changed = True
-        if isinstance(args, str) and args:
-            self.args_seen = True
-            stream = self._args
-            if stream is None:
-                stream = self._args = JsonValueStream(self._reparse)
-            value = stream.push(args)
-            if value is not None:
-                if self.value is None or differs(self.value, value):
-                    self.args_version += 1
-                    changed = True
-                self.value = value
         if changed:
             self.version += 1
+        if isinstance(args, str) and args:
+            self.args_seen = True
+            if self.lazy:
+                self._pending.append(args)
+                return True
+            if self._push(args):
+                return True
         return changed
+
+    def _push(self, args: str) -> bool:
+        """Decode more argument text; True when the value changed (the versions are bumped).
+        A value from :class:`JsonValueStream` always differs from the one before it."""
+        stream = self._args
+        if stream is None:
+            stream = self._args = JsonValueStream(self._reparse)
+        value = stream.push(args)
+        if value is None:
+            return False
+        self.value = value
+        self.args_version += 1
+        self.version += 1
+        return True
+
+    def catch_up(self) -> None:
+        """Decode the argument text a ``lazy`` call kept, in one piece."""
+        if self._pending:
+            pending = self._pending
+            self._pending = []
+            self._push(pending[0] if len(pending) == 1 else "".join(pending))
 
     def args_text(self) -> str:
         """The whole argument text so far."""
+        self.catch_up()
         return "" if self._args is None else self._args.text()
 
     def clean_args(self) -> tuple[Any, ParseReport] | None:
         """The final argument value and its report when the text was strict JSON."""
+        self.catch_up()
         return None if self._args is None else self._args.clean_result()
 
 
 class _CallList:
     """Calls of one source, merged by index as langchain-core merges them."""
 
-    def __init__(self, reparse: Callable[[str], Any]) -> None:
+    def __init__(self, reparse: Callable[[str], Any], *, lazy: bool = False) -> None:
         self._reparse = reparse
+        self._lazy = lazy
         self.calls: list[StreamedCall] = []
         self._by_index: dict[Any, list[StreamedCall]] = {}
+        self.created = 0
+        """How many calls :meth:`find` made (the owner resets it)."""
+
+    def at(self, index: Any) -> list[StreamedCall]:
+        """The calls merged by ``index`` (a mergeable one)."""
+        return self._by_index.get(index, [])
 
     def find(self, index: Any, call_id: Any) -> StreamedCall:
-        if _mergeable(index):
+        mergeable = index.__class__ is int or _mergeable(index)
+        if mergeable:
             for call in self._by_index.get(index, ()):
                 if not call.id or not call_id or call.id == call_id:
                     return call
-        call = StreamedCall(index, self._reparse)
+        call = StreamedCall(index, self._reparse, lazy=self._lazy)
         self.calls.append(call)
-        if _mergeable(index):
+        self.created += 1
+        if mergeable:
             self._by_index.setdefault(index, []).append(call)
         return call
+
+
+MANY = object()
+""":attr:`ToolCallStream.touched` when the last chunk changed more than one call."""
 
 
 class ToolCallStream:
@@ -227,18 +240,24 @@ class ToolCallStream:
 
     ``chunk_calls`` come from ``tool_call_chunks`` (or the ``tool_calls`` and
     ``invalid_tool_calls`` of a whole ``AIMessage``), ``raw_calls`` from the OpenAI deltas in
-    ``additional_kwargs["tool_calls"]`` (``raw_key`` says that key was seen). The text content
-    is kept (as pieces) when ``keep_text`` is set, for the text fallback at the end.
+    ``additional_kwargs["tool_calls"]`` (``raw_key`` says that key was seen; their values are
+    worked out by :meth:`raw_values` only). The text content is kept (as pieces) when
+    ``keep_text`` is set, for the text fallback at the end.
+
+    After :meth:`push`, ``touched`` is the one chunked call the chunk changed or made (the
+    others are as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
     """
 
     def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
         self._chunks = _CallList(reparse)
-        self._raw = _CallList(reparse)
+        self._raw = _CallList(reparse, lazy=True)
         self.raw_key = False
         self.max_tokens = False
         """A chunk said the model stopped at its output token limit."""
         self._keep_text = keep_text
         self._text: list[str] = []
+        self.touched: Any = None
+        self._last: StreamedCall | None = None
 
     @property
     def chunk_calls(self) -> list[StreamedCall]:
@@ -246,6 +265,12 @@ class ToolCallStream:
 
     @property
     def raw_calls(self) -> list[StreamedCall]:
+        return self._raw.calls
+
+    def raw_values(self) -> list[StreamedCall]:
+        """The raw calls, their values worked out."""
+        for call in self._raw.calls:
+            call.catch_up()
         return self._raw.calls
 
     def text(self) -> str:
@@ -256,6 +281,7 @@ class ToolCallStream:
 
     def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
         """Consume one chunk; True when a call changed. ``text`` is its text, when known."""
+        self.touched = None
         if self._keep_text:
             piece = chunk_text(message) if text is None else text
             if piece:
@@ -270,22 +296,39 @@ class ToolCallStream:
         changed = False
         pieces = getattr(message, "tool_call_chunks", None)
         if pieces:
-            find = self._chunks.find
-            for piece in pieces:
-                call_id = piece.get("id")
-                call = find(piece.get("index"), call_id)
-                if call.feed(piece.get("name"), piece.get("args"), call_id):
-                    changed = True
+            last = self._last
+            piece = pieces[0]
+            index = piece.get("index")
+            if (
+                last is not None
+                and len(pieces) == 1
+                and index.__class__ is int
+                and index == last.index
+                and not piece.get("name")
+                and (not piece.get("id") or piece.get("id") == last.id)
+            ):
+                # Only more arguments of the last call (the usual chunk): straight to its
+                # decoder (see `_pieces` for why `find` would give this call).
+                args = piece.get("args")
+                if args and args.__class__ is str:
+                    last.args_seen = True
+                    stream = last._args
+                    if stream is None:
+                        changed = last._push(args)
+                    else:
+                        value = stream.push(args)  # inlined `_push`, the hot path
+                        if value is not None:
+                            last.value = value
+                            last.args_version += 1
+                            last.version += 1
+                            changed = True
+                    if changed:
+                        self.touched = last
+            else:
+                changed = self._pieces(pieces)
         elif pieces is None and isinstance(message, AIMessage):
-            # A whole message in the stream: its calls, each on its own.
-            for tc in message.tool_calls:
-                call = self._chunks.find(None, tc.get("id"))
-                call.feed(tc["name"], _dumps(tc["args"]), tc.get("id"))
-                changed = True
-            for itc in message.invalid_tool_calls:
-                call = self._chunks.find(None, itc.get("id"))
-                call.feed(itc.get("name"), itc.get("args"), itc.get("id"))
-                changed = True
+            self._whole(message)
+            changed = True
         kwargs = message.additional_kwargs
         if kwargs and "tool_calls" in kwargs:
             self.raw_key = True
@@ -296,9 +339,52 @@ class ToolCallStream:
                         changed = True
         return changed
 
+    def _pieces(self, pieces: list[Any]) -> bool:
+        calls = self._chunks
+        find = calls.find
+        touched: Any = None
+        renamed: StreamedCall | None = None
+        for piece in pieces:
+            call_id = piece.get("id")
+            call = find(piece.get("index"), call_id)
+            name = piece.get("name")
+            if call.feed(name, piece.get("args"), call_id):
+                touched = call if touched is None or touched is call else MANY
+                if isinstance(name, str) and name:
+                    renamed = call
+        if renamed is not None and renamed not in calls.calls[len(calls.calls) - calls.created :]:
+            touched = MANY  # a shown call's name grew: what it matches may have changed
+        if calls.created:
+            # One new call (the last) and no other change: it is the one touched.
+            if calls.created > 1 or touched not in (None, calls.calls[-1]):
+                touched = MANY
+            else:
+                touched = calls.calls[-1]
+            calls.created = 0
+        # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
+        # return it for a piece of that index without an id (or with its own).
+        self._last = None
+        if len(pieces) == 1 and call.index.__class__ is int:
+            self._last = call if len(calls.at(call.index)) == 1 else None
+        self.touched = touched
+        return touched is not None
+
+    def _whole(self, message: AIMessage) -> None:
+        """A whole message in the stream: its calls, each on its own."""
+        find = self._chunks.find
+        for tc in message.tool_calls:
+            call = find(None, tc.get("id"))
+            call.feed(tc["name"], _dumps(tc["args"]), tc.get("id"))
+        for itc in message.invalid_tool_calls:
+            call = find(None, itc.get("id"))
+            call.feed(itc.get("name"), itc.get("args"), itc.get("id"))
+        self._chunks.created = 0
+        self.touched = MANY
+
     def _raw_delta(self, delta: dict[str, Any]) -> bool:
         call_id = delta.get("id")
         call = self._raw.find(delta.get("index"), call_id)
+        self._raw.created = 0
         function = delta.get("function")
         if not isinstance(function, dict):
             return call.feed(None, None, call_id)

@@ -63,10 +63,10 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
+from langchain_robust_parsers.parsers.json_streaming import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal_message,
     fallback_on_error,
     publish,
 )
@@ -90,17 +90,17 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     ToolsParseReport,
     UnrecoverableCall,
     WorkingCall,
-    args_version,
     message_calls,
     partial_value,
     stopped_at_max_tokens,
+    stream_entry,
     typed_text_calls,
 )
 from langchain_robust_parsers.parsers.tool_stream import (
+    StreamedCall,
     ToolCallStream,
     apaired_messages,
     atexts_with_side_channel,
-    paired_messages,
     texts_with_side_channel,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
@@ -235,7 +235,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: Iterator[Any]) -> Iterator[Any]:
-            return self._stream(paired_messages(texts, side))
+            return self._stream(texts, side)
 
         yield from self._transform_stream_with_config(
             texts_with_side_channel(input, side), run, config, run_type="parser"
@@ -260,7 +260,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         """langchain-core's hook, for callers that use it directly: messages or text."""
-        return self._stream((chunk, None) for chunk in input)
+        return self._stream(input)
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
         async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
@@ -270,22 +270,25 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         async for value in self._astream(pairs()):
             yield value
 
-    def _push(self, stream: ToolCallStream, message: BaseMessage | str, text: str | None) -> bool:
-        if text is None and isinstance(message, BaseMessage):
-            check_refusal_message(message)  # else checked when its text was taken
-        return stream.push(message, text)
-
-    def _stream(self, pairs: Iterator[tuple[BaseMessage | str, str | None]]) -> Iterator[Any]:
+    def _stream(
+        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
+    ) -> Iterator[Any]:
+        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
+        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
-        for message, text in pairs:
-            if not self._push(stream, message, text) and not step.fresh:
-                continue
-            out = step.advance(self._stream_calls(stream))
-            if out is not None:
-                yield out
+        push, advance = stream.push, step.advance
+        for chunk in chunks:
+            if side is None:
+                message, text = chunk, chunk_text(chunk)  # refuses a refusal
+            else:
+                message, text = side.popleft(), chunk
+            if push(message, text) or step.fresh:
+                out = advance(stream)
+                if out is not None:
+                    yield out
         final = self._stream_final(stream)
         publish(final.event, self.stats)
         if final.error is not None:  # a stream fails where invoke fails
@@ -301,12 +304,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
         step = StreamSteps(self)
+        push = stream.push
         async for message, text in pairs:
-            if not self._push(stream, message, text) and not step.fresh:
-                continue
-            out = step.advance(self._stream_calls(stream))
-            if out is not None:
-                yield out
+            if text is None:
+                text = chunk_text(message)  # refuses a refusal, as the text channel does
+            if push(message, text) or step.fresh:
+                out = step.advance(stream)
+                if out is not None:
+                    yield out
         final = self._stream_final(stream)
         await apublish(final.event, self.stats)
         if final.error is not None:
@@ -329,14 +334,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
         else the raw OpenAI calls that have decoded arguments."""
         calls = [
-            WorkingCall(
-                c.name,
-                c.value if c.args_seen else {},
-                c.id,
-                "tool_call_chunks",
-                name=self._match(c.name),
-                state=c,
-            )
+            self._stream_working(c)
             for c in stream.chunk_calls
             if not c.args_seen or isinstance(c.value, dict)
         ]
@@ -351,9 +349,20 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 name=self._match(c.name),
                 state=c,
             )
-            for c in stream.raw_calls
+            for c in stream.raw_values()
             if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
         ]
+
+    def _stream_working(self, call: StreamedCall) -> WorkingCall:
+        """A chunked call as a stream shows it (arguments ``{}`` before any arrived)."""
+        return WorkingCall(
+            call.name,
+            call.value if call.args_seen else {},
+            call.id,
+            "tool_call_chunks",
+            name=self._match(call.name),
+            state=call,
+        )
 
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
         """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
@@ -558,16 +567,26 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return {"args": call.args, "type": call.name}
 
     def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        """What of ``calls`` the output shows, cheaply: per shown call, the streamed call, its
-        argument version, its name and (``return_id``) its id. ``None``: compare values."""
-        shown = calls[:1] if self.first_tool_only else calls
-        return tuple((c.state, args_version(c), c.name, self.return_id and c.id) for c in shown)
+        """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
+        and its :func:`stream_entry`. ``None``: compare values."""
+        return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
+
+    def _stream_item(self, call: WorkingCall) -> Any:
+        """What one selected call contributes to the output: :meth:`_item`, without a call
+        more on the hot path of a stream."""
+        if self.return_id:
+            return {"args": call.args, "id": call.id, "type": call.name}
+        return {"args": call.args, "type": call.name}
+
+    def _stream_shape(self, items: list[Any]) -> Any:
+        """The output made of the selected calls' items (a new list, kept as is)."""
+        if self.first_tool_only:
+            return items[0] if items else None
+        return items
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
-        if self.first_tool_only:
-            return self._item(calls[0]) if calls else None
-        return [self._item(c) for c in calls]
+        return self._stream_shape([self._stream_item(c) for c in self._select(calls)])
 
 
 class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyToolsParser):
@@ -591,18 +610,8 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
         matching = [c for c in calls if c.name == self.key_name]
         return matching[:1] if self.first_tool_only else matching
 
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        matching = [c for c in calls if c.name == self.key_name]
-        shown = matching[:1] if self.first_tool_only else matching
-        return tuple((c.state, args_version(c), self.return_id and c.id) for c in shown)
-
-    def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
-        matching = [c for c in calls if c.name == self.key_name]
-        if self.first_tool_only:
-            if not matching:
-                return None
-            return self._item(matching[0]) if self.return_id else matching[0].args
-        return [self._item(c) if self.return_id else c.args for c in matching]
+    def _stream_item(self, call: WorkingCall) -> Any:
+        return self._item(call) if self.return_id else call.args
 
 
 @functools.lru_cache(maxsize=256)
