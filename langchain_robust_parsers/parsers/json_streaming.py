@@ -32,8 +32,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.plain_partial import (
     JSON_WS,
     NOT_PLAIN,
-    SMALL_CHUNKS,
-    SMALL_MAX_SIZE,
+    HandOver,
     complete_value,
     partial_value,
     plain_start,
@@ -138,7 +137,7 @@ class JsonValueStream:
         self._next_reparse = 0
         self._last: Any = None
         self._small = True  # plain JSON read by jiter so far (see engine/json/plain_partial)
-        self._chunks = 0
+        self._hand_over = HandOver()
 
     def push(self, chunk: str) -> Any:
         """Consume ``chunk``; the new value, or ``None`` when it did not change."""
@@ -148,8 +147,7 @@ class JsonValueStream:
         self._size += len(chunk)
         moved = False
         if self._small:
-            self._chunks += 1
-            if self._chunks <= SMALL_CHUNKS and self._size <= SMALL_MAX_SIZE:
+            if self._hand_over.reread_pays(self._size, len(chunk)):
                 value = self._small_value()
                 if value is not NOT_PLAIN:
                     return None if value is None else self.settle(value)
