@@ -276,7 +276,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     ) -> Iterator[Any]:
         """Stream values as the text arrives; message chunks become text before tracing."""
         yield from self._transform_stream_with_config(
-            texts(input), self._transform, config, run_type="parser"
+            map(chunk_text, input), self._transform, config, run_type="parser"
         )
 
     async def atransform(
@@ -291,11 +291,25 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         ):
             yield chunk
 
+    def _plain_items(self) -> bool:
+        """Whether every value from the stream is yielded as it is (no model, no patches): the
+        per-chunk loops then skip the item and output steps."""
+        return type(self)._stream_item is StreamingJsonParser._stream_item and not self.diff
+
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         stream = JsonValueStream(self._stream_partial)
+        push = stream.push
+        plain = self._plain_items()
         prev: Any = None
         for chunk in input:
-            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            value = push(chunk if type(chunk) is str else chunk_text(chunk))
+            if value is None:
+                continue
+            if plain:
+                yield value if prev is not None else first_streamed(value)
+                prev = value
+                continue
+            item = self._next_item(value, prev)
             if item is not None:
                 yield self._output(prev, item)
                 prev = item
@@ -310,9 +324,18 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         input: AsyncIterator[str | BaseMessage],
     ) -> AsyncIterator[Any]:
         stream = JsonValueStream(self._stream_partial)
+        push = stream.push
+        plain = self._plain_items()
         prev: Any = None
         async for chunk in input:
-            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            value = push(chunk if type(chunk) is str else chunk_text(chunk))
+            if value is None:
+                continue
+            if plain:
+                yield value if prev is not None else first_streamed(value)
+                prev = value
+                continue
+            item = self._next_item(value, prev)
             if item is not None:
                 yield self._output(prev, item)
                 prev = item

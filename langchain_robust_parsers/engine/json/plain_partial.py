@@ -22,22 +22,22 @@ from typing import Any
 
 from pydantic_core import from_json
 
-# Costs in units of one character re-read by jiter (about 3.7 ns), measured stream by stream on
-# 0.5-32 KB records documents in 4- and 32-character chunks (the decoder alone, jiter alone).
-REREAD_CALL_COST = 480
+# Costs in units of one character re-read by jiter (about 2.9 ns), measured on records
+# documents (benchmarks/stream_bench.py) in 4-, 32- and 64-character chunks.
+REREAD_CALL_COST = 190
 """A jiter re-read's fixed cost: the call, the text joined and checked, the value compared with
-the last one (about 1.8 µs)."""
+the last one (about 0.55 µs)."""
 
-DECODER_CHUNK_COST = 400
-"""The incremental decoder's fixed cost per chunk, its snapshot included (about 1.5 µs)."""
+DECODER_CHUNK_COST = 380
+"""The incremental decoder's fixed cost per chunk, its snapshot included (about 1.1 µs)."""
 
-DECODER_CHAR_COST = 38
-"""The incremental decoder's cost per character of a chunk (about 0.14 µs)."""
+DECODER_CHAR_COST = 34
+"""The incremental decoder's cost per character of a chunk (about 0.1 µs)."""
 
-DECODER_BULK_CHAR_COST = 17
+DECODER_BULK_CHAR_COST = 24
 """The decoder's cost per character when it reads the whole text at once at the hand-over
-(about 0.1 µs). With 4-character chunks the re-reads never pay; with 32-character ones they do
-for about the first 17 chunks, and a document that ends there streams about twice as fast."""
+(about 70 ns). The re-reads then pay for about the first 30 chunks of 32 characters (1 KB) or
+the first 110 of 4 (0.45 KB), and a document that ends there streams up to twice as fast."""
 
 SMALL_MAX_SIZE = 8192
 """Characters past which jiter no longer re-reads the text, whatever the account says: each
@@ -48,6 +48,7 @@ JSON_WS = " \t\r\n"
 
 _NUMBER_TAIL = re.compile(r"[0-9](?:\.|[eE][+-]?)\Z")
 _ESCAPED_QUOTE = re.compile(r'\\+"')
+_NUMBER_ENDS = frozenset(".eE+-")  # what a number cut after its `.` or exponent marker ends with
 
 NOT_PLAIN = object()
 """Returned when the text is not plain JSON (so far): the decoder takes over."""
@@ -76,6 +77,8 @@ class HandOver:
 
 def plain_start(text: str) -> bool | None:
     """Whether ``text`` starts a plain JSON container: None while it is only whitespace."""
+    if text[:1] in ("{", "["):
+        return True
     head = text.lstrip(JSON_WS)
     if not head:
         return None
@@ -94,7 +97,7 @@ def _inside_string(text: str) -> bool:
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
     :data:`NOT_PLAIN` when jiter rejects it."""
-    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3))
+    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
     try:

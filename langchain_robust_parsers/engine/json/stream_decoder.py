@@ -279,14 +279,17 @@ class JsonStreamDecoder:
             self._refresh_leaf()
         child: Any = self._leaf
         for frame in reversed(self._stack):
-            copy: Any = frame.container.copy() if frame.kind == _OBJ else frame.items()
-            if frame.kind != _OBJ:
-                frame.head, frame.head_len, frame.container = copy, len(copy), []
-            if child is not _MISSING:
-                if frame.kind == _OBJ:
-                    if frame.key is not None:
-                        copy[frame.key] = child
-                else:
+            if frame.kind == _OBJ:
+                copy: Any = frame.container.copy()
+                if child is not _MISSING and frame.key is not None:
+                    copy[frame.key] = child
+            else:
+                copy = frame.items()
+                frame.head = copy
+                frame.head_len = len(copy)
+                if frame.container:
+                    frame.container = []
+                if child is not _MISSING:
                     copy.append(child)
             child = copy
         return None if child is _MISSING else child
@@ -473,9 +476,11 @@ class JsonStreamDecoder:
     def _token(self, text: str, i: int, state: int) -> int:
         """Read between tokens: whitespace, a structural character, or a token's start."""
         c = text[i]
-        if c in _WS:
-            m = _WS_RUN.match(text, i)
-            return m.end() if m is not None else i + 1
+        if c in _WS:  # skipped here, and the token after it read in the same call
+            i = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+            if i >= len(text):
+                return i
+            c = text[i]
         if state == _VALUE:
             return self._value(text, i, c)
         if state == _AFTER:
