@@ -332,12 +332,10 @@ class JsonStreamDecoder:
             if state == _STRING:
                 i = self._string(text, i)
             elif state in _BETWEEN_TOKENS:
-                if i > runs_until:
-                    i = self._token(text, i, state)
-                else:
+                if i <= runs_until:
                     i = self._runs(text, i)
-                    if i < n and self._state in _BETWEEN_TOKENS:
-                        i = self._token(text, i, self._state)
+                if i < n and self._state in _BETWEEN_TOKENS:
+                    i = self._token(text, i, self._state, runs_until)
             elif state == _NUMBER:
                 i = self._number(text, i)
             elif state == _WORD:
@@ -410,7 +408,8 @@ class JsonStreamDecoder:
                 self._attach(self._scalar(string, number, literal), comma is not None)
                 i = m.end()
             elif c == ":" and state == _COLON:
-                i = self._token(text, i, state)
+                self._state = _VALUE
+                i += 1
             else:
                 break
         return i
@@ -473,25 +472,33 @@ class JsonStreamDecoder:
         self._after_comma = comma
         self._state = (_KEY if frame.kind == _OBJ else _VALUE) if comma else _AFTER
 
-    def _token(self, text: str, i: int, state: int) -> int:
-        """Read between tokens: whitespace, a structural character, or a token's start."""
-        c = text[i]
-        if c in _WS:  # skipped here, and the token after it read in the same call
-            i = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
-            if i >= len(text):
-                return i
+    def _token(self, text: str, i: int, state: int, runs_until: int) -> int:
+        """Read between tokens: whitespace, a structural character, or a token's start; and on
+        while between tokens, unless :meth:`_runs` can take over again (past ``runs_until``)."""
+        n = len(text)
+        while True:
             c = text[i]
-        if state == _VALUE:
-            return self._value(text, i, c)
-        if state == _AFTER:
-            return self._after(c, i)
-        if state == _KEY:
-            return self._key(text, i, c)
-        if c == ":":
-            self._state = _VALUE
-        elif not self._skippable(c, _COLON):
-            raise _Unsupported
-        return i + 1
+            if c in _WS:
+                i = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+                if i >= n:
+                    return i
+                c = text[i]
+            if state == _VALUE:
+                i = self._value(text, i, c)
+            elif state == _AFTER:
+                i = self._after(c, i)
+            elif state == _KEY:
+                i = self._key(text, i, c)
+            elif c == ":":
+                self._state = _VALUE
+                i += 1
+            elif self._skippable(c, _COLON):
+                i += 1
+            else:
+                raise _Unsupported
+            state = self._state
+            if i >= n or i <= runs_until or state not in _BETWEEN_TOKENS:
+                return i
 
     def _root_closed(self, text: str, i: int) -> None:
         """The root value ended just before ``text[i]``: note where, and what follows."""
