@@ -31,9 +31,7 @@ with the complete-text engine, rarely (see ``parsers/json_streaming.py``).
 
 from __future__ import annotations
 
-import json.decoder
 import re
-from collections.abc import Callable
 from typing import Any
 
 from langchain_robust_parsers.engine.json.lenient import (
@@ -42,6 +40,16 @@ from langchain_robust_parsers.engine.json.lenient import (
 )
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
+from langchain_robust_parsers.engine.json.stream_lexicon import (
+    RUN_ITEM as _RUN_ITEM,
+    RUN_MEMBER as _RUN_MEMBER,
+    SIMPLE_KEY as _SIMPLE_KEY,
+    SIMPLE_STRING as _SIMPLE_STRING,
+    STRING_END as _STRING_END,
+    WHOLE_LITERAL as _WHOLE_LITERAL,
+    WHOLE_NUMBER as _WHOLE_NUMBER,
+    scanstring as _scanstring,
+)
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NUMBER_RUN = re.compile(r"[0-9+\-.eE]+")
@@ -124,33 +132,7 @@ _ARR = 1
 _MISSING = object()
 _AFTER_ROOT_OK = " \t\r\n`~"
 _CONTROL = re.compile(r"[\x00-\x1f]")
-# Whole tokens inside one chunk, read by one match instead of a call per piece: a key with its
-# colon, and a string with no escape or control character.
-_SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"([ \t\r\n]*:)?')
-_SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')
-# A number or JSON literal followed, within the chunk, by what ends it.
-_WHOLE_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?=[ \t\r\n,\]}])")
-_WHOLE_LITERAL = re.compile(r"(?:true|false|null)(?=[ \t\r\n,\]}])")
-
-
-# What `_runs` reads with one match: a member (key, string, number, literal, comma, opener) and
-# an item (string, number, literal, comma); a scalar takes the comma after it along.
-_WSP = r"[ \t\r\n]*"
-_RUN_END = r"(?=[ \t\r\n,\]}])"  # a scalar counts only when what ends it is in the text
-_RUN_SCALAR = (
-    r'"([^"\\\x00-\x1f]*)"'
-    rf"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?){_RUN_END}"
-    rf"|(true|false|null){_RUN_END}"
-)
-_RUN_COMMA = rf"(?:{_WSP}(,){_WSP})?"
-_RUN_MEMBER = re.compile(
-    rf'"([^"\\\x00-\x1f]*)"{_WSP}:{_WSP}(?:(?:{_RUN_SCALAR}){_RUN_COMMA}|([{{\[]))'
-)
-_RUN_ITEM = re.compile(rf"(?:{_RUN_SCALAR}){_RUN_COMMA}")
 _RUN_WS = " \t\r\n"
-_STRING_END = re.compile(r'(?:[^"\\]|\\.)*"', re.S)  # a string's body and closing quote
-# The C decoder's string reader (strict: JSON's escapes only, no control character).
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 """What a ``\\uXXXX`` escape may hold."""
