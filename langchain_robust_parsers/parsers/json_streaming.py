@@ -32,8 +32,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.plain_partial import (
     JSON_WS,
     NOT_PLAIN,
-    SMALL_CHUNKS,
-    SMALL_MAX_SIZE,
+    HandOver,
     complete_value,
     partial_value,
     plain_start,
@@ -138,7 +137,7 @@ class JsonValueStream:
         self._next_reparse = 0
         self._last: Any = None
         self._small = True  # plain JSON read by jiter so far (see engine/json/plain_partial)
-        self._chunks = 0
+        self._hand_over = HandOver()
 
     def push(self, chunk: str) -> Any:
         """Consume ``chunk``; the new value, or ``None`` when it did not change."""
@@ -148,8 +147,7 @@ class JsonValueStream:
         self._size += len(chunk)
         moved = False
         if self._small:
-            self._chunks += 1
-            if self._chunks <= SMALL_CHUNKS and self._size <= SMALL_MAX_SIZE:
+            if self._hand_over.reread_pays(self._size, len(chunk)):
                 value = self._small_value()
                 if value is not NOT_PLAIN:
                     return None if value is None else self.settle(value)
@@ -278,7 +276,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     ) -> Iterator[Any]:
         """Stream values as the text arrives; message chunks become text before tracing."""
         yield from self._transform_stream_with_config(
-            texts(input), self._transform, config, run_type="parser"
+            map(chunk_text, input), self._transform, config, run_type="parser"
         )
 
     async def atransform(
@@ -293,11 +291,25 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         ):
             yield chunk
 
+    def _plain_items(self) -> bool:
+        """Whether every value from the stream is yielded as it is (no model, no patches): the
+        per-chunk loops then skip the item and output steps."""
+        return type(self)._stream_item is StreamingJsonParser._stream_item and not self.diff
+
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         stream = JsonValueStream(self._stream_partial)
+        push = stream.push
+        plain = self._plain_items()
         prev: Any = None
         for chunk in input:
-            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            value = push(chunk if type(chunk) is str else chunk_text(chunk))
+            if value is None:
+                continue
+            if plain:
+                yield value if prev is not None else first_streamed(value)
+                prev = value
+                continue
+            item = self._next_item(value, prev)
             if item is not None:
                 yield self._output(prev, item)
                 prev = item
@@ -312,9 +324,18 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         input: AsyncIterator[str | BaseMessage],
     ) -> AsyncIterator[Any]:
         stream = JsonValueStream(self._stream_partial)
+        push = stream.push
+        plain = self._plain_items()
         prev: Any = None
         async for chunk in input:
-            item = self._next_item(stream.push(chunk_text(chunk)), prev)
+            value = push(chunk if type(chunk) is str else chunk_text(chunk))
+            if value is None:
+                continue
+            if plain:
+                yield value if prev is not None else first_streamed(value)
+                prev = value
+                continue
+            item = self._next_item(value, prev)
             if item is not None:
                 yield self._output(prev, item)
                 prev = item

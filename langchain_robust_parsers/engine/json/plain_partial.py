@@ -1,11 +1,13 @@
 """Partial values of short, plain JSON streams read by jiter (``pydantic_core.from_json``).
 
-Re-reading the whole text on every chunk is quadratic, but jiter reads about a hundred times
-faster than the incremental decoder's Python scanner: for the first chunks of a stream
-(:data:`SMALL_CHUNKS`, at most :data:`SMALL_MAX_SIZE` characters) the re-read costs less than
-scanning the chunk would. Past that, or as soon as the text is not plain JSON (prose, a fence,
-anything lenient), the caller hands the whole text to the incremental decoder once, which
-costs what it would have cost from the start.
+Re-reading the whole text on every chunk is quadratic, but jiter reads about forty times faster
+than the incremental decoder's Python scanner, whose fixed cost per chunk is about that of one
+jiter call: for the first chunks of a stream the re-read costs less than scanning the chunk
+would. :class:`HandOver` keeps the account; once the re-reads, plus the decoder's catching up,
+would cost more than the decoder alone (or as soon as the text is not plain JSON: prose, a
+fence, anything lenient), the caller hands the whole text to the incremental decoder once. A
+stream that goes on therefore costs about what the decoder alone costs, and one that ends
+early costs less.
 
 The values match the decoder's (LangChain's observable partial semantics): jiter's
 ``trailing-strings`` mode shows a string from its opening quote, leaves out unfinished literals
@@ -20,30 +22,63 @@ from typing import Any
 
 from pydantic_core import from_json
 
-SMALL_CHUNKS = 128
-"""Chunks read by jiter before the stream moves to the incremental decoder. Re-reading ``n``
-characters costs jiter about what the decoder spends on ``n / 90`` of them: over ``k`` chunks of
-length ``c`` the re-reads cost about ``k / 180`` of the decoder's scan of those ``k * c``
-characters, so up to about 180 chunks a document that ends there is read faster by jiter. One
-that goes on pays the re-reads on top of the decoder's scan; 128 keeps that within a few
-tenths of it (measured: ``benchmarks/stream_peers.py``)."""
+# Costs in units of one character re-read by jiter (about 2.9 ns), measured on records
+# documents (benchmarks/stream_bench.py) in 4-, 32- and 64-character chunks.
+REREAD_CALL_COST = 190
+"""A jiter re-read's fixed cost: the call, the text joined and checked, the value compared with
+the last one (about 0.55 µs)."""
+
+DECODER_CHUNK_COST = 380
+"""The incremental decoder's fixed cost per chunk, its snapshot included (about 1.1 µs)."""
+
+DECODER_CHAR_COST = 34
+"""The incremental decoder's cost per character of a chunk (about 0.1 µs)."""
+
+DECODER_BULK_CHAR_COST = 24
+"""The decoder's cost per character when it reads the whole text at once at the hand-over
+(about 70 ns). The re-reads then pay for about the first 30 chunks of 32 characters (1 KB) or
+the first 110 of 4 (0.45 KB), and a document that ends there streams up to twice as fast."""
 
 SMALL_MAX_SIZE = 8192
-"""Characters past which jiter no longer re-reads the text, whatever the chunk count: each
-re-read stays within a few microseconds."""
+"""Characters past which jiter no longer re-reads the text, whatever the account says: each
+re-read stays within a few tens of microseconds."""
 
 JSON_WS = " \t\r\n"
 """The whitespace JSON allows around a value (a BOM or other space is for the lenient path)."""
 
 _NUMBER_TAIL = re.compile(r"[0-9](?:\.|[eE][+-]?)\Z")
 _ESCAPED_QUOTE = re.compile(r'\\+"')
+_NUMBER_ENDS = frozenset(".eE+-")  # what a number cut after its `.` or exponent marker ends with
 
 NOT_PLAIN = object()
 """Returned when the text is not plain JSON (so far): the decoder takes over."""
 
 
+class HandOver:
+    """The account of a stream read by jiter: what its re-reads cost so far, against what the
+    incremental decoder would have cost for the same chunks."""
+
+    __slots__ = ("decoder", "reread")
+
+    def __init__(self) -> None:
+        self.reread = 0
+        self.decoder = 0
+
+    def reread_pays(self, size: int, chunk: int) -> bool:
+        """Whether jiter should re-read the text, now ``size`` characters after a chunk of
+        ``chunk``: True while the re-reads, this one and the decoder's catching up on the whole
+        text included, cost no more than the decoder would have for the same chunks."""
+        self.reread += REREAD_CALL_COST + size
+        self.decoder += DECODER_CHUNK_COST + DECODER_CHAR_COST * chunk
+        return (
+            size <= SMALL_MAX_SIZE and self.reread + DECODER_BULK_CHAR_COST * size <= self.decoder
+        )
+
+
 def plain_start(text: str) -> bool | None:
     """Whether ``text`` starts a plain JSON container: None while it is only whitespace."""
+    if text[:1] in ("{", "["):
+        return True
     head = text.lstrip(JSON_WS)
     if not head:
         return None
@@ -62,7 +97,7 @@ def _inside_string(text: str) -> bool:
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
     :data:`NOT_PLAIN` when jiter rejects it."""
-    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3))
+    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
     try:

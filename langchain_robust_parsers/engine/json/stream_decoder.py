@@ -40,6 +40,16 @@ from langchain_robust_parsers.engine.json.lenient import (
 )
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
+from langchain_robust_parsers.engine.json.stream_lexicon import (
+    RUN_ITEM as _RUN_ITEM,
+    RUN_MEMBER as _RUN_MEMBER,
+    SIMPLE_KEY as _SIMPLE_KEY,
+    SIMPLE_STRING as _SIMPLE_STRING,
+    STRING_END as _STRING_END,
+    WHOLE_LITERAL as _WHOLE_LITERAL,
+    WHOLE_NUMBER as _WHOLE_NUMBER,
+    scanstring as _scanstring,
+)
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NUMBER_RUN = re.compile(r"[0-9+\-.eE]+")
@@ -93,6 +103,11 @@ this fraction of its size. Each copy is then paid for by at least ``SNAPSHOT_GRO
 size in new text, so all copies together cost at most ``1 / SNAPSHOT_GROWTH`` = 4 times the
 text, plus the small ones; a long string or list is shown growing by about a fifth each time."""
 
+RUN_MIN_TEXT = 160
+"""Characters left from which :meth:`JsonStreamDecoder._runs` reads a member or an item per match:
+twice as fast on long text (the whole text at the hand-over from jiter), while in a short chunk
+the runs are mostly cut by its end and the token-at-a-time reader costs less."""
+
 # Where the scanner is. Prefix states come before the payload; the rest are inside it.
 _PREFIX = 0  # before the payload: whitespace, prose, fences, tags
 _THINK = 1  # inside a reasoning block
@@ -117,14 +132,7 @@ _ARR = 1
 _MISSING = object()
 _AFTER_ROOT_OK = " \t\r\n`~"
 _CONTROL = re.compile(r"[\x00-\x1f]")
-# Whole tokens inside one chunk, read by one match instead of a call per piece: a key with its
-# colon, and a string with no escape or control character.
-_SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"([ \t\r\n]*:)?')
-_SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')
-# A number or JSON literal followed, within the chunk, by what ends it.
-_WHOLE_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?=[ \t\r\n,\]}])")
-_WHOLE_LITERAL = re.compile(r"(?:true|false|null)(?=[ \t\r\n,\]}])")
-
+_RUN_WS = " \t\r\n"
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 """What a ``\\uXXXX`` escape may hold."""
@@ -253,14 +261,17 @@ class JsonStreamDecoder:
             self._refresh_leaf()
         child: Any = self._leaf
         for frame in reversed(self._stack):
-            copy: Any = frame.container.copy() if frame.kind == _OBJ else frame.items()
-            if frame.kind != _OBJ:
-                frame.head, frame.head_len, frame.container = copy, len(copy), []
-            if child is not _MISSING:
-                if frame.kind == _OBJ:
-                    if frame.key is not None:
-                        copy[frame.key] = child
-                else:
+            if frame.kind == _OBJ:
+                copy: Any = frame.container.copy()
+                if child is not _MISSING and frame.key is not None:
+                    copy[frame.key] = child
+            else:
+                copy = frame.items()
+                frame.head = copy
+                frame.head_len = len(copy)
+                if frame.container:
+                    frame.container = []
+                if child is not _MISSING:
                     copy.append(child)
             child = copy
         return None if child is _MISSING else child
@@ -297,12 +308,16 @@ class JsonStreamDecoder:
         self._base = base
         i = 0
         n = len(text)
+        runs_until = n - RUN_MIN_TEXT
         while i < n:
             state = self._state
             if state == _STRING:
                 i = self._string(text, i)
             elif state in _BETWEEN_TOKENS:
-                i = self._token(text, i, state)
+                if i <= runs_until:
+                    i = self._runs(text, i)
+                if i < n and self._state in _BETWEEN_TOKENS:
+                    i = self._token(text, i, self._state, runs_until)
             elif state == _NUMBER:
                 i = self._number(text, i)
             elif state == _WORD:
@@ -329,23 +344,143 @@ class JsonStreamDecoder:
                 self._root_closed(text, i)
                 return
 
-    def _token(self, text: str, i: int, state: int) -> int:
-        """Read between tokens: whitespace, a structural character, or a token's start."""
-        c = text[i]
-        if c in _WS:
-            m = _WS_RUN.match(text, i)
-            return m.end() if m is not None else i + 1
-        if state == _VALUE:
-            return self._value(text, i, c)
-        if state == _AFTER:
-            return self._after(c, i)
-        if state == _KEY:
-            return self._key(text, i, c)
-        if c == ":":
-            self._state = _VALUE
-        elif not self._skippable(c, _COLON):
-            raise _Unsupported
-        return i + 1
+    def _runs(self, text: str, i: int) -> int:
+        """Read strict JSON a member or an item per match (see :data:`RUN_MIN_TEXT`), up to
+        what this cannot decide alone (cut by the text's end, lenient, or wrong here), which
+        :meth:`_token` reads. Does what :meth:`_value`, :meth:`_key` and :meth:`_after` do."""
+        n = len(text)
+        stack = self._stack
+        while i < n:
+            c = text[i]
+            if c in _RUN_WS:
+                i = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+                if i >= n:
+                    break
+                c = text[i]
+            state = self._state
+            if c == '"' and state in (_KEY, _VALUE):
+                if state == _KEY:
+                    m = _RUN_MEMBER.match(text, i)
+                    j = i if m is None else self._member(m)  # a lone key: `_key` reads it
+                else:
+                    j = self._string_item(text, i)
+                if j == i:
+                    break
+                i = j
+            elif c == "," and state == _AFTER:
+                i = self._after(c, i)
+            elif c == "}" or c == "]":
+                if (stack[-1].kind == _OBJ) != (c == "}") or (
+                    state != _AFTER
+                    and (self._after_comma or state == _COLON or (state == _VALUE and c == "}"))
+                ):
+                    break  # the slow way: a trailing comma, a key without its value...
+                self._after(c, i)
+                i += 1
+                if self._state == _DONE:
+                    break
+            elif state == _VALUE and (c == "{" or c == "[") and len(stack) < MAX_DEPTH:
+                self._open(c)
+                i += 1
+            elif state == _VALUE:
+                m = _RUN_ITEM.match(text, i)
+                if m is None:
+                    break
+                string, number, literal, comma = m.groups()
+                self._attach(self._scalar(string, number, literal), comma is not None)
+                i = m.end()
+            elif c == ":" and state == _COLON:
+                self._state = _VALUE
+                i += 1
+            else:
+                break
+        return i
+
+    def _open(self, c: str) -> None:
+        self._stack.append(_Frame(_OBJ if c == "{" else _ARR))
+        self._open_size += 1
+        self._state = _KEY if c == "{" else _VALUE
+        self._after_comma = False
+        self._dirty = True
+
+    def _member(self, m: re.Match[str]) -> int:
+        """A key and its value, or the opener of its value (:data:`_RUN_MEMBER`)."""
+        key, string, number, literal, comma, opener = m.groups()
+        if opener is not None and len(self._stack) >= MAX_DEPTH:
+            return m.start()
+        self._stack[-1].key = key
+        if opener is not None:
+            self._open(opener)
+        else:
+            self._attach(self._scalar(string, number, literal), comma is not None)
+        return m.end()
+
+    def _scalar(self, string: str | None, number: str | None, literal: str) -> Any:
+        if string is not None:
+            return string
+        if number is not None:
+            value, long = number_value(number)
+            self.lenient = self.lenient or long
+            return value
+        return _LITERALS[literal]
+
+    def _string_item(self, text: str, i: int) -> int:
+        """A string value at ``text[i]``: where reading stopped (``i`` when nothing was read)."""
+        m = _RUN_ITEM.match(text, i)
+        if m is not None:
+            self._attach(m.group(1), m.group(4) is not None)
+            return m.end()
+        if _STRING_END.match(text, i + 1) is None:
+            return i  # the text cuts it: the slow way shows it growing
+        try:
+            value, stop = _scanstring(text, i + 1, True)
+        except ValueError:
+            return i  # not strict JSON: the slow way decides
+        self._attach(value, False)
+        return stop
+
+    def _attach(self, value: Any, comma: bool) -> None:
+        """A new value is complete in the innermost container (and ``comma``: the comma after
+        it was read too)."""
+        frame = self._stack[-1]
+        frame.size += 1
+        self._open_size += 1
+        if frame.kind == _OBJ:
+            frame.container[frame.key] = value
+            frame.key = None
+        else:
+            frame.container.append(value)
+        self._dirty = True
+        self._after_comma = comma
+        self._state = (_KEY if frame.kind == _OBJ else _VALUE) if comma else _AFTER
+
+    def _token(self, text: str, i: int, state: int, runs_until: int) -> int:
+        """Read between tokens: whitespace, a structural character, or a token's start; and on
+        while between tokens, unless :meth:`_runs` can take over again (past ``runs_until``)."""
+        n = len(text)
+        while True:
+            c = text[i]
+            if c in _WS:
+                i = _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+                if i >= n:
+                    return i
+                c = text[i]
+            if state == _VALUE:
+                i = self._value(text, i, c)
+            elif state == _AFTER:
+                i = self._after(c, i)
+            elif state == _KEY:
+                i = self._key(text, i, c)
+            elif c == ":":
+                self._state = _VALUE
+                i += 1
+            elif self._skippable(c, _COLON):
+                i += 1
+            else:
+                raise _Unsupported
+            state = self._state
+            if i >= n or i <= runs_until or state not in _BETWEEN_TOKENS:
+                return i
 
     def _root_closed(self, text: str, i: int) -> None:
         """The root value ended just before ``text[i]``: note where, and what follows."""
@@ -477,11 +612,7 @@ class JsonStreamDecoder:
         if c == "{" or c == "[":
             if len(self._stack) >= MAX_DEPTH:
                 raise _Unsupported  # the complete-text engine bounds what it returns
-            frame = _Frame(_OBJ if c == "{" else _ARR)
-            self._stack.append(frame)
-            self._open_size += 1
-            self._state = _KEY if c == "{" else _VALUE
-            self._dirty = True
+            self._open(c)
             return i + 1
         if c == '"':
             m = _SIMPLE_STRING.match(text, i)
