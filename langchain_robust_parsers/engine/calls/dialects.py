@@ -44,6 +44,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     marker_blocks,
     widen,
 )
+from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
 from langchain_robust_parsers.engine.calls.dialect_registry import (
     MARKERS,
     Marker,
@@ -567,8 +568,10 @@ def decode_calls(
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
-    tagged = _harmony(ctx, begin, dialect) or _from_blocks(
-        ctx, _call_blocks(text, begin, skip, dialect)
+    tagged = (
+        _harmony(ctx, begin, dialect)
+        or _clean_blocks(ctx, begin, skip, dialect)
+        or _from_blocks(ctx, _call_blocks(text, begin, skip, dialect))
     )
     if tagged is not None:
         return tagged
@@ -642,6 +645,26 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     # With no call, the answer is still harmony: its spans say what is not content (headers,
     # the analysis channel), so every reader leaves the same text as when it holds calls.
     return _result(ctx, calls, "harmony", "json", spans, "tagged")
+
+
+def _clean_blocks(
+    ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
+) -> DecodedCalls | None:
+    """The calls of an answer of plain well-formed blocks, read on the fast path (which gives
+    what :func:`_from_blocks` gives, or ``None``)."""
+    if skip or dialect not in ("auto", "json"):
+        return None
+    got = read_clean_blocks(ctx.text, begin, _marker_json_calls)
+    if got is None:
+        return None
+    ctx.log.extend(got.log)
+    kind = classify(ctx.text, *got.first_body) or "json"
+    return _result(ctx, got.calls, got.dialect, kind, got.spans, "tagged")
+
+
+def _marker_json_calls(value: Any, log: RepairLog, pos: int) -> list[ParsedCall] | None:
+    got = calls_from_json(value, log, pos, in_marker=True)
+    return None if got is None else got[0]
 
 
 def _sub(ctx: _Ctx) -> _Ctx:
