@@ -568,11 +568,7 @@ def decode_calls(
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
-    tagged = (
-        _harmony(ctx, begin, dialect)
-        or _clean_blocks(ctx, begin, skip, dialect)
-        or _from_blocks(ctx, _call_blocks(text, begin, skip, dialect))
-    )
+    tagged = _tagged(ctx, begin, skip, dialect)
     if tagged is not None:
         return tagged
 
@@ -645,6 +641,17 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     # With no call, the answer is still harmony: its spans say what is not content (headers,
     # the analysis channel), so every reader leaves the same text as when it holds calls.
     return _result(ctx, calls, "harmony", "json", spans, "tagged")
+
+
+def _tagged(
+    ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
+) -> DecodedCalls | None:
+    """The calls of a harmony answer or of dialect marker blocks; ``None`` without either."""
+    return (
+        _harmony(ctx, begin, dialect)
+        or _clean_blocks(ctx, begin, skip, dialect)
+        or _from_blocks(ctx, _call_blocks(ctx.text, begin, skip, dialect))
+    )
 
 
 def _clean_blocks(
