@@ -52,33 +52,28 @@ class CleanBlocks(NamedTuple):
     log: RepairLog
 
 
-class _Block(NamedTuple):
-    calls: list[ParsedCall]
-    body_stop: int
-    end: int
+_Block = tuple[list[ParsedCall], int, int]
+"""A block read: its calls, where its body stops and where it ends (a plain tuple: one is made
+for every block)."""
 
 
 _STRICT = json.JSONDecoder()
 _WS = "[ \\t\\r\\n]*"
+_SPACE = " \t\r\n"
 _NAME = r"([A-Za-z_][\w.\-]*)"
-_ONE_LINE = r"(?:\r?\n)?([^<\r\n]*)(?:\r?\n)?"
-"""A one-line value with the line break next to each tag that is layout: the value the general
-reader keeps after :func:`layout_trimmed`, with no trimming to do."""
+_VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
+"""A parameter's value: one line, with the line break next to each tag that is layout (group
+1: what the general reader keeps after :func:`layout_trimmed`, nothing to trim), else any
+text without ``<`` (group 2, trimmed as the general reader trims it)."""
 
-_TOOL_CALL_CLOSE = re.compile(_WS + "</tool_call>")
-_FUNCTION_OPEN = re.compile(_WS + "<function=" + _NAME + ">")
-_FUNCTION_CLOSE = re.compile(_WS + "</function>")
-_XML_PARAM = re.compile(_WS + r"<parameter=([\w.\-]+)>" + _ONE_LINE + "</parameter>")
-_XML_PARAM_ANY = re.compile(_WS + r"<parameter=([\w.\-]+)>([^<]*)</parameter>")
-_INVOKE_OPEN = re.compile(_WS + r'<invoke name="([^"<>]+)">')
-_INVOKE_CLOSE = re.compile(_WS + "</invoke>")
-_INVOKE_PARAM = re.compile(_WS + r'<parameter name="([^"<>]+)">' + _ONE_LINE + "</parameter>")
-_INVOKE_PARAM_ANY = re.compile(_WS + r'<parameter name="([^"<>]+)">([^<]*)</parameter>')
-_MINIMAX_CLOSE = re.compile(_WS + "</minimax:tool_call>")
+_TOOL_CALL_CLOSE = "</tool_call>"
+_FUNCTION_OPEN = re.compile(_WS + "<function=" + _NAME + ">" + _WS + "(?=<)")
+_XML_PARAM = re.compile(r"<parameter=([^<>\s\"']+)>" + _VALUE + "</parameter>")
+_INVOKE_OPEN = re.compile(_WS + r'<invoke name="([^"<>]+)">' + _WS + "(?=<)")
+_INVOKE_PARAM = re.compile(r'<parameter name="([^"<>]+)">' + _VALUE + "</parameter>")
+_MINIMAX_CLOSE = "</minimax:tool_call>"
 _GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=<arg_key>)")
-_GLM_PAIR = re.compile(
-    r"<arg_key>([\w.\-]+)</arg_key>" + _WS + "<arg_value>([^<]*)</arg_value>" + _WS
-)
+_GLM_PAIR = re.compile(r"<arg_key>([^<\s]+)</arg_key>" + _WS + "<arg_value>([^<]*)</arg_value>")
 _KIMI_HEAD = re.compile(
     _WS + r"(functions\." + _NAME + r":[0-9]+)<\|tool_call_argument_begin\|>" + _WS
 )
@@ -91,6 +86,15 @@ _MISTRAL_HEAD = re.compile(
 )
 _MISTRAL_TAIL = re.compile("[ \\t\\r\\n,;]*")
 _MISTRAL_CLOSE = "[/TOOL_CALLS]"
+_JSON_STARTS = frozenset('-0123456789[{"tfn')
+
+
+def _text_or_json(raw: str) -> Any:
+    """:func:`json_or_text`, without the call for the commonest value: plain text."""
+    c = raw[:1]
+    if c and c not in _JSON_STARTS and not c.isspace():
+        return raw
+    return json_or_text(raw)
 
 
 def _json_at(text: str, pos: int) -> tuple[Any, int] | None:
@@ -105,70 +109,56 @@ def _json_at(text: str, pos: int) -> tuple[Any, int] | None:
     return value, end
 
 
+def _closed(text: str, calls: list[ParsedCall], pos: int, closer: re.Pattern[str]) -> _Block | None:
+    """The block whose calls end at ``pos``, when its closing tag follows them."""
+    m = closer.match(text, pos)
+    return None if m is None else (calls, m.end() - len(m.group().lstrip()), m.end())
+
+
 # ----------------------------------------------------------------------------- elements
 
 
-def _params(
-    text: str, pos: int, one_line: re.Pattern[str], any_line: re.Pattern[str]
-) -> tuple[dict[str, Any], dict[str, str], int]:
-    """Parameter elements from ``pos`` while they follow one another: the values, the same
-    as written, and where the run ends."""
-    args: dict[str, Any] = {}
-    raws: dict[str, str] = {}
-    match = one_line.match
-    while True:
-        m = match(text, pos)
-        if m is None:
-            m = any_line.match(text, pos)
-            if m is None:
-                return args, raws, pos
-            value = layout_trimmed(m.group(2))
-        else:
-            value = m.group(2)
-        args[m.group(1)] = raws[m.group(1)] = value
-        pos = m.end()
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _SPACE:
+        pos += 1
+    return pos
 
 
 def _elements(
     text: str,
     pos: int,
     opener: re.Pattern[str],
-    closer: re.Pattern[str],
-    params: tuple[re.Pattern[str], re.Pattern[str]],
-) -> tuple[list[ParsedCall], int] | None:
-    """One or more call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``,
-    each holding only parameter elements; ``None`` for any other content."""
+    param: re.Pattern[str],
+    close: str,
+    block_close: str,
+) -> _Block | None:
+    """Call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``, then the
+    block's closing tag; ``None`` unless each holds parameter elements whose values have no
+    ``<``. Each ``<`` of an element must belong to one of its parameters: then the general
+    reader, which reads parameters from ``<param`` to ``</param`` and passes over text
+    between them, reads the same ones."""
     calls: list[ParsedCall] = []
-    while True:
-        m = opener.match(text, pos)
-        if m is None:
-            return (calls, pos) if calls else None
-        args, raws, pos = _params(text, m.end(), *params)
-        end = closer.match(text, pos)
-        if end is None:
+    while (m := opener.match(text, pos)) is not None:
+        pos = m.end()
+        stop = text.find(close, pos)
+        if stop < 0:
             return None
+        params = param.findall(text, pos, stop)
+        if text.count("<", pos, stop) != 2 * len(params):
+            return None
+        args: dict[str, Any] = {}
+        raws: dict[str, str] = {}
+        for key, line, other in params:  # `other` is empty when the value is on one line
+            args[key] = raws[key] = layout_trimmed(other) if other else line
         calls.append(ParsedCall(m.group(1), args, raw=raws))
-        pos = end.end()
-
-
-def _xml_block(text: str, body: int) -> _Block | None:
-    got = _elements(text, body, _FUNCTION_OPEN, _FUNCTION_CLOSE, (_XML_PARAM, _XML_PARAM_ANY))
-    return _closed(text, got, _TOOL_CALL_CLOSE)
+        pos = _skip_space(text, stop + len(close))
+        if text.startswith(block_close, pos):
+            return (calls, pos, pos + len(block_close))
+    return None
 
 
 def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
-    got = _elements(text, body, _INVOKE_OPEN, _INVOKE_CLOSE, (_INVOKE_PARAM, _INVOKE_PARAM_ANY))
-    return _closed(text, got, _MINIMAX_CLOSE)
-
-
-def _closed(
-    text: str, got: tuple[list[ParsedCall], int] | None, closer: re.Pattern[str]
-) -> _Block | None:
-    """The block whose calls end at ``got[1]``, when its closing tag follows them."""
-    if got is None:
-        return None
-    m = closer.match(text, got[1])
-    return None if m is None else _Block(got[0], m.end() - len(m.group().lstrip()), m.end())
+    return _elements(text, body, _INVOKE_OPEN, _INVOKE_PARAM, "</invoke>", _MINIMAX_CLOSE)
 
 
 # ----------------------------------------------------------------------------- <tool_call>
@@ -177,38 +167,40 @@ def _closed(
 def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
     """A ``<tool_call>`` block holding one JSON payload, Qwen3-Coder's elements, or GLM's
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
-    pos = body
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
+    pos = _skip_space(text, body)
+    if text.startswith("<", pos):
+        return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, "</function>", _TOOL_CALL_CLOSE)
     if text.startswith("{", pos):
-        return _hermes_block(text, pos, json_calls, log)
-    if text.startswith("<function=", pos):
-        return _xml_block(text, pos)
+        got = _json_at(text, pos)
+        calls = None if got is None else json_calls(got[0], log, pos)
+        if got is None or calls is None:
+            return None
+        return _closed(text, calls, got[1], _TOOL_CALL_CLOSE_PATTERN)
     return _glm_block(text, pos)
 
 
-def _hermes_block(text: str, pos: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
-    got = _json_at(text, pos)
-    if got is None:
-        return None
-    calls = json_calls(got[0], log, pos)
-    return None if calls is None else _closed(text, (calls, got[1]), _TOOL_CALL_CLOSE)
+_TOOL_CALL_CLOSE_PATTERN = re.compile(_WS + _TOOL_CALL_CLOSE)
 
 
 def _glm_block(text: str, pos: int) -> _Block | None:
+    """GLM's ``NAME<arg_key>..``: every ``<`` up to the closing tag must belong to a pair."""
     head = _GLM_HEAD.match(text, pos)
     if head is None:
         return None
+    pos = head.end()
+    stop = text.find(_TOOL_CALL_CLOSE, pos)
+    if stop < 0:
+        return None
+    pairs = _GLM_PAIR.findall(text, pos, stop)
+    if text.count("<", pos, stop) != 4 * len(pairs):
+        return None
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
-    pos = head.end()
-    match = _GLM_PAIR.match
-    while (m := match(text, pos)) is not None:
-        key, raw = m.group(1, 2)
+    for key, raw in pairs:
         raws[key] = raw
-        args[key] = json_or_text(raw)
-        pos = m.end()
-    return _closed(text, ([ParsedCall(head.group(1), args, raw=raws)], pos), _TOOL_CALL_CLOSE)
+        args[key] = _text_or_json(raw)
+    calls = [ParsedCall(head.group(1), args, raw=raws)]
+    return (calls, stop, stop + len(_TOOL_CALL_CLOSE))
 
 
 # ----------------------------------------------------------------------------- JSON bodies
@@ -221,19 +213,19 @@ def _kimi_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Blo
     got = _json_at(text, head.end())
     if got is None or not isinstance(got[0], dict):
         return None
-    call = ParsedCall(head.group(2), got[0], head.group(1))
-    return _closed(text, ([call], got[1]), _KIMI_CLOSE)
+    return _closed(text, [ParsedCall(head.group(2), got[0], head.group(1))], got[1], _KIMI_CLOSE)
 
 
 def _gemma_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
     calls: list[ParsedCall] = []
     pos = body
+    match_item = _GEMMA_ITEM.match
     while (m := _GEMMA_CALL.match(text, pos)) is not None:
         args: dict[str, Any] = {}
         pos = m.end()
-        while (item := _GEMMA_ITEM.match(text, pos)) is not None:
+        while (item := match_item(text, pos)) is not None:
             key, escaped, bare, comma = item.group(1, 2, 3, 4)
-            args[key] = escaped if escaped is not None else json_or_text(bare)
+            args[key] = escaped if bare is None else _text_or_json(bare)
             pos = item.end()
             if not comma:
                 break
@@ -241,7 +233,7 @@ def _gemma_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Bl
             return None
         calls.append(ParsedCall(m.group(1), args))
         pos += 1
-    return _closed(text, (calls, pos), _GEMMA_CLOSE) if calls else None
+    return _closed(text, calls, pos, _GEMMA_CLOSE) if calls else None
 
 
 def _mistral_block(text: str, body: int, stop: int) -> _Block | None:
@@ -258,7 +250,7 @@ def _mistral_block(text: str, body: int, stop: int) -> _Block | None:
     tail = _MISTRAL_TAIL.match(text, pos, stop)
     if not calls or tail is None or tail.end() != stop:
         return None
-    return _Block(calls, stop, stop)
+    return (calls, stop, stop)
 
 
 BlockReader = Callable[[str, int, JsonCalls, RepairLog], "_Block | None"]
@@ -282,28 +274,36 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
     log = RepairLog()
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
-    dialect = ""
     first_body = (0, 0)
     closes_mistral = -1
-    while hit is not None:
-        opener, start, body = hit.group(), hit.start(), hit.end()
+    opener, start = hit.group(), hit.start()
+    dialect, reader = _READERS.get(opener, ("mistral", None))
+    while start >= 0:
+        body = start + len(opener)
         if opener == _MISTRAL:
             if closes_mistral < 0:  # once an answer: a closing tag anywhere changes the blocks
                 closes_mistral = 1 if _MISTRAL_CLOSE in text else 0
             hit = ALL_MARKERS.search(text, body)
             stop = len(text) if hit is None else hit.start()
-            name, block = "mistral", None if closes_mistral else _mistral_block(text, body, stop)
+            block = None if closes_mistral else _mistral_block(text, body, stop)
         else:
-            name, reader = _READERS.get(opener, ("", None))
+            reader = _READERS.get(opener, ("", None))[1]
             block = None if reader is None else reader(text, body, json_calls, log)
-            # a marker inside a closed block is part of it, as for the general reader
-            hit = None if block is None else ALL_MARKERS.search(text, block.end)
         if block is None or len(spans) >= MAX_CLEAN_BLOCKS:
             return None
         if not spans:
-            dialect, first_body = name, (body, block.body_stop)
-        calls.extend(block.calls)
-        spans.append((start, block.end))
+            first_body = (body, block[1])
+        calls.extend(block[0])
+        spans.append((start, block[2]))
+        if opener != _MISTRAL:
+            # a marker inside a closed block is part of it, as for the general reader; the
+            # next block of the same kind, after nothing but whitespace, needs no search
+            pos = _skip_space(text, block[2])
+            if text.startswith(opener, pos):
+                start = pos
+                continue
+            hit = ALL_MARKERS.search(text, pos)
+        opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
     if has_wrappers(text):
         spans = [widen(text, a, b) for a, b in spans]
     return CleanBlocks(calls, spans, dialect, first_body, log)

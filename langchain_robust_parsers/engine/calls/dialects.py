@@ -563,8 +563,7 @@ def decode_calls(
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
     log = RepairLog()
     ctx = _Ctx(text, _kinds(dialect), positional, log)
-    begin = locate.payload_start(text, log)
-    skip = locate.think_regions(text, begin)
+    begin, skip = locate.payload_bounds(text, log)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
