@@ -51,7 +51,13 @@ VALUES = [
 ]
 NAMES = ["get_weather", "web.search", "a-b", "f1", "", "1bad", "x y", "functions.get"]
 KEYS = ["city", "days", "unit.name", "", "a b", '"q"']
-SEPARATORS = ["", "\n", " ", "\n\n", "Done.", "\nLet me check.\n", ", ", ";"]
+SEPARATORS = [
+    *["", "\n", " ", "\n\n", "Done.", "\nLet me check.\n", ", ", ";"] * 3,
+    "<think>then</think>",
+    "</Thinking>",
+    "<|channel|>final<|message|>ok",
+    "<|eot_id|>",
+]
 
 # Mostly plain parts, so that whole answers often take the fast path and are compared there.
 names = st.sampled_from(NAMES + ["get_weather"] * 12)

@@ -29,6 +29,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
 )
 from langchain_robust_parsers.engine.calls.markup_calls import json_or_text, layout_trimmed
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.lexicon import THINK_TAG
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
@@ -266,10 +267,10 @@ _MISTRAL = "[TOOL_CALLS]"
 
 
 def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBlocks | None:
-    """The calls of an answer made of plain well-formed blocks from ``begin`` on (no reasoning
-    block after it), or ``None`` when the general reader must read it."""
+    """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
+    reasoning tag anywhere, or ``None`` when the general reader must read it."""
     hit = ALL_MARKERS.search(text, begin)
-    if hit is None:
+    if hit is None or THINK_TAG.search(text, begin, hit.start()) is not None:
         return None
     log = RepairLog()
     calls: list[ParsedCall] = []
@@ -303,6 +304,10 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
                 start = pos
                 continue
             hit = ALL_MARKERS.search(text, pos)
+            # reasoning can only sit in the text between blocks: nothing in one holds a `<`
+            # that is not one of its own tags
+            if THINK_TAG.search(text, pos, len(text) if hit is None else hit.start()):
+                return None
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
     if has_wrappers(text):
         spans = [widen(text, a, b) for a, b in spans]

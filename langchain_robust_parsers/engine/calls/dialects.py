@@ -563,6 +563,9 @@ def decode_calls(
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
     log = RepairLog()
     ctx = _Ctx(text, _kinds(dialect), positional, log)
+    tagged = _clean_blocks(ctx, dialect)  # the fast path, for answers of plain blocks
+    if tagged is not None:
+        return tagged
     begin, skip = locate.payload_bounds(text, log)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
@@ -646,26 +649,32 @@ def _tagged(
     ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
 ) -> DecodedCalls | None:
     """The calls of a harmony answer or of dialect marker blocks; ``None`` without either."""
-    return (
-        _harmony(ctx, begin, dialect)
-        or _clean_blocks(ctx, begin, skip, dialect)
-        or _from_blocks(ctx, _call_blocks(ctx.text, begin, skip, dialect))
+    return _harmony(ctx, begin, dialect) or _from_blocks(
+        ctx, _call_blocks(ctx.text, begin, skip, dialect)
     )
 
 
-def _clean_blocks(
-    ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
-) -> DecodedCalls | None:
-    """The calls of an answer of plain well-formed blocks, read on the fast path (which gives
-    what :func:`_from_blocks` gives, or ``None``)."""
-    if skip or dialect not in ("auto", "json"):
+def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
+    """The calls of an answer of plain well-formed blocks, read on the fast path: what the
+    general path gives (harmony and reasoning first, then :func:`_from_blocks`), or ``None``.
+    The fast path itself makes sure that the answer holds no reasoning tag."""
+    if dialect not in ("auto", "json"):
         return None
-    got = read_clean_blocks(ctx.text, begin, _marker_json_calls)
+    text = ctx.text
+    begin = 1 if text.startswith(_BOM) else 0
+    if is_harmony(text, begin):
+        return None
+    got = read_clean_blocks(text, begin, _marker_json_calls)
     if got is None:
         return None
+    if begin:
+        ctx.log.add("bom", 0)
     ctx.log.extend(got.log)
-    kind = classify(ctx.text, *got.first_body) or "json"
+    kind = classify(text, *got.first_body) or "json"
     return _result(ctx, got.calls, got.dialect, kind, got.spans, "tagged")
+
+
+_BOM = "\ufeff"
 
 
 def _marker_json_calls(value: Any, log: RepairLog, pos: int) -> list[ParsedCall] | None:
