@@ -91,10 +91,13 @@ _JSON_STARTS = frozenset('-0123456789[{"tfn')
 
 
 def _text_or_json(raw: str) -> Any:
-    """:func:`json_or_text`, without the call for the commonest value: plain text."""
+    """:func:`json_or_text`, without its work for the commonest values: plain text and small
+    integers."""
     c = raw[:1]
     if c and c not in _JSON_STARTS and not c.isspace():
         return raw
+    if raw.isdigit() and raw.isascii() and (c != "0" or len(raw) == 1):
+        return int(raw)  # a JSON integer: digits, no leading zero
     return json_or_text(raw)
 
 
@@ -199,7 +202,8 @@ def _glm_block(text: str, pos: int) -> _Block | None:
     raws: dict[str, str] = {}
     for key, raw in pairs:
         raws[key] = raw
-        args[key] = _text_or_json(raw)
+        c = raw[:1]  # plain text, the commonest value, without a call
+        args[key] = raw if c and c not in _JSON_STARTS and not c.isspace() else _text_or_json(raw)
     calls = [ParsedCall(head.group(1), args, raw=raws)]
     return (calls, stop, stop + len(_TOOL_CALL_CLOSE))
 
