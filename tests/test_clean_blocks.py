@@ -173,17 +173,17 @@ AROUND = st.sampled_from(
 )
 
 
-def _outcome(text: str) -> Any:
+def _outcome(text: str, dialect: str) -> Any:
     try:
-        return decode_calls(text)
+        return decode_calls(text, dialect=dialect)
     except CallDecodeError as err:
         return ("error", err.kind, err.reason, err.pos)
 
 
-def _both(text: str) -> tuple[Any, Any]:
-    fast = _outcome(text)
+def _both(text: str, dialect: str = "auto") -> tuple[Any, Any]:
+    fast = _outcome(text, dialect)
     with mock.patch.object(dialects, "read_clean_blocks", lambda *_a: None):
-        slow = _outcome(text)
+        slow = _outcome(text, dialect)
     return fast, slow
 
 
@@ -192,12 +192,13 @@ def _both(text: str) -> tuple[Any, Any]:
     AROUND,
     st.lists(st.tuples(BLOCKS, st.sampled_from(SEPARATORS)), min_size=1, max_size=4),
     AROUND,
+    st.sampled_from(["auto", "auto", "json", "mistral"]),
 )
 def test_fast_path_agrees_with_the_general_reader(
-    head: str, blocks: list[tuple[str, str]], tail: str
+    head: str, blocks: list[tuple[str, str]], tail: str, dialect: str
 ) -> None:
     text = head + "".join(b + s for b, s in blocks) + tail
-    fast, slow = _both(text)
+    fast, slow = _both(text, dialect)
     assert fast == slow
 
 
