@@ -22,6 +22,7 @@ __all__ = [
     "THINK_NAMES",
     "THINK_OPEN",
     "THINK_OPEN_UNFINISHED",
+    "THINK_TAG",
     "WRAPPER_TOKENS",
     "skip_space",
 ]
@@ -39,6 +40,9 @@ THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
 """The opening tag of a reasoning block, any case."""
 THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
 """The closing tag of a reasoning block, any case."""
+THINK_TAG = re.compile(r"</?" + _THINK_NAME)
+"""The start of any reasoning tag, opening or closing: one scan tells that an answer holds none
+(it matches wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
 THINK_OPEN_UNFINISHED = re.compile(r"<" + _THINK_NAME + r"\b[^>]*\Z")
 """An opening reasoning tag cut off at the end of the text so far (streaming)."""
 

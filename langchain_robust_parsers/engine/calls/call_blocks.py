@@ -291,7 +291,16 @@ def has_wrappers(text: str) -> bool:
     return _WRAPPERS.search(text) is not None
 
 
-_WRAPPERS = re.compile("|".join(re.escape(t) for t in WRAPPER_TOKENS + END_TOKENS))
+def _by_lead(tokens: tuple[str, ...]) -> str:
+    """An alternation of ``tokens`` grouped by their first two characters: the regex engine
+    then tests one branch, not every token, at each ``<`` of the text."""
+    groups: dict[str, list[str]] = {}
+    for token in tokens:
+        groups.setdefault(token[:2], []).append(re.escape(token[2:]))
+    return "|".join(re.escape(lead) + "(?:" + "|".join(rest) + ")" for lead, rest in groups.items())
+
+
+_WRAPPERS = re.compile(_by_lead(WRAPPER_TOKENS + END_TOKENS))
 _AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS
 _BEFORE_BLOCK = tuple(t for t in WRAPPER_TOKENS if t != "</answer>")
 """Tokens that may stand right before a block and go with it (an answer section that closed

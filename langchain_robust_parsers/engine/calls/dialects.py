@@ -44,6 +44,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     marker_blocks,
     widen,
 )
+from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
 from langchain_robust_parsers.engine.calls.dialect_registry import (
     MARKERS,
     Marker,
@@ -606,14 +607,14 @@ def decode_calls(
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
     log = RepairLog()
     ctx = _Ctx(text, _kinds(dialect), positional, log)
-    begin = locate.payload_start(text, log)
-    skip = locate.think_regions(text, begin)
+    tagged = _clean_blocks(ctx, dialect)  # the fast path, for answers of plain blocks
+    if tagged is not None:
+        return tagged
+    begin, skip = locate.payload_bounds(text, log)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
-    tagged = _harmony(ctx, begin, dialect) or _from_blocks(
-        ctx, _call_blocks(text, begin, skip, dialect)
-    )
+    tagged = _tagged(ctx, begin, skip, dialect)
     if tagged is not None:
         return tagged
 
@@ -700,6 +701,43 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     # With no call, the answer is still harmony: its spans say what is not content (headers,
     # the analysis channel), so every reader leaves the same text as when it holds calls.
     return _result(ctx, calls, "harmony", "json", spans, "tagged")
+
+
+def _tagged(
+    ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
+) -> DecodedCalls | None:
+    """The calls of a harmony answer or of dialect marker blocks; ``None`` without either."""
+    return _harmony(ctx, begin, dialect) or _from_blocks(
+        ctx, _call_blocks(ctx.text, begin, skip, dialect)
+    )
+
+
+def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
+    """The calls of an answer of plain well-formed blocks, read on the fast path: what the
+    general path gives (harmony and reasoning first, then :func:`_from_blocks`), or ``None``.
+    The fast path itself makes sure that the answer holds no reasoning tag."""
+    if dialect not in ("auto", "json"):
+        return None
+    text = ctx.text
+    begin = 1 if text.startswith(_BOM) else 0
+    if is_harmony(text, begin):
+        return None
+    got = read_clean_blocks(text, begin, _marker_json_calls)
+    if got is None:
+        return None
+    if begin:
+        ctx.log.add("bom", 0)
+    ctx.log.extend(got.log)
+    kind = classify(text, *got.first_body) or "json"
+    return _result(ctx, got.calls, got.dialect, kind, got.spans, "tagged")
+
+
+_BOM = "\ufeff"
+
+
+def _marker_json_calls(value: Any, log: RepairLog, pos: int) -> list[ParsedCall] | None:
+    got = calls_from_json(value, log, pos, in_marker=True)
+    return None if got is None else got[0]
 
 
 def _sub(ctx: _Ctx) -> _Ctx:

@@ -15,6 +15,7 @@ from langchain_robust_parsers.engine.lexicon import (
     FENCE_OPEN as _FENCE_OPEN,
     THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
     THINK_OPEN as _THINK_OPEN,
+    THINK_TAG,
     closing_tag,
     skip_space,
 )
@@ -85,6 +86,15 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
             return regions
         regions.append((m.start(), stop))
         pos = stop
+
+
+def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:
+    """:func:`payload_start` and the :func:`think_regions` after it, with one scan of the text
+    when it holds no reasoning tag (most answers; each function scans it whole)."""
+    if THINK_TAG.search(text) is None:
+        return payload_start(text[:1], log), []  # only a byte-order mark to skip
+    begin = payload_start(text, log)
+    return begin, think_regions(text, begin)
 
 
 def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:

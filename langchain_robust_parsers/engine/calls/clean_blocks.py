@@ -1,0 +1,318 @@
+"""The fast path of :func:`~langchain_robust_parsers.engine.calls.dialects.decode_calls`: an
+answer whose call blocks are all plainly well formed, in the dialects open models write most.
+
+Dialects read here: Hermes JSON, Qwen3-Coder XML and GLM inside ``<tool_call>``; MiniMax-M2's
+``<invoke>``; Kimi K2; FunctionGemma; Mistral's ``[TOOL_CALLS]name[ARGS]{..}``. A block is
+matched part by part with compiled patterns whose quantifiers are flat and each stop at the
+character the next part starts with (linear, no backtracking), its values read with no repair
+machinery, and the next block found with one search of the marker pattern.
+
+The path returns exactly what the general reader returns for the same answer (calls, spans,
+repairs), or ``None`` as soon as the answer leaves the plain shape it knows: a ``<`` inside a
+value, a marker in another case, a block cut off or holding prose, a value that nests, a repair
+other than the general reader's own. The general reader then reads the answer from its start,
+so the fast path changes no result, only the time of the common one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from langchain_robust_parsers.engine.calls.call_blocks import (
+    ALL_MARKERS,
+    MAX_BLOCKS,
+    has_wrappers,
+    widen,
+)
+from langchain_robust_parsers.engine.calls.markup_calls import json_or_text, layout_trimmed
+from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.lexicon import THINK_TAG
+from langchain_robust_parsers.engine.repair_log import RepairLog
+
+__all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
+
+MAX_CLEAN_BLOCKS = MAX_BLOCKS // 2
+"""Blocks the fast path reads; an XML block holds two marker hits (``<tool_call>`` and the
+nested ``<function=``), so past this the general reader's own cap could differ."""
+
+JsonCalls = Callable[[Any, RepairLog, int], "list[ParsedCall] | None"]
+"""How a decoded JSON payload becomes calls (the general reader's, so that both agree)."""
+
+
+class CleanBlocks(NamedTuple):
+    """What the fast path read: the calls, the block spans, the first block's dialect and body
+    (the general reader types the answer from it), and the repairs the JSON items needed."""
+
+    calls: list[ParsedCall]
+    spans: list[tuple[int, int]]
+    dialect: str
+    first_body: tuple[int, int]
+    log: RepairLog
+
+
+_Block = tuple[list[ParsedCall], int, int]
+"""A block read: its calls, where its body stops and where it ends (a plain tuple: one is made
+for every block)."""
+
+
+_STRICT = json.JSONDecoder()
+_WS = "[ \\t\\r\\n]*"
+_SPACE = " \t\r\n"
+_NAME = r"([A-Za-z_][\w.\-]*)"
+_VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
+"""A parameter's value: one line, with the line break next to each tag that is layout (group
+1: what the general reader keeps after :func:`layout_trimmed`, nothing to trim), else any
+text without ``<`` (group 2, trimmed as the general reader trims it)."""
+
+_TOOL_CALL_CLOSE = "</tool_call>"
+_FUNCTION_OPEN = re.compile(_WS + "<function=" + _NAME + ">" + _WS + "(?=<)")
+_XML_PARAM = re.compile(r"<parameter=([^<>\s\"']+)>" + _VALUE + "</parameter>")
+_INVOKE_OPEN = re.compile(_WS + r'<invoke name="([^"<>]+)">' + _WS + "(?=<)")
+_INVOKE_PARAM = re.compile(r'<parameter name="([^"<>]+)">' + _VALUE + "</parameter>")
+_MINIMAX_CLOSE = "</minimax:tool_call>"
+_GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=<arg_key>)")
+_GLM_PAIR = re.compile(r"<arg_key>([^<\s]+)</arg_key>" + _WS + "<arg_value>([^<]*)</arg_value>")
+_KIMI_HEAD = re.compile(
+    _WS + r"(functions\." + _NAME + r":[0-9]+)<\|tool_call_argument_begin\|>" + _WS
+)
+_KIMI_CLOSE = re.compile(_WS + r"<\|tool_call_end\|>")
+_GEMMA_CALL = re.compile(_WS + "call:" + _NAME + r"\{")
+_GEMMA_ITEM = re.compile(_NAME + r":(?:<escape>([^<]*)<escape>|([^,{}\[\]<\s]+))(,?)")
+_GEMMA_CLOSE = re.compile(_WS + "<end_function_call>")
+_MISTRAL_HEAD = re.compile(
+    "[ \\t\\r\\n,;]*" + _NAME + r"(?:\[CALL_ID\]([\w\-]+))?(?:\[ARGS\])?" + _WS + r"(?=\{)"
+)
+_MISTRAL_TAIL = re.compile("[ \\t\\r\\n,;]*")
+_MISTRAL_CLOSE = "[/TOOL_CALLS]"
+_JSON_STARTS = frozenset('-0123456789[{"tfn')
+
+
+def _text_or_json(raw: str) -> Any:
+    """:func:`json_or_text`, without its work for the commonest values: plain text and small
+    integers."""
+    c = raw[:1]
+    if c and c not in _JSON_STARTS and not c.isspace():
+        return raw
+    if raw.isdigit() and raw.isascii() and (c != "0" or len(raw) == 1):
+        return int(raw)  # a JSON integer: digits, no leading zero
+    return json_or_text(raw)
+
+
+def _json_at(text: str, pos: int) -> tuple[Any, int] | None:
+    """The JSON value at ``pos`` read by the C decoder, when it holds no ``<`` (no marker and
+    no closing tag can then sit inside it); ``None`` otherwise."""
+    try:
+        value, end = _STRICT.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        return None
+    if text.find("<", pos, end) >= 0:
+        return None
+    return value, end
+
+
+def _closed(text: str, calls: list[ParsedCall], pos: int, closer: re.Pattern[str]) -> _Block | None:
+    """The block whose calls end at ``pos``, when its closing tag follows them."""
+    m = closer.match(text, pos)
+    return None if m is None else (calls, m.end() - len(m.group().lstrip()), m.end())
+
+
+# ----------------------------------------------------------------------------- elements
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _SPACE:
+        pos += 1
+    return pos
+
+
+def _elements(
+    text: str,
+    pos: int,
+    opener: re.Pattern[str],
+    param: re.Pattern[str],
+    close: str,
+    block_close: str,
+) -> _Block | None:
+    """Call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``, then the
+    block's closing tag; ``None`` unless each holds parameter elements whose values have no
+    ``<``. Each ``<`` of an element must belong to one of its parameters: then the general
+    reader, which reads parameters from ``<param`` to ``</param`` and passes over text
+    between them, reads the same ones."""
+    calls: list[ParsedCall] = []
+    while (m := opener.match(text, pos)) is not None:
+        pos = m.end()
+        stop = text.find(close, pos)
+        if stop < 0:
+            return None
+        params = param.findall(text, pos, stop)
+        if text.count("<", pos, stop) != 2 * len(params):
+            return None
+        args: dict[str, Any] = {}
+        raws: dict[str, str] = {}
+        for key, line, other in params:  # `other` is empty when the value is on one line
+            args[key] = raws[key] = layout_trimmed(other) if other else line
+        calls.append(ParsedCall(m.group(1), args, raw=raws))
+        pos = _skip_space(text, stop + len(close))
+        if text.startswith(block_close, pos):
+            return (calls, pos, pos + len(block_close))
+    return None
+
+
+def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
+    return _elements(text, body, _INVOKE_OPEN, _INVOKE_PARAM, "</invoke>", _MINIMAX_CLOSE)
+
+
+# ----------------------------------------------------------------------------- <tool_call>
+
+
+def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
+    """A ``<tool_call>`` block holding one JSON payload, Qwen3-Coder's elements, or GLM's
+    key/value pairs (the general reader's sniffing, on the shapes read here)."""
+    pos = _skip_space(text, body)
+    if text.startswith("<", pos):
+        return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, "</function>", _TOOL_CALL_CLOSE)
+    if text.startswith("{", pos):
+        got = _json_at(text, pos)
+        calls = None if got is None else json_calls(got[0], log, pos)
+        if got is None or calls is None:
+            return None
+        return _closed(text, calls, got[1], _TOOL_CALL_CLOSE_PATTERN)
+    return _glm_block(text, pos)
+
+
+_TOOL_CALL_CLOSE_PATTERN = re.compile(_WS + _TOOL_CALL_CLOSE)
+
+
+def _glm_block(text: str, pos: int) -> _Block | None:
+    """GLM's ``NAME<arg_key>..``: every ``<`` up to the closing tag must belong to a pair."""
+    head = _GLM_HEAD.match(text, pos)
+    if head is None:
+        return None
+    pos = head.end()
+    stop = text.find(_TOOL_CALL_CLOSE, pos)
+    if stop < 0:
+        return None
+    pairs = _GLM_PAIR.findall(text, pos, stop)
+    if text.count("<", pos, stop) != 4 * len(pairs):
+        return None
+    args: dict[str, Any] = {}
+    raws: dict[str, str] = {}
+    for key, raw in pairs:
+        raws[key] = raw
+        c = raw[:1]  # plain text, the commonest value, without a call
+        args[key] = raw if c and c not in _JSON_STARTS and not c.isspace() else _text_or_json(raw)
+    calls = [ParsedCall(head.group(1), args, raw=raws)]
+    return (calls, stop, stop + len(_TOOL_CALL_CLOSE))
+
+
+# ----------------------------------------------------------------------------- JSON bodies
+
+
+def _kimi_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
+    head = _KIMI_HEAD.match(text, body)
+    if head is None:
+        return None
+    got = _json_at(text, head.end())
+    if got is None or not isinstance(got[0], dict):
+        return None
+    return _closed(text, [ParsedCall(head.group(2), got[0], head.group(1))], got[1], _KIMI_CLOSE)
+
+
+def _gemma_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
+    calls: list[ParsedCall] = []
+    pos = body
+    match_item = _GEMMA_ITEM.match
+    while (m := _GEMMA_CALL.match(text, pos)) is not None:
+        args: dict[str, Any] = {}
+        pos = m.end()
+        while (item := match_item(text, pos)) is not None:
+            key, escaped, bare, comma = item.group(1, 2, 3, 4)
+            args[key] = escaped if bare is None else _text_or_json(bare)
+            pos = item.end()
+            if not comma:
+                break
+        if not text.startswith("}", pos):
+            return None
+        calls.append(ParsedCall(m.group(1), args))
+        pos += 1
+    return _closed(text, calls, pos, _GEMMA_CLOSE) if calls else None
+
+
+def _mistral_block(text: str, body: int, stop: int) -> _Block | None:
+    """``name[ARGS]{..}`` calls up to ``stop`` (the next marker: a Mistral block has no closing
+    tag and runs to it), nothing else but separators between and after them."""
+    calls: list[ParsedCall] = []
+    pos = body
+    while (m := _MISTRAL_HEAD.match(text, pos, stop)) is not None:
+        got = _json_at(text, m.end())
+        if got is None or got[1] > stop or not isinstance(got[0], dict):
+            return None
+        calls.append(ParsedCall(m.group(1), got[0], m.group(2)))
+        pos = got[1]
+    tail = _MISTRAL_TAIL.match(text, pos, stop)
+    if not calls or tail is None or tail.end() != stop:
+        return None
+    return (calls, stop, stop)
+
+
+BlockReader = Callable[[str, int, JsonCalls, RepairLog], "_Block | None"]
+
+_READERS: dict[str, tuple[str, BlockReader]] = {
+    "<tool_call>": ("tool_call", _tool_call_block),
+    "<minimax:tool_call>": ("minimax", _minimax_block),
+    "<|tool_call_begin|>": ("kimi", _kimi_block),
+    "<start_function_call>": ("gemma", _gemma_block),
+}
+"""Openers read by the fast path (exactly as written: another case goes the general way)."""
+_MISTRAL = "[TOOL_CALLS]"
+
+
+def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBlocks | None:
+    """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
+    reasoning tag anywhere, or ``None`` when the general reader must read it."""
+    hit = ALL_MARKERS.search(text, begin)
+    if hit is None or THINK_TAG.search(text, begin, hit.start()) is not None:
+        return None
+    log = RepairLog()
+    calls: list[ParsedCall] = []
+    spans: list[tuple[int, int]] = []
+    first_body = (0, 0)
+    closes_mistral = -1
+    opener, start = hit.group(), hit.start()
+    dialect, reader = _READERS.get(opener, ("mistral", None))
+    while start >= 0:
+        body = start + len(opener)
+        if opener == _MISTRAL:
+            if closes_mistral < 0:  # once an answer: a closing tag anywhere changes the blocks
+                closes_mistral = 1 if _MISTRAL_CLOSE in text else 0
+            hit = ALL_MARKERS.search(text, body)
+            stop = len(text) if hit is None else hit.start()
+            block = None if closes_mistral else _mistral_block(text, body, stop)
+        else:
+            reader = _READERS.get(opener, ("", None))[1]
+            block = None if reader is None else reader(text, body, json_calls, log)
+        if block is None or len(spans) >= MAX_CLEAN_BLOCKS:
+            return None
+        if not spans:
+            first_body = (body, block[1])
+        calls.extend(block[0])
+        spans.append((start, block[2]))
+        if opener != _MISTRAL:
+            # a marker inside a closed block is part of it, as for the general reader; the
+            # next block of the same kind, after nothing but whitespace, needs no search
+            pos = _skip_space(text, block[2])
+            if text.startswith(opener, pos):
+                start = pos
+                continue
+            hit = ALL_MARKERS.search(text, pos)
+            # reasoning can only sit in the text between blocks: nothing in one holds a `<`
+            # that is not one of its own tags
+            if THINK_TAG.search(text, pos, len(text) if hit is None else hit.start()):
+                return None
+        opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
+    if has_wrappers(text):
+        spans = [widen(text, a, b) for a, b in spans]
+    return CleanBlocks(calls, spans, dialect, first_body, log)
