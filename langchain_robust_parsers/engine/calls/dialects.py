@@ -47,6 +47,9 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
 from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
 from langchain_robust_parsers.engine.calls.dialect_registry import (
     MARKERS,
+    MISTRAL_ARGS,
+    MISTRAL_CALL_ID,
+    MISTRAL_MARKER,
     Marker,
     markup_reader,
 )
@@ -125,7 +128,9 @@ _SEPARATORS = " \t\r\n,;"
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
-_MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?(\[ARGS\])?")
+_MISTRAL_NAMED = re.compile(
+    rf"([A-Za-z_][\w.\-]*)(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
+)
 _DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
 """DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
 ``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print."""
@@ -426,8 +431,8 @@ def _named_calls(
             call, pos = _named_call(text, m.group(1), m.group(2), m.end(), b, log)
             calls.append(call)
             nxt = _skip(text, pos, b)
-            if text.startswith("[TOOL_CALLS]", nxt):
-                pos = nxt + len("[TOOL_CALLS]")
+            if text.startswith(MISTRAL_MARKER.open, nxt):
+                pos = nxt + len(MISTRAL_MARKER.open)
     m = _NAME_LINE_ARGS.match(text, a, b)
     if m is None:
         return None
