@@ -32,6 +32,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     FUNCTION_OPEN,
     INVOKE,
     KIMI_ARGS,
+    STEP_SEPS,
     read_arg_pairs,
     read_elements,
     read_gemma,
@@ -39,6 +40,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     sniff_tool_call,
 )
 from langchain_robust_parsers.engine.calls.markup_variants import (
+    HY_SEP,
     is_hunyuan_body,
     is_hunyuan_call,
     read_cwm,
@@ -50,6 +52,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "DEEPSEEK_SEPS",
     "DIALECT_RECORDS",
     "GEMMA_MARKER",
     "KIMI_MARKER",
@@ -435,7 +438,10 @@ _MARKUP: dict[str, MarkupReader] = {
 }
 
 
-_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", *STEP_SEPS)
+"""DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
+``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print (the ``_`` ones are also
+Step-3's)."""
 
 
 def _deepseek_body(text: str, a: int, b: int) -> bool:
@@ -443,7 +449,7 @@ def _deepseek_body(text: str, a: int, b: int) -> bool:
     ``name<sep>{..}`` (ASCII spellings of its tokens) rather than Step-3's?"""
     if text.find("steptml:", a, b) >= 0:
         return False
-    return any(text.find(sep, a, b) >= 0 for sep in _DEEPSEEK_SEPS)
+    return any(text.find(sep, a, b) >= 0 for sep in DEEPSEEK_SEPS)
 
 
 def markup_reader(
@@ -454,7 +460,7 @@ def markup_reader(
     reader = READERS.get(dialect, "calls")
     if reader == "tool_call":
         reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
-        if reader == "calls" and text.find("<tool_sep>", a, b) >= 0 and is_hunyuan_call(text, a, b):
+        if reader == "calls" and text.find(HY_SEP, a, b) >= 0 and is_hunyuan_call(text, a, b):
             reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
     elif reader == "tool_calls":
         reader = "hunyuan" if is_hunyuan_body(text, a, b) else "calls"

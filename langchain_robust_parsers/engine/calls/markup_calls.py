@@ -47,6 +47,7 @@ __all__ = [
     "PARAMETER",
     "PARAMETER_CLOSE",
     "PARAMETER_OPEN",
+    "STEP_SEPS",
     "json_object",
     "read_arg_pairs",
     "read_elements",
@@ -301,7 +302,8 @@ def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -
 
 # ----------------------------------------------------------------------------- Kimi K2
 
-_STEP_SEPS = ("<｜tool_sep｜>", "<|tool_sep|>")
+STEP_SEPS = ("<｜tool_sep｜>", "<|tool_sep|>")
+"""Step-3's separator after ``function`` (full-width bars, and the ASCII spelling)."""
 
 
 def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
@@ -309,7 +311,7 @@ def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> lis
     {..}``, or Step-3's ``function<｜tool_sep｜><steptml:invoke name=..>``."""
     sep = text.find(KIMI_ARGS, a, b)
     if sep < 0:
-        for step_sep in _STEP_SEPS:
+        for step_sep in STEP_SEPS:
             at = text.find(step_sep, a, b)
             if at >= 0:
                 start = at + len(step_sep)

@@ -35,6 +35,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, P
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "HY_SEP",
     "is_hunyuan_body",
     "is_hunyuan_call",
     "read_cwm",
@@ -47,7 +48,8 @@ _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _SUFFIX = re.compile(r":[^\s<>]{1,64}")
 """A checkpoint suffix of HY v4's tags (a colon and a short hash); bounded, no nesting."""
 _WS = " \t\r\n"
-_HY_SEP = "<tool_sep>"
+HY_SEP = "<tool_sep>"
+"""HY v3's separator between a call's name and its arguments."""
 _GEMMA4_QUOTE = '<|"|>'
 
 
@@ -75,7 +77,7 @@ def is_hunyuan_call(text: str, a: int, b: int) -> bool:
     """Is a ``<tool_call>`` body HY v3's ``NAME<tool_sep>..`` (read alone when the answer was
     cut off before the outer ``</tool_calls>``)?"""
     m = _IDENT.match(text, _skip_ws(text, a, b), b)
-    return m is not None and text.startswith(_HY_SEP, m.end())
+    return m is not None and text.startswith(HY_SEP, m.end())
 
 
 def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
@@ -130,7 +132,7 @@ def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
     value_close = _suffixed(ARG_VALUE_CLOSE, suffix)
     first = text.find(key_open, a, b)
     name_end = b if first < 0 else first
-    sep = text.find(_HY_SEP, a, name_end)
+    sep = text.find(HY_SEP, a, name_end)
     name = text[a : name_end if sep < 0 else sep].strip()
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
