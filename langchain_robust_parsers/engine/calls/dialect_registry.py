@@ -62,6 +62,7 @@ __all__ = [
     "MISTRAL_CALL_ID",
     "MISTRAL_MARKER",
     "REMOVED",
+    "SEED_MARKER",
     "TOOL_CALL_MARKER",
     "DialectRecord",
     "Marker",
@@ -115,8 +116,10 @@ def _m(dialect: str, open_: str, *close: str, **kw: bool | str) -> Marker:
     return Marker(dialect, open_, tuple(close), **kw)  # type: ignore[arg-type]
 
 
-# The markers the fast path (clean_blocks) and the prompt writer (tool_prompts) also use.
+# The markers the fast path (clean_blocks), the prompt writer (tool_prompts) and the GUI
+# readers (engine/agents) also use.
 TOOL_CALL_MARKER = _m("tool_call", "<tool_call>", "</tool_call>", ignore_case=True)
+SEED_MARKER = _m("seed_tool_call", "<seed:tool_call>", "</seed:tool_call>")
 MINIMAX_MARKER = _m("minimax", "<minimax:tool_call>", "</minimax:tool_call>")
 KIMI_MARKER = _m("kimi", "<|tool_call_begin|>", "<|tool_call_end|>")
 GEMMA_MARKER = _m("gemma", "<start_function_call>", "<end_function_call>")
@@ -140,7 +143,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "seed_tool_call",
-        (_m("seed_tool_call", "<seed:tool_call>", "</seed:tool_call>"),),
+        (SEED_MARKER,),
         "tool_call",
         "Seed-OSS",
         "<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>",
