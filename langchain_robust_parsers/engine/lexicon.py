@@ -17,6 +17,9 @@ __all__ = [
     "ANSWER_OPEN",
     "END_TOKENS",
     "FENCE_OPEN",
+    "HARMONY_CHANNEL",
+    "HARMONY_MESSAGE",
+    "HARMONY_START",
     "HARMONY_TOKENS",
     "THINK_CLOSE",
     "THINK_NAMES",
@@ -91,7 +94,11 @@ END_TOKENS = (
 Hermes; GLM and Granite; Llama 3 base; Mistral): when a raw answer keeps one right after its
 last call block, it goes with the call text (servers drop it as a special token)."""
 
-HARMONY_TOKENS = ("<|channel|>", "<|start|>", "<|message|>")
+HARMONY_CHANNEL = "<|channel|>"
+HARMONY_START = "<|start|>"
+HARMONY_MESSAGE = "<|message|>"
+"""The header tokens of gpt-oss's harmony messages (the message body follows ``<|message|>``)."""
+HARMONY_TOKENS = (HARMONY_CHANNEL, HARMONY_START, HARMONY_MESSAGE)
 """Tokens of gpt-oss's harmony format: an answer holding them is read as harmony messages."""
 
 

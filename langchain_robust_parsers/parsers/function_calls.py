@@ -26,6 +26,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
 from langchain_robust_parsers.engine.calls.call_stream import answer_content
+from langchain_robust_parsers.engine.calls.dialect_registry import TOOL_CALL_MARKER
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -290,7 +291,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             text = _INSTRUCTIONS_PYTHON
             empty = _EMPTY_PYTHON
         elif self.dialect == "tool_call":
-            return _INSTRUCTIONS_TAG.format(open="<tool_call>", close="</tool_call>")
+            tag = TOOL_CALL_MARKER
+            return _INSTRUCTIONS_TAG.format(open=tag.open, close=tag.close[0])
         else:
             text, empty = _INSTRUCTIONS_JSON, _EMPTY_JSON
         return text + (empty if self.allow_empty else "")

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
+from langchain_robust_parsers.engine.calls.markup_calls import FUNCTION_OPEN
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.lexicon import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -59,8 +61,8 @@ UI_TARS_KEYWORDS: tuple[str, ...] = (
     "open_computer(",
     # UI-TARS-desktop's omni layout and Seed's XML calls
     "<computer_env>",
-    "<seed:tool_call>",
-    "<function=",
+    SEED_MARKER.open,
+    FUNCTION_OPEN,
 )
 """Lower-case markers of a UI-TARS answer (``Thought: ...\\nAction: click(...)``)."""
 

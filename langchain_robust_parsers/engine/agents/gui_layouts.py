@@ -25,6 +25,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_robust_parsers.engine.calls.markup_calls import (
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+)
 from langchain_robust_parsers.engine.lexicon import closing_tag, skip_space
 
 __all__ = [
@@ -50,10 +56,10 @@ _REASONING_OPEN = re.compile(
 _ENV_OPEN = re.compile(r"<([a-z]{1,20}_env)>", re.I)
 _ANSWER = re.compile(r"<answer>", re.I)
 _ANSWER_CLOSE = re.compile(r"</answer\s*>", re.I)
-_FUNCTION_OPEN = re.compile(r"<function=([^<>\s]{1,100})>")
-_PARAMETER_OPEN = re.compile(r"<parameter=([^<>\s]{1,100})>")
-_FUNCTION_CLOSE = "</function>"
-_PARAMETER_CLOSE = "</parameter>"
+_FUNCTION_OPEN = re.compile(re.escape(FUNCTION_OPEN) + r"([^<>\s]{1,100})>")
+_PARAMETER_OPEN = re.compile(re.escape(PARAMETER_OPEN) + r"([^<>\s]{1,100})>")
+_FUNCTION_CLOSE = FUNCTION_CLOSE
+_PARAMETER_CLOSE = PARAMETER_CLOSE
 _NAME_KEYS = ("name", "function", "tool_name", "action_name")
 _ARGUMENT_KEYS = ("arguments", "parameters", "args", "params", "action_inputs", "inputs")
 

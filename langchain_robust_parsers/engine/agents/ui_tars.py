@@ -44,6 +44,7 @@ from langchain_robust_parsers.engine.agents.gui_layouts import (
     reasoning_blocks,
     seed_calls,
 )
+from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json import locate
@@ -671,7 +672,7 @@ class UiTarsResponse:
         return self.think or self.preamble or None
 
 
-_WRAPPER_TAG = re.compile(r"</?(?:[A-Za-z]{1,20}_env|seed:tool_call)>")
+_WRAPPER_TAG = re.compile(r"</?(?:[A-Za-z]{1,20}_env|" + re.escape(SEED_MARKER.open[1:-1]) + ")>")
 """Tags around the calls (omni ``<computer_env>``, Seed's ``<seed:tool_call>``): not reasoning."""
 
 

@@ -37,6 +37,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.lexicon import (
     ANSWER_CALL_OPENERS,
+    HARMONY_MESSAGE,
     HARMONY_TOKENS,
     THINK_CLOSE,
     THINK_NAMES,
@@ -80,7 +81,7 @@ in the prompt): not content, when the answer holds Functionary calls."""
 _ARROWS = ">>>"
 """Functionary's recipient prefix: the one opener that starts with ``>``."""
 _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
-_HARMONY_MESSAGE = "<|message|>"
+_HARMONY_MESSAGE = HARMONY_MESSAGE
 _BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
 """How far a bare channel header is followed before it is taken for prose."""
 _QUOTES = "'\"` \t\r\n"

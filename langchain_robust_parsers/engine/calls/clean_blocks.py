@@ -27,7 +27,34 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     has_wrappers,
     widen,
 )
-from langchain_robust_parsers.engine.calls.markup_calls import json_or_text, layout_trimmed
+from langchain_robust_parsers.engine.calls.dialect_registry import (
+    GEMMA_MARKER,
+    KIMI_MARKER,
+    MINIMAX_MARKER,
+    MISTRAL_ARGS,
+    MISTRAL_CALL_ID,
+    MISTRAL_MARKER,
+    TOOL_CALL_MARKER,
+)
+from langchain_robust_parsers.engine.calls.markup_calls import (
+    ARG_KEY_CLOSE,
+    ARG_KEY_OPEN,
+    ARG_VALUE_CLOSE,
+    ARG_VALUE_OPEN,
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    GEMMA_CALL,
+    GEMMA_ESCAPE,
+    INVOKE_CLOSE,
+    INVOKE_OPEN,
+    KIMI_ARGS,
+    KIMI_NAMESPACE,
+    NAMED_PARAMETER_OPEN,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+    json_or_text,
+    layout_trimmed,
+)
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.lexicon import THINK_TAG
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -67,26 +94,33 @@ _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 1: what the general reader keeps after :func:`layout_trimmed`, nothing to trim), else any
 text without ``<`` (group 2, trimmed as the general reader trims it)."""
 
-_TOOL_CALL_CLOSE = "</tool_call>"
-_FUNCTION_OPEN = re.compile(_WS + "<function=" + _NAME + ">" + _WS + "(?=<)")
-_XML_PARAM = re.compile(r"<parameter=([^<>\s\"']+)>" + _VALUE + "</parameter>")
-_INVOKE_OPEN = re.compile(_WS + r'<invoke name="([^"<>]+)">' + _WS + "(?=<)")
-_INVOKE_PARAM = re.compile(r'<parameter name="([^"<>]+)">' + _VALUE + "</parameter>")
-_MINIMAX_CLOSE = "</minimax:tool_call>"
-_GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=<arg_key>)")
-_GLM_PAIR = re.compile(r"<arg_key>([^<\s]+)</arg_key>" + _WS + "<arg_value>([^<]*)</arg_value>")
-_KIMI_HEAD = re.compile(
-    _WS + r"(functions\." + _NAME + r":[0-9]+)<\|tool_call_argument_begin\|>" + _WS
+# Every tag below is spelled once, by the general reader (markup_calls) or the registry's
+# markers, and escaped here; the patterns are compiled once, at import.
+_E = re.escape
+_TOOL_CALL_CLOSE = TOOL_CALL_MARKER.close[0]
+_FUNCTION_OPEN = re.compile(_WS + _E(FUNCTION_OPEN) + _NAME + ">" + _WS + "(?=<)")
+_XML_PARAM = re.compile(_E(PARAMETER_OPEN) + r"([^<>\s\"']+)>" + _VALUE + _E(PARAMETER_CLOSE))
+_INVOKE_OPEN = re.compile(_WS + _E(INVOKE_OPEN) + r'([^"<>]+)">' + _WS + "(?=<)")
+_INVOKE_PARAM = re.compile(_E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">' + _VALUE + _E(PARAMETER_CLOSE))
+_MINIMAX_CLOSE = MINIMAX_MARKER.close[0]
+_GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=" + _E(ARG_KEY_OPEN) + ")")
+_GLM_PAIR = re.compile(
+    _E(ARG_KEY_OPEN) + r"([^<\s]+)" + _E(ARG_KEY_CLOSE) + _WS
+    + _E(ARG_VALUE_OPEN) + "([^<]*)" + _E(ARG_VALUE_CLOSE)
+)  # fmt: skip
+_KIMI_HEAD = re.compile(_WS + "(" + _E(KIMI_NAMESPACE) + _NAME + ":[0-9]+)" + _E(KIMI_ARGS) + _WS)
+_KIMI_CLOSE = re.compile(_WS + _E(KIMI_MARKER.close[0]))
+_GEMMA_CALL = re.compile(_WS + _E(GEMMA_CALL) + _NAME + r"\{")
+_GEMMA_ITEM = re.compile(
+    _NAME + ":(?:" + _E(GEMMA_ESCAPE) + "([^<]*)" + _E(GEMMA_ESCAPE) + r"|([^,{}\[\]<\s]+))(,?)"
 )
-_KIMI_CLOSE = re.compile(_WS + r"<\|tool_call_end\|>")
-_GEMMA_CALL = re.compile(_WS + "call:" + _NAME + r"\{")
-_GEMMA_ITEM = re.compile(_NAME + r":(?:<escape>([^<]*)<escape>|([^,{}\[\]<\s]+))(,?)")
-_GEMMA_CLOSE = re.compile(_WS + "<end_function_call>")
+_GEMMA_CLOSE = re.compile(_WS + _E(GEMMA_MARKER.close[0]))
 _MISTRAL_HEAD = re.compile(
-    "[ \\t\\r\\n,;]*" + _NAME + r"(?:\[CALL_ID\]([\w\-]+))?(?:\[ARGS\])?" + _WS + r"(?=\{)"
-)
+    "[ \\t\\r\\n,;]*" + _NAME + "(?:" + _E(MISTRAL_CALL_ID) + r"([\w\-]+))?"
+    + "(?:" + _E(MISTRAL_ARGS) + ")?" + _WS + r"(?=\{)"
+)  # fmt: skip
 _MISTRAL_TAIL = re.compile("[ \\t\\r\\n,;]*")
-_MISTRAL_CLOSE = "[/TOOL_CALLS]"
+_MISTRAL_CLOSE = MISTRAL_MARKER.close[0]
 _JSON_STARTS = frozenset('-0123456789[{"tfn')
 
 
@@ -162,7 +196,7 @@ def _elements(
 
 
 def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
-    return _elements(text, body, _INVOKE_OPEN, _INVOKE_PARAM, "</invoke>", _MINIMAX_CLOSE)
+    return _elements(text, body, _INVOKE_OPEN, _INVOKE_PARAM, INVOKE_CLOSE, _MINIMAX_CLOSE)
 
 
 # ----------------------------------------------------------------------------- <tool_call>
@@ -173,7 +207,7 @@ def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
     pos = _skip_space(text, body)
     if text.startswith("<", pos):
-        return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, "</function>", _TOOL_CALL_CLOSE)
+        return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, FUNCTION_CLOSE, _TOOL_CALL_CLOSE)
     if text.startswith("{", pos):
         got = _json_at(text, pos)
         calls = None if got is None else json_calls(got[0], log, pos)
@@ -261,13 +295,16 @@ def _mistral_block(text: str, body: int, stop: int) -> _Block | None:
 BlockReader = Callable[[str, int, JsonCalls, RepairLog], "_Block | None"]
 
 _READERS: dict[str, tuple[str, BlockReader]] = {
-    "<tool_call>": ("tool_call", _tool_call_block),
-    "<minimax:tool_call>": ("minimax", _minimax_block),
-    "<|tool_call_begin|>": ("kimi", _kimi_block),
-    "<start_function_call>": ("gemma", _gemma_block),
+    m.open: (m.dialect, reader)
+    for m, reader in (
+        (TOOL_CALL_MARKER, _tool_call_block),
+        (MINIMAX_MARKER, _minimax_block),
+        (KIMI_MARKER, _kimi_block),
+        (GEMMA_MARKER, _gemma_block),
+    )
 }
 """Openers read by the fast path (exactly as written: another case goes the general way)."""
-_MISTRAL = "[TOOL_CALLS]"
+_MISTRAL = MISTRAL_MARKER.open
 
 
 def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBlocks | None:

@@ -27,6 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.calls.markup_calls import (
+    FUNCTION,
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    INVOKE,
+    KIMI_ARGS,
+    STEP_SEPS,
     read_arg_pairs,
     read_elements,
     read_gemma,
@@ -34,6 +40,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     sniff_tool_call,
 )
 from langchain_robust_parsers.engine.calls.markup_variants import (
+    HY_SEP,
     is_hunyuan_body,
     is_hunyuan_call,
     read_cwm,
@@ -45,9 +52,18 @@ from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "DEEPSEEK_SEPS",
     "DIALECT_RECORDS",
+    "GEMMA_MARKER",
+    "KIMI_MARKER",
     "MARKERS",
+    "MINIMAX_MARKER",
+    "MISTRAL_ARGS",
+    "MISTRAL_CALL_ID",
+    "MISTRAL_MARKER",
     "REMOVED",
+    "SEED_MARKER",
+    "TOOL_CALL_MARKER",
     "DialectRecord",
     "Marker",
     "markup_reader",
@@ -100,10 +116,23 @@ def _m(dialect: str, open_: str, *close: str, **kw: bool | str) -> Marker:
     return Marker(dialect, open_, tuple(close), **kw)  # type: ignore[arg-type]
 
 
+# The markers the fast path (clean_blocks), the prompt writer (tool_prompts) and the GUI
+# readers (engine/agents) also use.
+TOOL_CALL_MARKER = _m("tool_call", "<tool_call>", "</tool_call>", ignore_case=True)
+SEED_MARKER = _m("seed_tool_call", "<seed:tool_call>", "</seed:tool_call>")
+MINIMAX_MARKER = _m("minimax", "<minimax:tool_call>", "</minimax:tool_call>")
+KIMI_MARKER = _m("kimi", "<|tool_call_begin|>", "<|tool_call_end|>")
+GEMMA_MARKER = _m("gemma", "<start_function_call>", "<end_function_call>")
+MISTRAL_MARKER = _m("mistral", "[TOOL_CALLS]", "[/TOOL_CALLS]")
+MISTRAL_ARGS = "[ARGS]"
+"""Between a Mistral call's name and its JSON arguments (``[TOOL_CALLS]f[ARGS]{..}``)."""
+MISTRAL_CALL_ID = "[CALL_ID]"
+"""Between a Mistral call's name and the id some of its templates give it."""
+
 DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     DialectRecord(
         "tool_call",
-        (_m("tool_call", "<tool_call>", "</tool_call>", ignore_case=True),),
+        (TOOL_CALL_MARKER,),
         "tool_call",
         "Hermes 2/3, Qwen 2.5/3, QwQ, Qwen3-Coder, GLM-4.5/4.6/4.7, ERNIE 4.5, Granite 4, "
         "Falcon 3, xLAM, Hermes-style fine-tunes",
@@ -114,7 +143,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "seed_tool_call",
-        (_m("seed_tool_call", "<seed:tool_call>", "</seed:tool_call>"),),
+        (SEED_MARKER,),
         "tool_call",
         "Seed-OSS",
         "<seed:tool_call><function=f><parameter=k>v</parameter></function></seed:tool_call>",
@@ -122,8 +151,14 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     DialectRecord(
         "function_xml",
         (
-            _m("function_xml", "<function=", "</function>", nested=True, from_marker=True),
-            _m("function_xml", "<function name=", "</function>", nested=True, from_marker=True),
+            _m("function_xml", FUNCTION_OPEN, FUNCTION_CLOSE, nested=True, from_marker=True),
+            _m(
+                "function_xml",
+                "<" + FUNCTION + " name=",
+                FUNCTION_CLOSE,
+                nested=True,
+                from_marker=True,
+            ),
         ),
         "xml",
         "Qwen3-Coder and Step-3.5 without the wrapper, MiniCPM, Llama 3.1 (<function=f>{..})",
@@ -131,7 +166,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "minimax",
-        (_m("minimax", "<minimax:tool_call>", "</minimax:tool_call>"),),
+        (MINIMAX_MARKER,),
         "invoke",
         "MiniMax-M2, M2.1, M2.5",
         '<minimax:tool_call><invoke name="f"><parameter name="k">v</parameter></invoke>'
@@ -162,7 +197,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "kimi",
-        (_m("kimi", "<|tool_call_begin|>", "<|tool_call_end|>"),),
+        (KIMI_MARKER,),
         "kimi",
         "Kimi K2",
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
@@ -187,14 +222,14 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "gemma",
-        (_m("gemma", "<start_function_call>", "<end_function_call>"),),
+        (GEMMA_MARKER,),
         "gemma",
         "FunctionGemma",
         "<start_function_call>call:f{k:<escape>v<escape>,n:3}<end_function_call>",
     ),
     DialectRecord(
         "mistral",
-        (_m("mistral", "[TOOL_CALLS]", "[/TOOL_CALLS]"),),
+        (MISTRAL_MARKER,),
         "calls",
         "Mistral, Mixtral, Ministral, Magistral, Devstral, Mistral Small 3.x",
         "[TOOL_CALLS][{..}]; [TOOL_CALLS]f[ARGS]{..}; [TOOL_CALLS]f{..}",
@@ -216,7 +251,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "pipe_tool_call",
-        (_m("pipe_tool_call", "<|tool_call|>", "<|/tool_call|>", "</tool_call>"),),
+        (_m("pipe_tool_call", "<|tool_call|>", "<|/tool_call|>", *TOOL_CALL_MARKER.close),),
         "calls",
         "Granite 3.x",
         '<|tool_call|>[{"name": "f", "arguments": {..}}]',
@@ -353,15 +388,15 @@ MarkupReader = Callable[[str, int, int, RepairLog, bool], list[ParsedCall]]
 
 
 def _xml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
-    return read_elements(text, a, b, log, closed=closed, element="function")
+    return read_elements(text, a, b, log, closed=closed, element=FUNCTION)
 
 
 def _invoke(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
-    return read_elements(text, a, b, log, closed=closed, element="invoke")
+    return read_elements(text, a, b, log, closed=closed, element=INVOKE)
 
 
 def _dsml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
-    return read_elements(text, a, b, log, closed=closed, element="invoke", prefix="｜DSML｜")
+    return read_elements(text, a, b, log, closed=closed, element=INVOKE, prefix="｜DSML｜")
 
 
 def _glm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
@@ -406,8 +441,10 @@ _MARKUP: dict[str, MarkupReader] = {
 }
 
 
-_KIMI_ARGS_TOKEN = "<|tool_call_argument_begin|>"
-_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
+DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", *STEP_SEPS)
+"""DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
+``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print (the ``_`` ones are also
+Step-3's)."""
 
 
 def _deepseek_body(text: str, a: int, b: int) -> bool:
@@ -415,7 +452,7 @@ def _deepseek_body(text: str, a: int, b: int) -> bool:
     ``name<sep>{..}`` (ASCII spellings of its tokens) rather than Step-3's?"""
     if text.find("steptml:", a, b) >= 0:
         return False
-    return any(text.find(sep, a, b) >= 0 for sep in _DEEPSEEK_SEPS)
+    return any(text.find(sep, a, b) >= 0 for sep in DEEPSEEK_SEPS)
 
 
 def markup_reader(
@@ -426,10 +463,10 @@ def markup_reader(
     reader = READERS.get(dialect, "calls")
     if reader == "tool_call":
         reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
-        if reader == "calls" and text.find("<tool_sep>", a, b) >= 0 and is_hunyuan_call(text, a, b):
+        if reader == "calls" and text.find(HY_SEP, a, b) >= 0 and is_hunyuan_call(text, a, b):
             reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
     elif reader == "tool_calls":
         reader = "hunyuan" if is_hunyuan_body(text, a, b) else "calls"
-    elif reader == "kimi" and text.find(_KIMI_ARGS_TOKEN, a, b) < 0 and _deepseek_body(text, a, b):
+    elif reader == "kimi" and text.find(KIMI_ARGS, a, b) < 0 and _deepseek_body(text, a, b):
         reader = "calls"  # DeepSeek's name<sep>{..} under the ASCII markers Kimi K2 shares
     return _MARKUP.get(reader)

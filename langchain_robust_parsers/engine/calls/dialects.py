@@ -46,7 +46,11 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
 )
 from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
 from langchain_robust_parsers.engine.calls.dialect_registry import (
+    DEEPSEEK_SEPS,
     MARKERS,
+    MISTRAL_ARGS,
+    MISTRAL_CALL_ID,
+    MISTRAL_MARKER,
     Marker,
     markup_reader,
 )
@@ -125,10 +129,9 @@ _SEPARATORS = " \t\r\n,;"
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
-_MISTRAL_NAMED = re.compile(r"([A-Za-z_][\w.\-]*)(?:\[CALL_ID\]([\w\-]+))?(\[ARGS\])?")
-_DEEPSEEK_SEPS = ("<｜tool▁sep｜>", "<|tool▁sep|>", "<｜tool_sep｜>", "<|tool_sep|>")
-"""DeepSeek's separator as its tokenizer writes it, and the ASCII spellings (``|`` for
-``｜``, ``_`` for ``▁``) that serving stacks and fine-tunes print."""
+_MISTRAL_NAMED = re.compile(
+    rf"([A-Za-z_][\w.\-]*)(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
+)
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
 thorough, and a flood of brackets without one would cost it time for nothing."""
@@ -388,7 +391,7 @@ def _named_call(
 
 def _deepseek_sep(text: str, a: int, b: int) -> tuple[int, int]:
     """The first DeepSeek separator in ``text[a:b]`` and where it ends; (-1, -1) if none."""
-    for sep in _DEEPSEEK_SEPS:
+    for sep in DEEPSEEK_SEPS:
         at = text.find(sep, a, b)
         if at >= 0:
             return at, at + len(sep)
@@ -426,8 +429,8 @@ def _named_calls(
             call, pos = _named_call(text, m.group(1), m.group(2), m.end(), b, log)
             calls.append(call)
             nxt = _skip(text, pos, b)
-            if text.startswith("[TOOL_CALLS]", nxt):
-                pos = nxt + len("[TOOL_CALLS]")
+            if text.startswith(MISTRAL_MARKER.open, nxt):
+                pos = nxt + len(MISTRAL_MARKER.open)
     m = _NAME_LINE_ARGS.match(text, a, b)
     if m is None:
         return None

@@ -22,6 +22,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
     invented_arguments,
 )
+from langchain_robust_parsers.engine.lexicon import HARMONY_CHANNEL, HARMONY_MESSAGE, HARMONY_START
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
@@ -34,9 +35,11 @@ MAX_CUT_MESSAGES = 256
 """Cut-off call messages read before the rest is dropped unread: each costs the lenient
 repair path, and thousands of them are hostile text, not a model's answer."""
 
-_MESSAGE = "<|message|>"
-_CHANNEL = "<|channel|>"
-_END = re.compile(r"<\|(?:end|call|return|start)\|>")
+_MESSAGE = HARMONY_MESSAGE
+_CHANNEL = HARMONY_CHANNEL
+_CALL_END, _MESSAGE_END, _RETURN = "<|call|>", "<|end|>", "<|return|>"
+"""How a harmony message ends: a call, any other message, the last answer of a turn."""
+_END = re.compile("|".join(re.escape(t) for t in (_MESSAGE_END, _CALL_END, _RETURN, HARMONY_START)))
 _RECIPIENT = re.compile(r"to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"\w+")
 _CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
@@ -67,7 +70,7 @@ def _body_end(text: str, start: int) -> tuple[int, int]:
     m = _END.search(text, start)
     if m is None:
         return len(text), len(text)
-    return m.start(), (m.start() if m.group() == "<|start|>" else m.end())
+    return m.start(), (m.start() if m.group() == HARMONY_START else m.end())
 
 
 def read_harmony(
@@ -98,7 +101,7 @@ def read_harmony(
             pass  # a built-in tool's input: removed with its header, neither call nor content
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
-            ended = text.startswith("<|call|>", stop) or text.startswith("<|end|>", stop)
+            ended = text.startswith((_CALL_END, _MESSAGE_END), stop)
             logged = len(log.repairs)
             try:
                 args, truncated = json_object(text, body, stop, log, repr(name))

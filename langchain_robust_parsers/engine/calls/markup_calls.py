@@ -29,6 +29,25 @@ from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "ARG_KEY_CLOSE",
+    "ARG_KEY_OPEN",
+    "ARG_VALUE_CLOSE",
+    "ARG_VALUE_OPEN",
+    "FUNCTION",
+    "FUNCTION_CLOSE",
+    "FUNCTION_OPEN",
+    "GEMMA_CALL",
+    "GEMMA_ESCAPE",
+    "INVOKE",
+    "INVOKE_CLOSE",
+    "INVOKE_OPEN",
+    "KIMI_ARGS",
+    "KIMI_NAMESPACE",
+    "NAMED_PARAMETER_OPEN",
+    "PARAMETER",
+    "PARAMETER_CLOSE",
+    "PARAMETER_OPEN",
+    "STEP_SEPS",
     "json_object",
     "read_arg_pairs",
     "read_elements",
@@ -41,6 +60,40 @@ __all__ = [
 MAX_GEMMA_DEPTH = 64
 """Nesting of FunctionGemma values read; tool arguments never nest deeper, and the reader
 recurses once a level."""
+
+# The elements' syntax, spelled once: the fast path (clean_blocks), the registry's markers and
+# the prompt writer (tool_prompts) build their tags from these.
+FUNCTION = "function"
+"""The call element of Qwen3-Coder, Seed-OSS, Step-3.5 and MiniCPM."""
+INVOKE = "invoke"
+"""The call element of MiniMax-M2, DeepSeek V3.2 (``｜DSML｜``) and Step-3 (``steptml:``)."""
+PARAMETER = "parameter"
+_PARAM = PARAMETER[:5]
+"""The parameter element's name as the reader looks for it: ``<param`` takes ``<parameter`` and
+the ``<param`` some fine-tunes write."""
+FUNCTION_OPEN = "<" + FUNCTION + "="
+"""``<function=NAME>``: Qwen3-Coder's call tag, the name after ``=``."""
+FUNCTION_CLOSE = "</" + FUNCTION + ">"
+PARAMETER_OPEN = "<" + PARAMETER + "="
+"""``<parameter=KEY>``: Qwen3-Coder's parameter tag."""
+PARAMETER_CLOSE = "</" + PARAMETER + ">"
+INVOKE_OPEN = "<" + INVOKE + ' name="'
+"""``<invoke name="NAME">`` as MiniMax-M2's template writes it (the reader takes any spacing
+and quoting of the attribute)."""
+INVOKE_CLOSE = "</" + INVOKE + ">"
+NAMED_PARAMETER_OPEN = "<" + PARAMETER + ' name="'
+"""``<parameter name="KEY">`` as MiniMax-M2's template writes it."""
+ARG_KEY_OPEN, ARG_KEY_CLOSE = "<arg_key>", "</arg_key>"
+ARG_VALUE_OPEN, ARG_VALUE_CLOSE = "<arg_value>", "</arg_value>"
+"""GLM's key/value tags (Hunyuan's are the same with a checkpoint suffix before the ``>``)."""
+KIMI_ARGS = "<|tool_call_argument_begin|>"
+"""Kimi K2's token between the call id and the JSON arguments."""
+KIMI_NAMESPACE = "functions."
+"""The namespace Kimi K2's chat template puts before every tool name in a call id."""
+GEMMA_CALL = "call:"
+"""What opens each FunctionGemma call (``call:NAME{..}``)."""
+GEMMA_ESCAPE = "<escape>"
+"""FunctionGemma's string delimiter, on both sides of a text value."""
 
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
@@ -147,8 +200,8 @@ def _params(
     (``param`` for ``parameter`` too) in ``text[a:b]``. A missing closing tag ends the value
     at the next parameter; a closing tag written inside a value (``use </parameter> here``) is
     part of it."""
-    opener = "<" + prefix + "param"
-    closer = "</" + prefix + "param"
+    opener = "<" + prefix + _PARAM
+    closer = "</" + prefix + _PARAM
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     pos = text.find(opener, a, b)
@@ -157,7 +210,8 @@ def _params(
         if head_end < 0:
             break
         name_at = pos + len(opener)
-        name_at += 4 if text.startswith("eter", name_at) else 0
+        if text.startswith(PARAMETER, name_at - len(_PARAM)):
+            name_at += len(PARAMETER) - len(_PARAM)
         key, attrs = _tag_name(text, name_at, head_end)
         nxt = text.find(opener, head_end, b)
         limit = b if nxt < 0 else nxt
@@ -220,7 +274,7 @@ def read_elements(
 def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
     """GLM's ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`` (a name alone: no
     arguments)."""
-    first = text.find("<arg_key>", a, b)
+    first = text.find(ARG_KEY_OPEN, a, b)
     name = text[a : b if first < 0 else first].strip()
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
@@ -231,38 +285,38 @@ def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -
     raws: dict[str, str] = {}
     pos = first
     while pos >= 0:
-        key_end = text.find("</arg_key>", pos, b)
-        value_at = -1 if key_end < 0 else text.find("<arg_value>", key_end, b)
-        value_end = -1 if value_at < 0 else text.find("</arg_value>", value_at, b)
+        key_end = text.find(ARG_KEY_CLOSE, pos, b)
+        value_at = -1 if key_end < 0 else text.find(ARG_VALUE_OPEN, key_end, b)
+        value_end = -1 if value_at < 0 else text.find(ARG_VALUE_CLOSE, value_at, b)
         if value_end < 0:
             if not closed:
                 _cut(log, pos)
                 return []
             raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
-        key = text[pos + len("<arg_key>") : key_end].strip()
-        raws[key] = text[value_at + len("<arg_value>") : value_end]
+        key = text[pos + len(ARG_KEY_OPEN) : key_end].strip()
+        raws[key] = text[value_at + len(ARG_VALUE_OPEN) : value_end]
         args[key] = json_or_text(raws[key])
-        pos = text.find("<arg_key>", value_end, b)
+        pos = text.find(ARG_KEY_OPEN, value_end, b)
     return [ParsedCall(name, args, raw=raws)]
 
 
 # ----------------------------------------------------------------------------- Kimi K2
 
-_KIMI_ARGS = "<|tool_call_argument_begin|>"
-_STEP_SEPS = ("<｜tool_sep｜>", "<|tool_sep|>")
+STEP_SEPS = ("<｜tool_sep｜>", "<|tool_sep|>")
+"""Step-3's separator after ``function`` (full-width bars, and the ASCII spelling)."""
 
 
 def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
     """One ``<|tool_call_begin|>`` block: Kimi K2's ``functions.NAME:0<|tool_call_argument_begin|>
     {..}``, or Step-3's ``function<｜tool_sep｜><steptml:invoke name=..>``."""
-    sep = text.find(_KIMI_ARGS, a, b)
+    sep = text.find(KIMI_ARGS, a, b)
     if sep < 0:
-        for step_sep in _STEP_SEPS:
+        for step_sep in STEP_SEPS:
             at = text.find(step_sep, a, b)
             if at >= 0:
                 start = at + len(step_sep)
                 return read_elements(
-                    text, start, b, log, closed=closed, element="invoke", prefix="steptml:"
+                    text, start, b, log, closed=closed, element=INVOKE, prefix="steptml:"
                 )
         if not closed:
             _cut(log, a)
@@ -272,7 +326,7 @@ def read_kimi(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> lis
     name = _kimi_name(call_id)
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A Kimi tool call without a function name.", a)
-    args, truncated = json_object(text, sep + len(_KIMI_ARGS), b, log, repr(name))
+    args, truncated = json_object(text, sep + len(KIMI_ARGS), b, log, repr(name))
     if truncated or (not closed and not text[a:b].rstrip().endswith("}")):
         _cut(log, a)
         return []
@@ -286,27 +340,21 @@ def _kimi_name(call_id: str) -> str:
     if not colon or not index.strip().isdigit():
         head = call_id
     head = head.strip()
-    return head[len(_KIMI_NAMESPACE) :] if head.startswith(_KIMI_NAMESPACE) else head
-
-
-_KIMI_NAMESPACE = "functions."
-"""The namespace Kimi K2's chat template puts before every tool name in a call id."""
+    return head[len(KIMI_NAMESPACE) :] if head.startswith(KIMI_NAMESPACE) else head
 
 
 # ----------------------------------------------------------------------------- FunctionGemma
-
-_ESCAPE = "<escape>"
 
 
 def _gemma_value(text: str, pos: int, b: int, depth: int) -> tuple[Any, int]:
     if depth > MAX_GEMMA_DEPTH:
         raise CallDecodeError("json", "FunctionGemma arguments nest too deep.", pos)
     pos = _skip_ws(text, pos, b)
-    if text.startswith(_ESCAPE, pos):
-        end = text.find(_ESCAPE, pos + len(_ESCAPE), b)
+    if text.startswith(GEMMA_ESCAPE, pos):
+        end = text.find(GEMMA_ESCAPE, pos + len(GEMMA_ESCAPE), b)
         if end < 0:
             raise CallDecodeError("json", "The tool call is cut off.", pos)
-        return text[pos + len(_ESCAPE) : end], end + len(_ESCAPE)
+        return text[pos + len(GEMMA_ESCAPE) : end], end + len(GEMMA_ESCAPE)
     if pos < b and text[pos] == "{":
         return _gemma_object(text, pos, b, depth + 1)
     if pos < b and text[pos] == "[":
@@ -351,8 +399,8 @@ def read_gemma(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> li
     calls: list[ParsedCall] = []
     pos = _skip_ws(text, a, b)
     while pos < b:
-        if text.startswith("call:", pos):
-            pos += len("call:")
+        if text.startswith(GEMMA_CALL, pos):
+            pos += len(GEMMA_CALL)
         m = _IDENT.match(text, pos, b)
         brace = -1 if m is None else _skip_ws(text, m.end(), b)
         if m is None or brace >= b or text[brace] != "{":
@@ -383,14 +431,14 @@ def sniff_tool_call(text: str, a: int, b: int, *, closed: bool = True) -> str | 
     closed block; alone in an unclosed one it may be a word of prose); ``None`` for the JSON
     and Python forms."""
     pos = _skip_ws(text, a, b)
-    if text.startswith("<function", pos):
+    if text.startswith("<" + FUNCTION, pos):
         return "xml"
-    if text.startswith("<invoke", pos):
+    if text.startswith("<" + INVOKE, pos):
         return "invoke"
     m = _IDENT.match(text, pos, b)
     if m is None:
         return None
     after = _skip_ws(text, m.end(), b)
-    if (after >= b and closed) or text.startswith("<arg_key>", after):
+    if (after >= b and closed) or text.startswith(ARG_KEY_OPEN, after):
         return "glm"
     return None

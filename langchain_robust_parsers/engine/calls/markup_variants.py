@@ -21,11 +21,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_robust_parsers.engine.calls.markup_calls import json_object, json_or_text, read_gemma
+from langchain_robust_parsers.engine.calls.markup_calls import (
+    ARG_KEY_CLOSE,
+    ARG_KEY_OPEN,
+    ARG_VALUE_CLOSE,
+    ARG_VALUE_OPEN,
+    GEMMA_ESCAPE,
+    json_object,
+    json_or_text,
+    read_gemma,
+)
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "HY_SEP",
     "is_hunyuan_body",
     "is_hunyuan_call",
     "read_cwm",
@@ -38,9 +48,9 @@ _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _SUFFIX = re.compile(r":[^\s<>]{1,64}")
 """A checkpoint suffix of HY v4's tags (a colon and a short hash); bounded, no nesting."""
 _WS = " \t\r\n"
-_HY_SEP = "<tool_sep>"
+HY_SEP = "<tool_sep>"
+"""HY v3's separator between a call's name and its arguments."""
 _GEMMA4_QUOTE = '<|"|>'
-_GEMMA_ESCAPE = "<escape>"
 
 
 def _skip_ws(text: str, pos: int, stop: int) -> int:
@@ -67,7 +77,7 @@ def is_hunyuan_call(text: str, a: int, b: int) -> bool:
     """Is a ``<tool_call>`` body HY v3's ``NAME<tool_sep>..`` (read alone when the answer was
     cut off before the outer ``</tool_calls>``)?"""
     m = _IDENT.match(text, _skip_ws(text, a, b), b)
-    return m is not None and text.startswith(_HY_SEP, m.end())
+    return m is not None and text.startswith(HY_SEP, m.end())
 
 
 def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
@@ -111,12 +121,18 @@ def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> 
     return calls
 
 
+def _suffixed(tag: str, suffix: str) -> str:
+    """GLM's ``tag`` with HY v4's checkpoint ``suffix`` before its ``>``."""
+    return tag[:-1] + suffix + ">"
+
+
 def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
-    key_open, key_close = "<arg_key" + suffix + ">", "</arg_key" + suffix + ">"
-    value_open, value_close = "<arg_value" + suffix + ">", "</arg_value" + suffix + ">"
+    key_open, key_close = _suffixed(ARG_KEY_OPEN, suffix), _suffixed(ARG_KEY_CLOSE, suffix)
+    value_open = _suffixed(ARG_VALUE_OPEN, suffix)
+    value_close = _suffixed(ARG_VALUE_CLOSE, suffix)
     first = text.find(key_open, a, b)
     name_end = b if first < 0 else first
-    sep = text.find(_HY_SEP, a, name_end)
+    sep = text.find(HY_SEP, a, name_end)
     name = text[a : name_end if sep < 0 else sep].strip()
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
@@ -143,9 +159,9 @@ def read_gemma4(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> l
     """Gemma 4's ``call:NAME{key:<|"|>text<|"|>,...}``: FunctionGemma's form with its own
     string delimiter, read by FunctionGemma's reader (positions in the log are the body's)."""
     body = text[a:b]
-    if _GEMMA_ESCAPE in body:  # a literal FunctionGemma delimiter inside Gemma 4 text
+    if GEMMA_ESCAPE in body:  # a literal FunctionGemma delimiter inside Gemma 4 text
         raise CallDecodeError("json", "Invalid Gemma 4 call.", a)
-    body = body.replace(_GEMMA4_QUOTE, _GEMMA_ESCAPE)
+    body = body.replace(_GEMMA4_QUOTE, GEMMA_ESCAPE)
     return read_gemma(body, 0, len(body), log, closed=closed)
 
 

@@ -35,6 +35,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.dialect_registry import (
+    MISTRAL_ARGS,
+    MISTRAL_MARKER,
+    TOOL_CALL_MARKER,
+)
+from langchain_robust_parsers.engine.calls.markup_calls import (
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+)
+
 __all__ = [
     "CALL_FORMATS",
     "TOOL_DIALECTS",
@@ -58,13 +70,39 @@ TOOLS_PLACEHOLDER = "{tools}"
 """Where a tool prompt takes the tool schemas, one JSON object a line. Replaced literally (not
 with ``str.format``), so the braces of JSON examples in a prompt need no escaping."""
 
+# The calls are written with the tags the readers read (the registry's markers and the element
+# syntax of markup_calls); the prompts' examples are written by the same writers.
+_TAG_OPEN, _TAG_CLOSE = TOOL_CALL_MARKER.open, TOOL_CALL_MARKER.close[0]
+_MISTRAL_OPEN = MISTRAL_MARKER.open
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _hermes_call(name: str, args: Mapping[str, Any]) -> str:
+    return _TAG_OPEN + "\n" + _dumps({"name": name, "arguments": dict(args)}) + "\n" + _TAG_CLOSE
+
+
+def _xml_call(name: str, args: Mapping[str, Any]) -> str:
+    """One call as Qwen3-Coder writes it: text values as they are, others as JSON."""
+    lines = [_TAG_OPEN, FUNCTION_OPEN + name + ">"]
+    for key, value in args.items():
+        text = value if isinstance(value, str) else _dumps(value)
+        lines += [PARAMETER_OPEN + key + ">", text, PARAMETER_CLOSE]
+    lines += [FUNCTION_CLOSE, _TAG_CLOSE]
+    return "\n".join(lines)
+
+
+def _mistral_call(name: str, args: Mapping[str, Any]) -> str:
+    return _MISTRAL_OPEN + name + MISTRAL_ARGS + _dumps(dict(args))
+
+
 _HERMES_FORMAT = (
     "To call a function, write a JSON object with the function's name and arguments inside "
-    "<tool_call></tool_call> tags:\n"
-    "<tool_call>\n"
-    '{"name": "function_name", "arguments": {"parameter": "value"}}\n'
-    "</tool_call>\n"
-    "Write one <tool_call> block for each call."
+    f"{_TAG_OPEN}{_TAG_CLOSE} tags:\n"
+    + _hermes_call("function_name", {"parameter": "value"})
+    + f"\nWrite one {_TAG_OPEN} block for each call."
 )
 _PYTHON_FORMAT = (
     "To call functions, answer with only a Python list of calls with keyword arguments, and no "
@@ -73,18 +111,17 @@ _PYTHON_FORMAT = (
     "Write strings in quotes, and True, False and None for booleans and null."
 )
 _XML_FORMAT = (
-    "To call a function, write it inside <tool_call></tool_call> tags, each argument in its "
+    f"To call a function, write it inside {_TAG_OPEN}{_TAG_CLOSE} tags, each argument in its "
     "own parameter element:\n"
-    "<tool_call>\n<function=function_name>\n<parameter=parameter_name>\nvalue\n"
-    "</parameter>\n</function>\n</tool_call>\n"
-    "Write values as plain text, lists and objects as JSON. "
-    "Write one <tool_call> block for each call."
+    + _xml_call("function_name", {"parameter_name": "value"})
+    + "\nWrite values as plain text, lists and objects as JSON. "
+    f"Write one {_TAG_OPEN} block for each call."
 )
 _MISTRAL_FORMAT = (
-    "To call a function, write [TOOL_CALLS], the function's name, [ARGS] and its arguments as "
-    "a JSON object:\n"
-    '[TOOL_CALLS]function_name[ARGS]{"parameter": "value"}\n'
-    "Write [TOOL_CALLS] before each call."
+    f"To call a function, write {_MISTRAL_OPEN}, the function's name, {MISTRAL_ARGS} and its "
+    "arguments as a JSON object:\n"
+    + _mistral_call("function_name", {"parameter": "value"})
+    + f"\nWrite {_MISTRAL_OPEN} before each call."
 )
 _JSON_FORMAT = (
     "To call functions, answer with only a JSON list of calls, and no other text:\n"
@@ -147,7 +184,7 @@ TOOL_PROMPTS: Mapping[ToolDialect, str] = MappingProxyType(
             + "\n[/AVAILABLE_TOOLS]\n\n"
             + _MISTRAL_FORMAT
             + " The results come back inside [TOOL_RESULTS][/TOOL_RESULTS]. "
-            "If no function is needed, answer normally, without [TOOL_CALLS]."
+            f"If no function is needed, answer normally, without {_MISTRAL_OPEN}."
         ),
     }
 )
@@ -191,10 +228,6 @@ def choice_lines(choice: ToolChoice, *, parallel: bool = True) -> list[str]:
     if not parallel:
         lines.append(_ONE_CALL_LINE)
     return lines
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def render_tool_schemas(tools: Sequence[Mapping[str, Any]], dialect: ToolDialect) -> str:
@@ -272,27 +305,14 @@ def render_calls(calls: Sequence[tuple[str, Mapping[str, Any]]], dialect: ToolDi
     if not calls:
         return ""
     if dialect == "hermes":
-        return "\n".join(
-            "<tool_call>\n" + _dumps({"name": n, "arguments": dict(a)}) + "\n</tool_call>"
-            for n, a in calls
-        )
+        return "\n".join(_hermes_call(n, a) for n, a in calls)
     if dialect == "python":
         return "[" + ", ".join(_python_call(n, a) for n, a in calls) + "]"
     if dialect == "xml":
         return "\n".join(_xml_call(n, a) for n, a in calls)
     if dialect == "mistral":
-        return "".join(f"[TOOL_CALLS]{n}[ARGS]{_dumps(dict(a))}" for n, a in calls)
+        return "".join(_mistral_call(n, a) for n, a in calls)
     return _dumps([{"name": n, "arguments": dict(a)} for n, a in calls])
-
-
-def _xml_call(name: str, args: Mapping[str, Any]) -> str:
-    """One call as Qwen3-Coder writes it: text values as they are, others as JSON."""
-    lines = ["<tool_call>", f"<function={name}>"]
-    for key, value in args.items():
-        text = value if isinstance(value, str) else _dumps(value)
-        lines += [f"<parameter={key}>", text, "</parameter>"]
-    lines += ["</function>", "</tool_call>"]
-    return "\n".join(lines)
 
 
 RESULT_PREFIX = "Result of {name}: "
