@@ -4,9 +4,13 @@ would, and its repairs point at the characters they changed."""
 from __future__ import annotations
 
 import json
+import random
+import re
 
 import pytest
 
+from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
+from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.parsers.json_text import loads_with_report
 
 CASES = [
@@ -88,3 +92,90 @@ def test_unquoted_keys_with_escaped_quotes_keep_every_string_whole() -> None:
     assert got == doc
     assert all(r.name == "unquoted_key" for r in report.repairs)
     assert all(unquoted[r.pos] == "k" for r in report.repairs)
+
+
+_TRICKY_STRINGS = [
+    "it's",
+    'say "hi", then: go',
+    "a, ] b, } c",
+    "key: value",
+    "// not a comment",
+    "# not a comment either",
+    "True or None",
+    "back\\slash",
+    'ends in a backslash \\" quote',
+    "tab\tand line\nbreak",
+    "Zoë 🎉",
+]
+
+
+def _export(rng: random.Random, records: int) -> dict[str, object]:
+    """A pretty-printable document whose strings hold every character the routes look at."""
+    return {
+        "records": [
+            {
+                "id": i,
+                "note": rng.choice(_TRICKY_STRINGS) if i % 4 == 0 else f"note {i}",
+                "plain": f"word{i}",
+                "flags": [rng.random() < 0.5, None, rng.randint(0, 9)],
+                "nested": {"k": rng.choice(_TRICKY_STRINGS) if i % 5 == 0 else "", "n": [i]},
+            }
+            for i in range(records)
+        ]
+    }
+
+
+_DEFECTS = {
+    # name: (pattern of a site in clean pretty-printed text, rewrite, text at the repair offset)
+    "trailing_comma": (re.compile(r"(?<=[\]}\"0-9el])(?=\n *[\]}])"), lambda m: ",", ","),
+    "single_quotes": (re.compile(r'"(word[0-9]+)"'), lambda m: f"'{m.group(1)}'", "'word"),
+    "unquoted_key": (re.compile(r'"(plain)":'), lambda m: "plain:", "plain:"),
+    "python_literal": (re.compile(r"\btrue\b"), lambda m: "True", "True"),
+    "comment": (
+        re.compile(r"(?<=,)\n"),
+        lambda m: ' // a "quoted" remark, b: 1\n',
+        "//",
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sparse_defects_in_a_long_document_read_as_the_clean_one(seed: int) -> None:
+    """A long export with a defect every few records (the shape the C-speed sparse route is
+    for): the value is the clean document's, and every repair points at what it changed."""
+    rng = random.Random(seed)
+    doc = _export(rng, 60)
+    clean = json.dumps(doc, indent=2, ensure_ascii=rng.random() < 0.3)
+    parts: list[str] = []
+    expected: list[tuple[str, str]] = []
+    pos = 0
+    out_len = 0
+    while True:
+        name = rng.choice(sorted(_DEFECTS))
+        pattern, rewrite, marker = _DEFECTS[name]
+        m = pattern.search(clean, pos + rng.randint(300, 900))
+        if m is None:
+            break
+        piece = clean[pos : m.start()] + rewrite(m)
+        parts.append(piece)
+        at = out_len + len(clean[pos : m.start()]) + rewrite(m).find(marker[0])
+        expected.append((name, at))
+        out_len += len(piece)
+        pos = m.end()
+    parts.append(clean[pos:])
+    broken = "".join(parts)
+    assert len(expected) >= 5
+    got, report = loads_with_report(broken)
+    assert got == doc
+    assert sorted((r.name, r.pos) for r in report.repairs) == sorted(expected)
+    # The C-speed route reads it by itself, without the character-by-character scanner.
+    log = RepairLog()
+    assert bulk_decode(broken, 0, len(broken), log) == (doc, len(broken))
+    assert sorted((r.name, r.pos) for r in log.repairs) == sorted(expected)
+
+
+def test_sparse_route_keeps_an_escaped_backslash_before_a_quote() -> None:
+    doc = {"a": "x\\", "b": 'q"', "c": [1, 2]}
+    text = json.dumps(doc, indent=2).replace("2\n", "2,\n")
+    assert loads_with_report(text)[0] == doc
+    assert bulk_decode(text, 0, len(text), RepairLog()) == (doc, len(text))

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
-from itertools import accumulate
+import sys
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, islice
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -48,6 +49,26 @@ _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
 _KEY_COLON = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)([ \t]*:)")
 """A key and its colon; between strings a colon follows nothing else."""
 _TRAILING_COMMA = re.compile(r",[ \t\r\n]*[}\]]")
+_SPACE_RUN = "[ \t\r\n]*+" if sys.version_info >= (3, 11) else "[ \t\r\n]*"
+"""Whitespace not given back once read (a possessive run where the regex engine has it, 3.11+):
+a comma followed by an indented line fails after one pass over the indentation, not one per
+character of it, which halves the cost of looking at every comma of a pretty-printed document."""
+_TRAILING_COMMA_AT = re.compile(r",(?=" + _SPACE_RUN + r"[}\]])")
+"""A comma before a closer, matched alone: each search starts at a literal comma."""
+_ESCAPED_QUOTE = re.compile(r'\\"')
+_SINGLE_QUOTE = re.compile("'")
+_COLON_AFTER_WORD = re.compile(r":(?<=[A-Za-z0-9_ \t]:)")
+"""The colon of a key that may be unquoted; a quoted key's colon follows a quote and is skipped
+by the one look-behind."""
+_COMMENT_OR_PY_WORD = re.compile(r"#|//|True|False|None")
+_SINGLE_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+SPARSE_CHARS_PER_FIX = 200
+"""The sparse route (:func:`_rewrite_sparse`) spends about as much Python time on one possible
+defect as the string-splitting route spends on 200 characters; denser documents (a JavaScript
+object, where every key needs quotes) take the splitting route."""
+SPARSE_MIN_FIXES = 16
+"""Possible defects the sparse route always accepts, so a short document is not sent away."""
 _QUOTE_MASK = "\x02"
 """Stands for a double quote while a ``repr``'s single quotes become double ones."""
 _MARK = "\x00"
@@ -59,11 +80,16 @@ _HINTS = re.compile(r"""['#]|//|\b(?:True|False|None)\b|,[ \t\r\n]*[}\]]|[{,][ \
 """A defect the rewrite can fix; without one the rewrite is not tried."""
 
 
+def _double_quoted(token: str) -> str:
+    """A single-quoted string token written with double quotes."""
+    return '"' + token[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
+
+
 def _fix_token(token: str) -> tuple[str, str] | None:
     """``(repair name, replacement)`` for a defective token, ``None`` for one kept as is."""
     first = token[0]
     if first == "'":
-        return "single_quotes", '"' + token[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
+        return "single_quotes", _double_quoted(token)
     if first in "/#":
         return "comment", ""
     if first == ",":
@@ -206,6 +232,122 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
     return '"'.join(pieces)
 
 
+_PY_WORD = {"T": "True", "F": "False", "N": "None"}
+
+
+def _candidates(chunk: str) -> list[tuple[int, str]] | None:
+    """Where a lexical defect may start, in order, each with its first character: a colon after
+    a word, a comma before a closer, a single quote, a comment, a Python literal. Each kind is
+    one pattern opening with a literal, the regex engine's fastest search. ``None`` when there
+    are more than the sparse route is worth (:data:`SPARSE_CHARS_PER_FIX`)."""
+    budget = len(chunk) // SPARSE_CHARS_PER_FIX + SPARSE_MIN_FIXES
+    found: list[tuple[int, str]] = []
+    for pattern in (_COLON_AFTER_WORD, _TRAILING_COMMA_AT, _SINGLE_QUOTE, _COMMENT_OR_PY_WORD):
+        left = budget - len(found) + 1
+        found += [(m.start(), m.group()[0]) for m in islice(pattern.finditer(chunk), left)]
+        if len(found) > budget:
+            return None
+    found.sort()
+    return found
+
+
+def _escaped_quotes(chunk: str) -> list[int]:
+    """Positions of the double quotes a backslash escapes (an odd run of backslashes)."""
+    out = []
+    for m in _ESCAPED_QUOTE.finditer(chunk):
+        i = m.start()
+        if i and chunk[i - 1] == "\\":  # `\\"`: count the whole run
+            k = i - 1
+            while k and chunk[k - 1] == "\\":
+                k -= 1
+            if (i - k) % 2:
+                continue
+        out.append(i + 1)
+    return out
+
+
+Fix = tuple[int, int, str, str]
+"""``(start, stop, replacement, repair name)`` of one rewrite in the sparse route."""
+
+
+def _sparse_fix(chunk: str, p: int, kind: str) -> Fix | None:
+    """The rewrite of the possible defect ``kind`` at ``p``, which lies outside any string
+    (``None``: the text stays as it is, as :func:`_fix_token` would keep it)."""
+    if kind == ",":
+        return p, p + 1, "", "trailing_comma"
+    if kind == "'":
+        m = _SINGLE_QUOTED.match(chunk, p)
+        if m is None:
+            return None
+        return p, m.end(), _double_quoted(m.group()), "single_quotes"
+    if kind in "#/":
+        end = chunk.find("\n", p)
+        return p, len(chunk) if end < 0 else end, "", "comment"
+    if kind == ":":
+        j = p
+        while j and chunk[j - 1] in " \t":
+            j -= 1
+        k = j
+        while k and chunk[k - 1] in _WORD_CHARS:
+            k -= 1
+        word = chunk[k:j]
+        if not word or word[0].isdigit() or word in _PY_JSON:
+            return None  # no key, a number, or a Python key the decoder cannot take
+        return k, j, '"' + word + '"', "unquoted_key"
+    word = _PY_WORD[kind]
+    end = p + len(word)
+    if (p and chunk[p - 1] in _WORD_CHARS) or chunk[end : end + 1] in _WORD_CHARS:
+        return None  # part of a longer word
+    after = end
+    while chunk[after : after + 1] in (" ", "\t"):
+        after += 1
+    if chunk[after : after + 1] == ":":
+        return None  # `{True: 1}`: a key, kept for the scanner
+    return p, end, _PY_JSON[word], "python_literal"
+
+
+def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
+    """:func:`_rewrite` for a document with few defects among many strings (a long export with
+    a trailing comma every few records): only the possible defects are looked at, each told
+    inside or outside a string by counting the double quotes since the last one, at C speed.
+    No list of the strings is built, so the cost is a few passes over the text plus one
+    Python step per possible defect. ``False`` when there are too many of those."""
+    found = _candidates(chunk)
+    if found is None:
+        return False
+    escaped = _escaped_quotes(chunk)
+    pieces: list[str] = []
+    fixes: list[tuple[int, str]] = []
+    done = 0  # chunk[:done] is in pieces
+    counted = 0  # double quotes are counted up to here
+    inside = False
+    for p, kind in found:
+        if p < counted:
+            continue  # inside a comment or single-quoted string just rewritten
+        quotes = chunk.count('"', counted, p)
+        if escaped:
+            quotes -= bisect_left(escaped, p) - bisect_left(escaped, counted)
+        counted = p
+        inside ^= quotes % 2 == 1
+        if inside:
+            continue
+        fix = _sparse_fix(chunk, p, kind)
+        if fix is None or fix[0] < done:
+            continue
+        a, b, replacement, name = fix
+        pieces += (chunk[done:a], replacement)
+        fixes.append((start + a, name))
+        done = b
+        counted = max(counted, b)
+    if not fixes:
+        return None
+    pieces.append(chunk[done:])
+    for at, name in fixes[:MAX_BULK_RECORDED]:
+        log.add(name, at)
+    log.count += max(len(fixes) - MAX_BULK_RECORDED, 0)
+    return "".join(pieces)
+
+
 def _plain_quotes(chunk: str) -> bool:
     """No escaped quote (an escaped backslash is fine: JSON reads it alike) and no mask."""
     if _QUOTE_MASK in chunk:
@@ -250,11 +392,15 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
     attempt = RepairLog()
     chunk = text if start == 0 and stop == len(text) else text[start:stop]
     fixed: str | Literal[False] | None = False
-    if _MARK not in chunk:
-        if chunk.count("'") > chunk.count('"') and _plain_quotes(chunk):
+    singles, doubles = chunk.count("'"), chunk.count('"')
+    if doubles > singles:
+        # Mostly double-quoted strings: a few defects are looked at one by one.
+        fixed = _rewrite_sparse(chunk, start, attempt)
+    if fixed is False and _MARK not in chunk:
+        if singles > doubles and _plain_quotes(chunk):
             fixed = _rewrite_single_quoted(chunk, start, attempt)
-        elif chunk.count('"') > chunk.count("'"):
-            # Mostly double-quoted strings (unquoted keys, comments): set them aside first.
+        elif doubles > singles:
+            # Many defects between double-quoted strings (unquoted keys): set them aside first.
             fixed = _rewrite_outside(chunk, start, attempt)
     if fixed is False:
         attempt = RepairLog()
