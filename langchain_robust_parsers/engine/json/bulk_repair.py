@@ -15,7 +15,8 @@ import json
 import re
 import sys
 from bisect import bisect_left, bisect_right
-from itertools import accumulate, islice
+from itertools import accumulate, islice, repeat
+from operator import add
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -46,7 +47,11 @@ _OUTSIDE_TOKEN = re.compile(
 )
 """:data:`_TOKEN` without double-quoted strings, for the text between them."""
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
-_KEY_COLON = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)([ \t]*:)")
+_KEY_COLON = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*+)([ \t]*+:)"
+    if sys.version_info >= (3, 11)
+    else r"([A-Za-z_][A-Za-z0-9_]*)([ \t]*:)"
+)
 """A key and its colon; between strings a colon follows nothing else."""
 _TRAILING_COMMA = re.compile(r",[ \t\r\n]*[}\]]")
 _SPACE_RUN = "[ \t\r\n]*+" if sys.version_info >= (3, 11) else "[ \t\r\n]*"
@@ -56,6 +61,7 @@ character of it, which halves the cost of looking at every comma of a pretty-pri
 _TRAILING_COMMA_AT = re.compile(r",(?=" + _SPACE_RUN + r"[}\]])")
 """A comma before a closer, matched alone: each search starts at a literal comma."""
 _ESCAPED_QUOTE = re.compile(r'\\"')
+_ESCAPED_ANY_QUOTE = re.compile(r"""\\['"]""")
 _SINGLE_QUOTE = re.compile("'")
 _COLON_AFTER_WORD = re.compile(r":(?<=[A-Za-z0-9_ \t]:)")
 """The colon of a key that may be unquoted; a quoted key's colon follows a quote and is skipped
@@ -163,27 +169,69 @@ def _string_bodies(chunk: str) -> tuple[list[str], list[str]] | None:
     """The text outside double-quoted strings and the strings' bodies, split at C speed
     (``None`` when a string is left open)."""
     parts = chunk.split('"')
-    if '\\"' not in chunk:
-        return (parts[0::2], parts[1::2]) if len(parts) % 2 else None
-    outside, bodies = [parts[0]], []
-    body: str | None = None
-    for part in parts[1:]:
-        if body is None:
-            body = part
-        elif body[-1:] == "\\" and (len(body) - len(body.rstrip("\\"))) % 2:  # escaped quote
-            body += '"' + part
+    escaped = _escaped_quotes(chunk)
+    if escaped:
+        parts = _join_escaped(chunk, parts, escaped)
+    return (parts[0::2], parts[1::2]) if len(parts) % 2 else None
+
+
+def _join_escaped(chunk: str, parts: list[str], escaped: list[int]) -> list[str]:
+    """``parts`` (``chunk`` split at every double quote) joined again at the ``escaped`` quotes;
+    one step per escaped quote, not per part."""
+    merged: list[str] = []
+    done = 0  # parts[:done] are in merged
+    index = 0  # the number of double quotes before ``seen``
+    seen = 0
+    for q in escaped:
+        index += chunk.count('"', seen, q)
+        seen = q + 1
+        if index < done:  # `\"\"`: the part just merged takes this quote too
+            merged[-1] += '"' + parts[index + 1]
         else:
-            bodies.append(body)
-            outside.append(part)
-            body = None
-    return None if body is not None else (outside, bodies)
+            merged += parts[done:index]
+            merged.append(parts[index] + '"' + parts[index + 1])
+        done = index + 2
+        index += 1
+    merged += parts[done:]
+    return merged
+
+
+def _quote_keys(joined: str) -> tuple[str, list[int], int]:
+    """:func:`_rewrite_outside`'s rewrite when unquoted keys are the only defect: one split
+    on the keys and one join that puts a quote on each side of every key, both at C speed.
+    Returns the text, the offsets in ``joined`` of the first keys and the number of keys."""
+    parts = _KEY_COLON.split(joined)
+    keys = parts[1::3]
+    sums = list(accumulate(map(len, parts[: 3 * MAX_BULK_RECORDED - 1]), initial=0))
+    pieces = [""] * (2 * len(keys) + 1)
+    pieces[0] = parts[0]
+    pieces[1::2] = keys
+    pieces[2::2] = map(add, parts[2::3], parts[3::3])  # each key's colon and what follows
+    return '"'.join(pieces), sums[1::3], len(keys)
+
+
+Rewritten = tuple[str, list[int], list[str], int]
+"""A rewritten text, the offsets and names of its first rewrites (at most
+:data:`MAX_BULK_RECORDED`) and the number of rewrites."""
 
 
 def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
     """:func:`_rewrite` for a pretty-printed JSON-like document, most of it double-quoted
-    strings: ``str.split`` puts the strings aside and the token pattern reads only the text
-    between them, joined by a marker character. ``False`` when this route cannot tell (a
-    comment or single-quoted string holding a double quote spans a marker)."""
+    strings (see :func:`_outside_rewrite`)."""
+    got = _outside_rewrite(chunk, start)
+    if not got:
+        return got
+    fixed, at, names, total = got
+    log.add_many(names, at)
+    log.count += total - len(at)
+    return fixed
+
+
+def _outside_rewrite(chunk: str, start: int) -> Rewritten | Literal[False] | None:
+    """``str.split`` puts the strings aside and the token pattern reads only the text between
+    them, joined by a marker character. ``False`` when this route cannot tell (a comment or
+    single-quoted string holding a double quote spans a marker), ``None`` when nothing needed
+    a rewrite."""
     split = _string_bodies(chunk)
     if split is None:
         return False
@@ -191,45 +239,38 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
     joined = _MARK.join(outside)
     # One alternative keeps the regex engine's first-character skip: words alone when nothing
     # else needs a rewrite (the alternation costs three times as much per character).
-    only_words = not any(c in joined for c in "'/#") and _TRAILING_COMMA.search(joined) is None
-    total = -1
-    if only_words and not any(w in joined for w in _PY_JSON):
-        # Keys are the only rewrite left: one split, and quoting them all is one comprehension.
-        parts = _KEY_COLON.split(joined)
-        total = len(parts) // 3
-        last = min(len(parts), 3 * MAX_BULK_RECORDED)
-        fixes: list[tuple[int, str, int]] | None = [
-            (i, "unquoted_key", len(parts[i])) for i in range(1, last, 3)
-        ]
-        parts[1::3] = ['"' + k + '"' for k in parts[1::3]]
+    only_words = (
+        "'" not in joined
+        and "/" not in joined
+        and "#" not in joined
+        and _TRAILING_COMMA_AT.search(joined) is None
+    )
+    if only_words and "True" not in joined and "False" not in joined and "None" not in joined:
+        fixed, at, total = _quote_keys(joined)
+        names = ["unquoted_key"] * len(at)
     else:
         parts = (_WORD if only_words else _OUTSIDE_TOKEN).split(joined)
         fixes = _fix_parts(parts)
-    if fixes is None:
-        return False
-    if not fixes:
+        if fixes is None:
+            return False
+        total = len(fixes)
+        names = [name for _i, name, _n in fixes[:MAX_BULK_RECORDED]]
+        at = _offsets(parts, fixes[:MAX_BULK_RECORDED], 0) if fixes else []
+        fixed = "".join(parts)
+    if not total:
         return None
-    kept = fixes[:MAX_BULK_RECORDED]
-    at_joined = _offsets(parts, kept, 0)
     # A marker stands for a whole string: map joined offsets back through the bodies' lengths.
-    last = joined.count(_MARK, 0, at_joined[-1]) + 1
-    seg_joined = list(accumulate((len(s) + 1 for s in outside[:last]), initial=0))
-    seg_chunk = list(
-        accumulate(
-            (len(s) + len(b) + 2 for s, b in zip(outside[:last], bodies, strict=False)),
-            initial=start,
-        )
-    )
-    offsets = []
-    for q in at_joined:
-        j = bisect_right(seg_joined, q) - 1
-        offsets.append(seg_chunk[j] + q - seg_joined[j])
-    _record(log, fixes, offsets)
-    log.count += max(total - len(fixes), 0)
+    last = joined.count(_MARK, 0, at[-1]) + 1
+    out_sums = accumulate(map(len, outside[:last]), initial=0)
+    seg_joined = list(map(add, out_sums, range(last + 1)))  # where segment j starts in joined
+    body_sums = list(accumulate(map(len, bodies[: last - 1]), initial=0))
+    segments = [j - 1 for j in map(bisect_right, repeat(seg_joined), at)]
+    # Before segment j of joined lie j strings of chunk: their bodies and 2 j quotes, j markers.
+    at = [start + q + body_sums[j] + j for q, j in zip(at, segments, strict=True)]
     pieces = [""] * (2 * len(outside) - 1)
-    pieces[0::2] = "".join(parts).split(_MARK)
+    pieces[0::2] = fixed.split(_MARK)
     pieces[1::2] = bodies
-    return '"'.join(pieces)
+    return '"'.join(pieces), at, names, total
 
 
 _PY_WORD = {"T": "True", "F": "False", "N": "None"}
@@ -342,9 +383,9 @@ def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[Fal
     if not fixes:
         return None
     pieces.append(chunk[done:])
-    for at, name in fixes[:MAX_BULK_RECORDED]:
-        log.add(name, at)
-    log.count += max(len(fixes) - MAX_BULK_RECORDED, 0)
+    kept = fixes[:MAX_BULK_RECORDED]
+    log.add_many([name for _at, name in kept], [at for at, _name in kept])
+    log.count += len(fixes) - len(kept)
     return "".join(pieces)
 
 
@@ -352,53 +393,61 @@ def _plain_quotes(chunk: str) -> bool:
     """No escaped quote (an escaped backslash is fine: JSON reads it alike) and no mask."""
     if _QUOTE_MASK in chunk:
         return False
-    bare = chunk.replace("\\\\", "") if "\\" in chunk else chunk
-    return "\\'" not in bare and '\\"' not in bare
+    for m in _ESCAPED_ANY_QUOTE.finditer(chunk):
+        i = k = m.start()
+        while k and chunk[k - 1] == "\\":
+            k -= 1
+        if (i - k) % 2 == 0:  # an odd run of backslashes: the quote is escaped
+            return False
+    return True
 
 
-def _rewrite_single_quoted(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
-    """:func:`_rewrite` for a Python ``repr`` (strings single-quoted, no escapes): swapping the
-    quotes is one ``str.replace`` (a double quote, which can only be text inside a string, is
-    masked meanwhile), and what is left to rewrite (``True``, ``None``, keys) lies between the
-    strings. ``False`` when this route cannot tell (an odd number of quotes)."""
-    quotes = chunk.count("'")
+def _rewrite_single_quoted(
+    chunk: str, start: int, log: RepairLog, quotes: int
+) -> str | Literal[False] | None:
+    """:func:`_rewrite` for a Python ``repr`` (strings single-quoted, no escapes; ``quotes``
+    single quotes): swapping the quotes is one ``str.replace`` (a double quote, which can only
+    be text inside a string, is masked meanwhile), and what is left to rewrite (``True``,
+    ``None``, keys) lies between the strings. ``False`` when this route cannot tell (an odd
+    number of quotes)."""
     if quotes % 2:
         return False
     swapped = chunk.replace('"', _QUOTE_MASK).replace("'", '"')
-    rest = RepairLog()
-    fixed = _rewrite_outside(swapped, start, rest)
-    if fixed is False:
+    got = _outside_rewrite(swapped, start)
+    if got is False:
         return False
-    opens: list[tuple[int, str]] = []
-    at = -1
-    while len(opens) < MAX_BULK_RECORDED and 2 * len(opens) < quotes:
-        at = chunk.find("'", chunk.find("'", at + 1) + 1) if opens else chunk.find("'")
-        opens.append((start + at, "single_quotes"))
-    merged = sorted(opens + [(r.pos, r.name) for r in rest.repairs])[:MAX_BULK_RECORDED]
-    for pos, name in merged:
-        log.add(name, pos)
-    log.count += quotes // 2 + rest.count - len(merged)
+    fixed, at, names, total = got or (swapped, [], [], 0)
+    # Every other quote opens a string; only the first ones are listed.
+    first = islice(_SINGLE_QUOTE.finditer(chunk), 0, 2 * MAX_BULK_RECORDED, 2)
+    opens = [(start + m.start(), "single_quotes") for m in first]
+    merged = sorted(opens + list(zip(at, names, strict=True)))[:MAX_BULK_RECORDED]
+    log.add_many([name for _pos, name in merged], [pos for pos, _name in merged])
+    log.count += quotes // 2 + total - len(merged)
     # A double quote was text inside a single-quoted string; anywhere else the escape makes the
     # decode fail, and the general route reads the document.
-    return (swapped if fixed is None else fixed).replace(_QUOTE_MASK, '\\"')
+    return fixed.replace(_QUOTE_MASK, '\\"')
 
 
 def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, int] | None:
     """The value of ``text[start:stop]`` after rewriting its lexical defects, with one repair
     recorded per rewrite, or ``None`` (nothing recorded) when the result is not exactly one
     JSON value."""
-    if stop - start > MAX_BULK_CHARS or _HINTS.search(text, start, stop) is None:
+    hint = _HINTS.search(text, start, stop) if stop - start <= MAX_BULK_CHARS else None
+    if hint is None:
         return None
     attempt = RepairLog()
     chunk = text if start == 0 and stop == len(text) else text[start:stop]
     fixed: str | Literal[False] | None = False
     singles, doubles = chunk.count("'"), chunk.count('"')
-    if doubles > singles:
+    # A first defect that is an unquoted key promises a key on every line (a JavaScript
+    # object): the sparse route would only count them and give up.
+    keyed = hint.group()[0] in "{," and _KEY_COLON.match(text, hint.end() - 1) is not None
+    if doubles > singles and not keyed:
         # Mostly double-quoted strings: a few defects are looked at one by one.
         fixed = _rewrite_sparse(chunk, start, attempt)
     if fixed is False and _MARK not in chunk:
         if singles > doubles and _plain_quotes(chunk):
-            fixed = _rewrite_single_quoted(chunk, start, attempt)
+            fixed = _rewrite_single_quoted(chunk, start, attempt, singles)
         elif doubles > singles:
             # Many defects between double-quoted strings (unquoted keys): set them aside first.
             fixed = _rewrite_outside(chunk, start, attempt)
