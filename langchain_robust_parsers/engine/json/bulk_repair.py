@@ -78,8 +78,8 @@ SPARSE_MIN_FIXES = 16
 _QUOTE_MASK = "\x02"
 """Stands for a double quote while a ``repr``'s single quotes become double ones."""
 _MARK = "\x00"
-"""Stands for a double-quoted string in the joined outside text; a document holding it takes
-the general route."""
+"""Stands for a double-quoted string in the joined outside text; a document holding it between
+strings takes the general route."""
 _PY_JSON = {"True": "true", "False": "false", "None": "null"}
 _JSON_WORDS = frozenset(("true", "false", "null"))
 _HINTS = re.compile(r"""['#]|//|\b(?:True|False|None)\b|,[ \t\r\n]*[}\]]|[{,][ \t\r\n]*[A-Za-z_]""")
@@ -245,7 +245,7 @@ def _outside_rewrite(chunk: str, start: int) -> Rewritten | Literal[False] | Non
         and "#" not in joined
         and _TRAILING_COMMA_AT.search(joined) is None
     )
-    if only_words and "True" not in joined and "False" not in joined and "None" not in joined:
+    if only_words and not _has_python_word(joined):
         fixed, at, total = _quote_keys(joined)
         names = ["unquoted_key"] * len(at)
     else:
@@ -259,18 +259,31 @@ def _outside_rewrite(chunk: str, start: int) -> Rewritten | Literal[False] | Non
         fixed = "".join(parts)
     if not total:
         return None
+    restored = fixed.split(_MARK)
+    if len(restored) != len(outside):
+        return False  # the text held the marker character itself
     # A marker stands for a whole string: map joined offsets back through the bodies' lengths.
     last = joined.count(_MARK, 0, at[-1]) + 1
     out_sums = accumulate(map(len, outside[:last]), initial=0)
     seg_joined = list(map(add, out_sums, range(last + 1)))  # where segment j starts in joined
     body_sums = list(accumulate(map(len, bodies[: last - 1]), initial=0))
-    segments = [j - 1 for j in map(bisect_right, repeat(seg_joined), at)]
     # Before segment j of joined lie j strings of chunk: their bodies and 2 j quotes, j markers.
-    at = [start + q + body_sums[j] + j for q, j in zip(at, segments, strict=True)]
+    ends = map(bisect_right, repeat(seg_joined), at)  # j + 1 for the segment j holding q
+    at = [start + q + body_sums[k - 1] + k - 1 for q, k in zip(at, ends, strict=True)]
     pieces = [""] * (2 * len(outside) - 1)
-    pieces[0::2] = fixed.split(_MARK)
+    pieces[0::2] = restored
     pieces[1::2] = bodies
     return '"'.join(pieces), at, names, total
+
+
+def _has_python_word(text: str) -> bool:
+    """``True``, ``False`` or ``None`` in ``text``; their capitals are looked for first, one
+    character at a time being much the fastest search."""
+    return (
+        ("T" in text and "True" in text)
+        or ("F" in text and "False" in text)
+        or ("N" in text and "None" in text)
+    )
 
 
 _PY_WORD = {"T": "True", "F": "False", "N": "None"}
@@ -380,6 +393,9 @@ def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[Fal
         fixes.append((start + a, name))
         done = b
         counted = max(counted, b)
+    rest = chunk.count('"', counted) - (len(escaped) - bisect_left(escaped, counted))
+    if inside ^ (rest % 2 == 1):
+        return False  # a string left open: the quotes cannot tell inside from outside
     if not fixes:
         return None
     pieces.append(chunk[done:])
@@ -445,7 +461,7 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
     if doubles > singles and not keyed:
         # Mostly double-quoted strings: a few defects are looked at one by one.
         fixed = _rewrite_sparse(chunk, start, attempt)
-    if fixed is False and _MARK not in chunk:
+    if fixed is False:
         if singles > doubles and _plain_quotes(chunk):
             fixed = _rewrite_single_quoted(chunk, start, attempt, singles)
         elif doubles > singles:
