@@ -179,3 +179,18 @@ def test_sparse_route_keeps_an_escaped_backslash_before_a_quote() -> None:
     text = json.dumps(doc, indent=2).replace("2\n", "2,\n")
     assert loads_with_report(text)[0] == doc
     assert bulk_decode(text, 0, len(text), RepairLog()) == (doc, len(text))
+
+
+def test_javascript_object_with_trailing_commas_is_read_by_the_bulk_route() -> None:
+    """Unquoted keys on every line and a trailing comma in a few places: the bulk route still
+    reads it by itself and lists both kinds of repair."""
+    doc = {f"key_{i}": {"name": f'item "{i}"', "tags": ["a", "b"], "n": i} for i in range(40)}
+    text = json.dumps(doc, indent=2)
+    text = re.sub(r'"([a-z_0-9]+)":', r"\1:", text)
+    text = text.replace('"b"\n', '"b",\n', 3)
+    log = RepairLog()
+    assert bulk_decode(text, 0, len(text), log) == (doc, len(text))
+    names = {r.name for r in log.repairs}
+    assert names == {"unquoted_key", "trailing_comma"}
+    assert log.count == 40 * 4 + 3
+    assert all(text[r.pos] == "," for r in log.repairs if r.name == "trailing_comma")

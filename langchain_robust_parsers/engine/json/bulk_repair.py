@@ -215,10 +215,12 @@ Rewritten = tuple[str, list[int], list[str], int]
 :data:`MAX_BULK_RECORDED`) and the number of rewrites."""
 
 
-def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
+def _rewrite_outside(
+    chunk: str, start: int, log: RepairLog, *, commas: bool = True
+) -> str | Literal[False] | None:
     """:func:`_rewrite` for a pretty-printed JSON-like document, most of it double-quoted
     strings (see :func:`_outside_rewrite`)."""
-    got = _outside_rewrite(chunk, start)
+    got = _outside_rewrite(chunk, start, commas=commas)
     if not got:
         return got
     fixed, at, names, total = got
@@ -227,11 +229,14 @@ def _rewrite_outside(chunk: str, start: int, log: RepairLog) -> str | Literal[Fa
     return fixed
 
 
-def _outside_rewrite(chunk: str, start: int) -> Rewritten | Literal[False] | None:
+def _outside_rewrite(
+    chunk: str, start: int, *, commas: bool = True
+) -> Rewritten | Literal[False] | None:
     """``str.split`` puts the strings aside and the token pattern reads only the text between
     them, joined by a marker character. ``False`` when this route cannot tell (a comment or
     single-quoted string holding a double quote spans a marker), ``None`` when nothing needed
-    a rewrite."""
+    a rewrite. Without ``commas`` trailing commas are not looked for (the caller tries again
+    with them when the decode fails)."""
     split = _string_bodies(chunk)
     if split is None:
         return False
@@ -243,7 +248,7 @@ def _outside_rewrite(chunk: str, start: int) -> Rewritten | Literal[False] | Non
         "'" not in joined
         and "/" not in joined
         and "#" not in joined
-        and _TRAILING_COMMA_AT.search(joined) is None
+        and (not commas or _TRAILING_COMMA_AT.search(joined) is None)
     )
     if only_words and not _has_python_word(joined):
         fixed, at, total = _quote_keys(joined)
@@ -455,6 +460,7 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
     chunk = text if start == 0 and stop == len(text) else text[start:stop]
     fixed: str | Literal[False] | None = False
     singles, doubles = chunk.count("'"), chunk.count('"')
+    commas_left = False
     # A first defect that is an unquoted key promises a key on every line (a JavaScript
     # object): the sparse route would only count them and give up.
     keyed = hint.group()[0] in "{," and _KEY_COLON.match(text, hint.end() - 1) is not None
@@ -466,18 +472,31 @@ def bulk_decode(text: str, start: int, stop: int, log: RepairLog) -> tuple[Any, 
             fixed = _rewrite_single_quoted(chunk, start, attempt, singles)
         elif doubles > singles:
             # Many defects between double-quoted strings (unquoted keys): set them aside first.
-            fixed = _rewrite_outside(chunk, start, attempt)
+            # Looking at every comma costs a tenth of the rewrite, and a JavaScript object
+            # seldom has a trailing one: that is left to a second try if the decode fails.
+            fixed = _rewrite_outside(chunk, start, attempt, commas=False)
+            commas_left = True
     if fixed is False:
         attempt = RepairLog()
         fixed = _rewrite(chunk, start, attempt)
-    if not isinstance(fixed, str):
-        return None
-    try:
-        value = json.loads(fixed)
-    except (ValueError, RecursionError):
+    got = _value_of(fixed)
+    if got is None and commas_left and _TRAILING_COMMA_AT.search(chunk) is not None:
+        attempt = RepairLog()
+        got = _value_of(_rewrite_outside(chunk, start, attempt))
+    if got is None:
         return None
     log.extend(attempt)
     end = stop
     while end > start and text[end - 1].isspace():
         end -= 1
-    return value, end
+    return got[0], end
+
+
+def _value_of(fixed: str | Literal[False] | None) -> tuple[Any] | None:
+    """``(value,)`` of a rewritten text, ``None`` when there is none or it is not JSON."""
+    if not isinstance(fixed, str):
+        return None
+    try:
+        return (json.loads(fixed),)
+    except (ValueError, RecursionError):
+        return None
