@@ -231,13 +231,14 @@ def _rewrite_outside(
 
 
 def _outside_rewrite(
-    chunk: str, start: int, *, commas: bool = True
+    chunk: str, start: int, *, commas: bool = True, before: int | None = None
 ) -> Rewritten | Literal[False] | None:
     """``str.split`` puts the strings aside and the token pattern reads only the text between
     them, joined by a marker character. ``False`` when this route cannot tell (a comment or
     single-quoted string holding a double quote spans a marker), ``None`` when nothing needed
     a rewrite. Without ``commas`` trailing commas are not looked for (the caller tries again
-    with them when the decode fails)."""
+    with them when the decode fails); with ``before``, rewrites from that offset on are only
+    counted (the caller lists others up to there)."""
     split = _string_bodies(chunk)
     if split is None:
         return False
@@ -268,6 +269,11 @@ def _outside_rewrite(
     restored = fixed.split(_MARK)
     if len(restored) != len(outside):
         return False  # the text held the marker character itself
+    if before is not None:  # an offset in joined is never past the same place in chunk
+        listed = bisect_left(at, before - start)
+        at, names = at[:listed], names[:listed]
+    if not at:
+        return _restore(restored, bodies), [], [], total
     # A marker stands for a whole string: map joined offsets back through the bodies' lengths.
     last = joined.count(_MARK, 0, at[-1]) + 1
     out_sums = accumulate(map(len, outside[:last]), initial=0)
@@ -276,10 +282,15 @@ def _outside_rewrite(
     # Before segment j of joined lie j strings of chunk: their bodies and 2 j quotes, j markers.
     ends = map(bisect_right, repeat(seg_joined), at)  # j + 1 for the segment j holding q
     at = [start + q + body_sums[k - 1] + k - 1 for q, k in zip(at, ends, strict=True)]
+    return _restore(restored, bodies), at, names, total
+
+
+def _restore(outside: list[str], bodies: list[str]) -> str:
+    """The text of the strings' ``bodies`` put back between the ``outside`` pieces."""
     pieces = [""] * (2 * len(outside) - 1)
-    pieces[0::2] = restored
+    pieces[0::2] = outside
     pieces[1::2] = bodies
-    return '"'.join(pieces), at, names, total
+    return '"'.join(pieces)
 
 
 def _has_python_word(text: str) -> bool:
@@ -434,14 +445,15 @@ def _rewrite_single_quoted(
     number of quotes)."""
     if quotes % 2:
         return False
-    swapped = chunk.replace('"', _QUOTE_MASK).replace("'", '"')
-    got = _outside_rewrite(swapped, start)
-    if got is False:
-        return False
-    fixed, at, names, total = got or (swapped, [], [], 0)
     # Every other quote opens a string; only the first ones are listed.
     first = islice(_SINGLE_QUOTE.finditer(chunk), 0, 2 * MAX_BULK_RECORDED, 2)
     opens = [(start + m.start(), "single_quotes") for m in first]
+    before = opens[-1][0] if len(opens) == MAX_BULK_RECORDED else None
+    swapped = chunk.replace('"', _QUOTE_MASK).replace("'", '"')
+    got = _outside_rewrite(swapped, start, before=before)
+    if got is False:
+        return False
+    fixed, at, names, total = got or (swapped, [], [], 0)
     merged = sorted(opens + list(zip(at, names, strict=True)))[:MAX_BULK_RECORDED]
     log.add_many([name for _pos, name in merged], [pos for pos, _name in merged])
     log.count += quotes // 2 + total - len(merged)
