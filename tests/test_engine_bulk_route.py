@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -194,3 +195,28 @@ def test_javascript_object_with_trailing_commas_is_read_by_the_bulk_route() -> N
     assert names == {"unquoted_key", "trailing_comma"}
     assert log.count == 40 * 4 + 3
     assert all(text[r.pos] == "," for r in log.repairs if r.name == "trailing_comma")
+
+
+def _escaped_single_quotes(k: int) -> str:
+    """A line of `\\'` with no closing quote, between enough double quotes for the sparse route:
+    each quote would otherwise be read to the end of the line."""
+    return "[" + '""' * (k + 1) + "'" + ("\\'" + "x" * 200) * k + "]"
+
+
+def _cpu_seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        bulk_decode(text, 0, len(text), RepairLog())
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.slow
+def test_unclosed_single_quotes_on_one_line_cost_linear_time() -> None:
+    small, large = (
+        _cpu_seconds(_escaped_single_quotes(250)),
+        _cpu_seconds(_escaped_single_quotes(1_000)),
+    )
+    assert large < 0.5
+    assert large < 10 * max(small, 1e-3)  # 4x the text: quadratic would be 16x

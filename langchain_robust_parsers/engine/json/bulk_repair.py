@@ -392,6 +392,7 @@ def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[Fal
     done = 0  # chunk[:done] is in pieces
     counted = 0  # double quotes are counted up to here
     inside = False
+    unclosed = -1  # single quotes before here open no string
     for p, kind in found:
         if p < counted:
             continue  # inside a comment or single-quoted string just rewritten
@@ -400,9 +401,15 @@ def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[Fal
             quotes -= bisect_left(escaped, p) - bisect_left(escaped, counted)
         counted = p
         inside ^= quotes % 2 == 1
-        if inside:
+        if inside or (kind == "'" and p < unclosed):
             continue
         fix = _sparse_fix(chunk, p, kind)
+        if fix is None and kind == "'":
+            # No closing quote on this line: none of the later quotes on it (each the second
+            # character of an escape this one read past) has one either. Not trying them keeps
+            # a line of `\'` linear.
+            eol = chunk.find("\n", p)
+            unclosed = len(chunk) if eol < 0 else eol
         if fix is None or fix[0] < done:
             continue
         a, b, replacement, name = fix
