@@ -58,7 +58,6 @@ _KEY_BEFORE_COLON = re.compile(
     if sys.version_info >= (3, 11)
     else r"([A-Za-z_][A-Za-z0-9_]*)(?=[ \t]*:)"
 )
-_TRAILING_COMMA = re.compile(r",[ \t\r\n]*[}\]]")
 _SPACE_RUN = "[ \t\r\n]*+" if sys.version_info >= (3, 11) else "[ \t\r\n]*"
 """Whitespace not given back once read (a possessive run where the regex engine has it, 3.11+):
 a comma followed by an indented line fails after one pass over the indentation, not one per
