@@ -28,24 +28,34 @@ MAX_BULK_RECORDED = 64
 hundreds of repairs of the same few kinds (every quote of a Python ``repr``), and building each
 record costs about as much as the C decoder spends on 100 characters."""
 
-_TOKEN = re.compile(
-    r"""(["'/#,A-Za-z_](?:(?<=")[^"\\\n]*"|(?<=")(?:[^"\\\n]|\\.)*"|(?<=')"""
-    r"""[^'\\\n]*'|(?<=')(?:[^'\\\n]|\\.)*'|(?<=/)/[^\n]*|(?<=\#)[^\n]*"""
-    r"""|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?|(?<=,)(?=[ \t\r\n]*[}\]])))"""
-)
-"""A token that is a string or may need a rewrite (a bare word takes the colon after it, so a
-key is told from a value without a second match). ``split`` on this one group gives the text
-between tokens and the tokens alternately, at C speed; only the tokens are looked at in Python.
-Every alternative starts with the one leading class and tells itself apart by a look-behind at
-that character: a pattern that opens with a single class lets the regex engine skip the text
-between tokens in a tight loop, three times faster than trying each alternative at each
-character. A string without escapes is matched by a plain class run; only one with escapes
-takes the slower alternative. No alternative nests a quantifier."""
-_OUTSIDE_TOKEN = re.compile(
-    r"""(['/#,A-Za-z_](?:(?<=')[^'\\\n]*'|(?<=')(?:[^'\\\n]|\\.)*'|(?<=/)/[^\n]*"""
-    r"""|(?<=\#)[^\n]*|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?|(?<=,)(?=[ \t\r\n]*[}\]])))"""
-)
-""":data:`_TOKEN` without double-quoted strings, for the text between them."""
+
+def _token_pattern(quotes: str) -> re.Pattern[str]:
+    """A token that is a string or may need a rewrite (a bare word takes the colon after it, so
+    a key is told from a value without a second match); strings open with one of ``quotes``.
+    ``split`` on this one group gives the text between tokens and the tokens alternately, at C
+    speed; only the tokens are looked at in Python. Every alternative starts with the one
+    leading class and tells itself apart by a look-behind at that character: a pattern that
+    opens with a single class lets the regex engine skip the text between tokens in a tight
+    loop, three times faster than trying each alternative at each character. A string without
+    escapes is matched by a plain class run; only one with escapes takes the slower
+    alternative. A quote no string closes on its line takes the rest of the line (see
+    :func:`_split_tokens`). No alternative nests a quantifier."""
+    strings = "".join(
+        rf"(?<={q})[^{q}\\\n]*{q}|(?<={q})(?:[^{q}\\\n]|\\.)*{q}|(?<={q})[^\n]*|" for q in quotes
+    )
+    return re.compile(
+        f"([{quotes}/#,A-Za-z_](?:{strings}"
+        r"(?<=/)/[^\n]*|(?<=\#)[^\n]*|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?"
+        r"|(?<=,)(?=[ \t\r\n]*[}\]])))"
+    )
+
+
+_TOKENS = {quotes: _token_pattern(quotes) for quotes in ("\"'", "'", '"', "")}
+"""The token pattern for each set of quotes that may still open a string: a line where one
+kind of quote has opened no string is read again without it."""
+_CLOSER_AHEAD = re.compile(r"[ \t\r\n]*[}\]]?")
+"""What the trailing-comma look-ahead may read past the end of a line."""
+
 _WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*[ \t]*:?)")
 _KEY_COLON = re.compile(
     r"([A-Za-z_][A-Za-z0-9_]*+)([ \t]*+:)"
@@ -114,6 +124,49 @@ def _fix_token(token: str) -> tuple[str, str] | None:
     return None
 
 
+def _unclosed(token: str) -> bool:
+    """A token opened by a quote is the rest of a line no string closes: it does not end in
+    its quote, or that quote is escaped (an odd run of backslashes before it)."""
+    last = len(token) - 1
+    if last < 1 or token[last] != token[0]:
+        return True
+    k = last
+    while k > 1 and token[k - 1] == "\\":
+        k -= 1
+    return (last - k) % 2 == 1
+
+
+def _split_tokens(text: str, quotes: str) -> list[str]:
+    """``text`` split on the tokens of :func:`_token_pattern`, as the pattern with every
+    quote would split it, in linear time. A quote whose string does not close on its line
+    would be read to the line's end again from each later quote of its kind, all of which
+    fail alike (each is the escaped second character of a pair read past): so the pattern
+    takes the rest of the line as one token, and that rest is split again without that kind
+    of quote. Each line is read at most once per kind of quote."""
+    parts = _TOKENS[quotes].split(text)
+    if not any(q in text for q in quotes):
+        return parts
+    out: list[str] = []
+    done = 0  # parts[:done] are in out
+    for i in range(1, len(parts), 2):
+        token = parts[i]
+        if token[0] not in quotes or not _unclosed(token):
+            continue
+        after = parts[i + 1]
+        m = _CLOSER_AHEAD.match(after)
+        tail = m.group() if m else ""  # the trailing-comma look-ahead reads past the line
+        sub = _split_tokens(token[1:] + tail, quotes.replace(token[0], ""))
+        sub[-1] = sub[-1][: len(sub[-1]) - len(tail)] + after
+        out += parts[done:i]
+        out[-1] += token[0] + sub[0]
+        out += sub[1:]
+        done = i + 2
+    if not done:
+        return parts
+    out += parts[done:]
+    return out
+
+
 def _fix_parts(parts: list[str]) -> list[tuple[int, str, int]] | None:
     """Rewrite the defective tokens of ``parts`` (a ``split`` on one token group) in place;
     ``(index, repair name, original length)`` of each, or ``None`` when a token spans a string
@@ -160,7 +213,7 @@ def _record(log: RepairLog, fixes: list[tuple[int, str, int]], offsets: list[int
 def _rewrite(chunk: str, start: int, log: RepairLog) -> str | None:
     """``chunk`` (found at ``start`` in the text) with its lexical defects rewritten, each noted
     in ``log`` (``None`` when nothing needed a rewrite)."""
-    parts = _TOKEN.split(chunk)
+    parts = _split_tokens(chunk, "\"'")
     fixes = _fix_parts(parts)
     if not fixes:
         return None
@@ -255,7 +308,7 @@ def _outside_rewrite(
         fixed, at, total = _quote_keys(joined)
         names = ["unquoted_key"] * len(at)
     else:
-        parts = (_WORD if only_words else _OUTSIDE_TOKEN).split(joined)
+        parts = _WORD.split(joined) if only_words else _split_tokens(joined, "'")
         fixes = _fix_parts(parts)
         if fixes is None:
             return False
