@@ -146,24 +146,28 @@ def _split_tokens(text: str, quotes: str) -> list[str]:
     parts = _TOKENS[quotes].split(text)
     if not any(q in text for q in quotes):
         return parts
-    out: list[str] = []
-    done = 0  # parts[:done] are in out
-    for i in range(1, len(parts), 2):
-        token = parts[i]
+    tokens = range(1, len(parts), 2)
+    first = next((i for i in tokens if parts[i][0] in quotes and _unclosed(parts[i])), 0)
+    if not first:
+        return parts
+    out = parts[: first - 1]
+    pending = [parts[first - 1]]  # the pieces of the text part being built, joined once
+    for i in range(first, len(parts), 2):
+        token, after = parts[i], parts[i + 1]
         if token[0] not in quotes or not _unclosed(token):
+            out += ("".join(pending), token)
+            pending = [after]
             continue
-        after = parts[i + 1]
         m = _CLOSER_AHEAD.match(after)
         tail = m.group() if m else ""  # the trailing-comma look-ahead reads past the line
         sub = _split_tokens(token[1:] + tail, quotes.replace(token[0], ""))
         sub[-1] = sub[-1][: len(sub[-1]) - len(tail)] + after
-        out += parts[done:i]
-        out[-1] += token[0] + sub[0]
-        out += sub[1:]
-        done = i + 2
-    if not done:
-        return parts
-    out += parts[done:]
+        pending.append(token[0] + sub[0])
+        if len(sub) > 1:
+            out.append("".join(pending))
+            out += sub[1:-1]
+            pending = [sub[-1]]
+    out.append("".join(pending))
     return out
 
 
@@ -236,19 +240,24 @@ def _join_escaped(chunk: str, parts: list[str], escaped: list[int]) -> list[str]
     """``parts`` (``chunk`` split at every double quote) joined again at the ``escaped`` quotes;
     one step per escaped quote, not per part."""
     merged: list[str] = []
-    done = 0  # parts[:done] are in merged
+    run: list[str] = []  # the parts being joined into one, joined once (not added up)
+    done = 0  # parts[:done] are in merged or run
     index = 0  # the number of double quotes before ``seen``
     seen = 0
     for q in escaped:
         index += chunk.count('"', seen, q)
         seen = q + 1
-        if index < done:  # `\"\"`: the part just merged takes this quote too
-            merged[-1] += '"' + parts[index + 1]
+        if index < done:  # `\"\"`: the part being joined takes this quote too
+            run.append(parts[index + 1])
         else:
+            if run:
+                merged.append('"'.join(run))
             merged += parts[done:index]
-            merged.append(parts[index] + '"' + parts[index + 1])
+            run = [parts[index], parts[index + 1]]
         done = index + 2
         index += 1
+    if run:
+        merged.append('"'.join(run))
     merged += parts[done:]
     return merged
 
