@@ -3,14 +3,17 @@ would, and its repairs point at the characters they changed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import time
 
 import pytest
+from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
+from langchain_robust_parsers.engine.json.lenient import LenientError, scan_value
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.parsers.json_text import loads_with_report
 
@@ -220,3 +223,57 @@ def test_unclosed_single_quotes_on_one_line_cost_linear_time() -> None:
     )
     assert large < 0.5
     assert large < 10 * max(small, 1e-3)  # 4x the text: quadratic would be 16x
+
+
+_UNCLOSED_QUOTE_SHAPES = {
+    # Lines of quotes that never close, which every route must read in linear time.
+    "escaped single quotes": lambda n: "[" + "'" + "\\'" * n + "]",
+    "escaped double quotes": lambda n: "{a: True, b: " + '"' + '\\"' * n + "}",
+    "escaped quotes of both kinds": lambda n: "[" + "\\'\\\"" * n + "]",
+    "single then escaped double": lambda n: "[" + "'\\\"" * n + "]",
+    "single and double": lambda n: "[" + "'\"" * n + "]",
+    "escaped backticks": lambda n: "[" + "'" + "\\`" * n + "]",
+    "many short unclosed lines": lambda n: "[" + "'\\'\\'\\'\\'\n" * (n // 4) + "]",
+    "quotes without backslashes": lambda n: "[" + "'a" * n + "]",
+    "an odd number of them": lambda n: "[" + "'a" * (n + 1) + "]",
+    "unclosed values": lambda n: "{" + "'k': 'v" * n,
+    "strings then a line of escapes": lambda n: "[" + '"x", ' * n + "'" + "\\'" * n + "]",
+}
+
+
+def _min_cpu(run: object, text: str) -> float:
+    assert callable(run)
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        run(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _public(text: str) -> None:
+    # A refusal is an allowed answer; another exception type fails the test.
+    with contextlib.suppress(OutputParserException):
+        loads_with_report(text)
+
+
+def _scanner(text: str) -> None:
+    with contextlib.suppress(LenientError):
+        scan_value(text, 0, len(text), RepairLog())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(_UNCLOSED_QUOTE_SHAPES))
+@pytest.mark.parametrize(
+    "route",
+    [
+        lambda t: bulk_decode(t, 0, len(t), RepairLog()),
+        _scanner,
+        _public,
+    ],
+    ids=["bulk", "scanner", "public"],
+)
+def test_unclosed_quotes_cost_linear_time_on_every_route(route: object, shape: str) -> None:
+    make = _UNCLOSED_QUOTE_SHAPES[shape]
+    small, large = _min_cpu(route, make(4_000)), _min_cpu(route, make(16_000))
+    assert large < 8 * max(small, 2e-3)  # 4x the text: quadratic would be 16x
