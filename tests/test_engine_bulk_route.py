@@ -12,7 +12,7 @@ import time
 import pytest
 from langchain_core.exceptions import OutputParserException
 
-from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
+from langchain_robust_parsers.engine.json.bulk_repair import _split_tokens, bulk_decode
 from langchain_robust_parsers.engine.json.lenient import LenientError, scan_value
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.parsers.json_text import loads_with_report
@@ -277,3 +277,26 @@ def test_unclosed_quotes_cost_linear_time_on_every_route(route: object, shape: s
     make = _UNCLOSED_QUOTE_SHAPES[shape]
     small, large = _min_cpu(route, make(4_000)), _min_cpu(route, make(16_000))
     assert large < 8 * max(small, 2e-3)  # 4x the text: quadratic would be 16x
+
+
+def _plain_token_pattern(quotes: str) -> re.Pattern[str]:
+    """The token pattern as written before lines of unclosed quotes were read once: each quote
+    tries its string to the end of the line."""
+    strings = "".join(rf"(?<={q})[^{q}\\\n]*{q}|(?<={q})(?:[^{q}\\\n]|\\.)*{q}|" for q in quotes)
+    return re.compile(
+        rf"([{quotes}/#,A-Za-z_](?:{strings}(?<=/)/[^\n]*|(?<=\#)[^\n]*"
+        r"|(?<=[A-Za-z_])[A-Za-z0-9_]*(?:[ \t]*:)?|(?<=,)(?=[ \t\r\n]*[}\]])))"
+    )
+
+
+@pytest.mark.parametrize("quotes", ["\"'", "'"])
+def test_linear_token_split_gives_the_plain_pattern_tokens(quotes: str) -> None:
+    """Reading the rest of a line once without a quote kind that cannot close changes no
+    token: the split is the one the plain pattern gives, on text made of the characters the
+    pattern looks at."""
+    plain = _plain_token_pattern(quotes)
+    rng = random.Random(14)
+    alphabet = ["'", '"', "\\", "\n", " ", ",", "]", "}", "a", ":", "/", "#", "\t"]
+    for _ in range(4_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert _split_tokens(text, quotes) == plain.split(text), text
