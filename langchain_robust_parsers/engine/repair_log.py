@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from langchain_robust_parsers.engine.report import Repair
 
 MAX_RECORDED_REPAIRS = 256
@@ -28,6 +30,13 @@ class RepairLog:
     def repair_names(self) -> list[str]:
         """The names of the repairs recorded, in order."""
         return [r.name for r in self.repairs]
+
+    def add_many(self, names: Iterable[str], positions: Iterable[int]) -> None:
+        """:meth:`add` for each name and position in turn (pairs up to the shorter one); one
+        call for a bulk rewrite's list instead of one per repair."""
+        made = list(map(Repair, names, positions))
+        self.count += len(made)
+        self.repairs.extend(made[: MAX_RECORDED_REPAIRS - len(self.repairs)])
 
     def extend(self, other: RepairLog) -> None:
         # Repairs are immutable: the other log's records are shared, not rebuilt.

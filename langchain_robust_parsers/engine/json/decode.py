@@ -148,14 +148,18 @@ def _with_paths(text: str, a: int, end: int, repairs: list[Repair]) -> tuple[Rep
     if not repairs:
         return ()
     limit = a + PATH_WALK_CHARS
-    wanted = sorted(r.pos for r in repairs if not r.path and r.pos < limit)[:MAX_PATHED_REPAIRS]
-    if not wanted:
+    near = sorted((r.pos, i) for i, r in enumerate(repairs) if r.pos < limit and not r.path)
+    if not near:
         return tuple(repairs)
+    wanted = [pos for pos, _i in near[:MAX_PATHED_REPAIRS]]
     paths = paths_at(text, a, max(end, a), wanted)
-    return tuple(
-        Repair(r.name, r.pos, paths[r.pos]) if not r.path and paths.get(r.pos) else r
-        for r in repairs
-    )
+    out = list(repairs)  # a bulk repair lists 64: only the few given a path are rebuilt
+    for pos, i in near:
+        if pos > wanted[-1]:
+            break
+        if paths.get(pos):
+            out[i] = Repair(out[i].name, pos, paths[pos])
+    return tuple(out)
 
 
 def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:

@@ -24,7 +24,10 @@ def _pointer(stack: list[list[object]]) -> str:
     for _kind, step in stack:
         if step is None:
             break
-        parts.append(str(step).replace("~", "~0").replace("/", "~1"))
+        text = str(step)
+        if "~" in text or "/" in text:
+            text = text.replace("~", "~0").replace("/", "~1")
+        parts.append(text)
     return "/" + "/".join(parts) if parts else ""
 
 
@@ -76,14 +79,17 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
     last_token = ""
     i = seg = start  # seg: where the bare text before the next structural character starts
     w = 0
-    while w < len(wanted):
-        m = _STRUCTURE.search(src, i, stop)
-        at = m.start() if m is not None else stop
-        while w < len(wanted) and (wanted[w] <= at or m is None):
+    n = len(wanted)
+    search = _STRUCTURE.search
+    while w < n:
+        m = search(src, i, stop)
+        if m is None:
+            pending += wanted[w:]
+            break
+        at = m.start()
+        while w < n and wanted[w] <= at:
             pending.append(wanted[w])
             w += 1
-        if m is None:
-            break
         c = src[at]
         bare = src[seg:at].strip()  # an unquoted key or a bare value before this character
         if c == ":":
@@ -110,7 +116,8 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
             if stack[-1][1] is not None and bare:
                 last_token = bare.split()[-1]  # ``1 b:``: the key after a missing comma
             stack[-1][1] = last_token
-        place()
+        if pending:
+            place()
         if c in _OPENERS:
             stack.append([c, None if c == "{" else 0])
         elif c in _CLOSERS:
