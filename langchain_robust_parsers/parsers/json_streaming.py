@@ -4,6 +4,10 @@ langchain-core's cumulative parsers add every chunk to the text so far and re-pa
 then compare the whole value with the previous one: quadratic in the length of the stream. Here
 each chunk goes once through :class:`~langchain_robust_parsers.engine.json.stream_decoder.
 JsonStreamDecoder`, which says whether the value changed, and a snapshot is built only then.
+The first kilobyte or so of plain JSON is re-read by jiter instead (``engine/json/plain_partial``),
+and plain JSON in chunks of :data:`WINDOW_MIN_CHUNK` characters or more then goes on through
+:class:`~langchain_robust_parsers.engine.json.window_stream.WindowDecoder`, which re-reads only the
+element still open; either hands the whole text to the decoder once as soon as it is not plain.
 
 Text the decoder cannot follow without look-ahead (an unescaped inner quote, a missing comma)
 is handed to the complete-text engine instead, re-read only each time the stream has grown by
@@ -39,6 +43,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
 )
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -47,6 +52,11 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal_message,
     publish,
 )
+
+WINDOW_MIN_CHUNK = 16
+"""Average chunk length from which plain JSON leaving jiter's re-read goes to the
+:class:`WindowDecoder` rather than the incremental decoder: its fixed cost a chunk (a regex pass
+and a jiter re-read of the open element) pays off against the decoder's cost per character."""
 
 REPARSE_GROWTH = 1.5
 """In fallback mode the text is re-read when it has grown by this factor since the last read:
@@ -138,6 +148,8 @@ class JsonValueStream:
         self._last: Any = None
         self._small = True  # plain JSON read by jiter so far (see engine/json/plain_partial)
         self._hand_over = HandOver()
+        self._window: WindowDecoder | None = None  # plain JSON followed by its structure
+        self._chunks = 0
 
     def push(self, chunk: str) -> Any:
         """Consume ``chunk``; the new value, or ``None`` when it did not change."""
@@ -147,12 +159,28 @@ class JsonValueStream:
         self._size += len(chunk)
         moved = False
         if self._small:
+            self._chunks += 1
             if self._hand_over.reread_pays(self._size, len(chunk)):
                 value = self._small_value()
                 if value is not NOT_PLAIN:
                     return None if value is None else self.settle(value)
-            # The decoder reads the whole text once: what it would have cost from the start.
+            # The next reader reads the whole text once: what it would have cost from the start.
             self._small = False
+            chunk = self.text()
+            moved = True
+            if self._size >= WINDOW_MIN_CHUNK * self._chunks and plain_start(chunk):
+                self._window = WindowDecoder()
+        window = self._window
+        if window is not None:
+            if window.feed(chunk):
+                value = window.snapshot()
+                if moved:
+                    return self.settle(value)
+                self._last = value
+                return value
+            if not window.failed:
+                return None
+            self._window = None  # not plain JSON after all: the decoder reads it all once
             chunk = self.text()
             moved = True
         decoder = self._decoder
@@ -192,6 +220,14 @@ class JsonValueStream:
                 return None
             start = len(text) - len(text.lstrip(JSON_WS))
             return value, ParseReport(source="whole", start=start, end=len(text.rstrip(JSON_WS)))
+        window = self._window
+        if window is not None:
+            if not window.done:
+                return None
+            text = self.text()
+            start = len(text) - len(text.lstrip(JSON_WS))
+            end = len(text.rstrip(JSON_WS))
+            return window.snapshot(), ParseReport(source="whole", start=start, end=end)
         decoder = self._decoder
         if not decoder.clean:
             return None

@@ -1,0 +1,410 @@
+"""Streaming plain JSON by its structure: jiter re-reads only the element still open.
+
+:class:`WindowDecoder` follows a stream of strict JSON with one compiled regex a chunk that skips
+string bodies and stops only at brackets, braces and commas, so Python works per structural
+character rather than per token. Each open container keeps the elements it has finished,
+decoded once by jiter from their exact text when they end; the text of the innermost open
+element (one member or item, never a nested container: those are containers of their own) is
+re-read by jiter's partial mode on every chunk. A snapshot is the finished elements of each open
+container, copied, plus the open element's partial value: the same partial semantics as
+:mod:`~langchain_robust_parsers.engine.json.plain_partial`, and the same snapshot policy as the
+incremental decoder (:data:`~langchain_robust_parsers.engine.json.stream_decoder.
+SNAPSHOT_FREE_SIZE`), so the values a stream yields are the decoder's.
+
+Anything not plain JSON (jiter rejects an element, text between elements that is not
+whitespace), an open element past :data:`WINDOW_MAX_SIZE` (one long string) or nesting past
+:data:`WINDOW_MAX_DEPTH` sets :attr:`WindowDecoder.failed`: the caller hands the whole text to
+the incremental decoder once, which reads lenient text, long strings and deep nesting in linear
+time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic_core import from_json
+
+from langchain_robust_parsers.engine.json.plain_partial import (
+    JSON_WS,
+    NOT_PLAIN,
+    partial_value,
+)
+from langchain_robust_parsers.engine.json.stream_decoder import (
+    SNAPSHOT_FREE_SIZE,
+    SNAPSHOT_GROWTH,
+)
+
+WINDOW_MAX_SIZE = 2048
+"""Characters of the open element past which it is no longer re-read on every chunk (a long
+string): the incremental decoder takes over, so no chunk costs more than this re-read."""
+
+NESTED_MAX_SIZE = 1024
+"""Characters of an open element holding containers of its own (a record in a list) past which
+those containers are followed one by one rather than re-read whole on every chunk."""
+
+WINDOW_MAX_DEPTH = 64
+"""Open containers past which the decoder takes over: an element's value is built once per
+level it is nested in."""
+
+_EVENTS = re.compile(r'"[^"\\]*"|[][{},"]')
+"""A whole string without escapes (skipped in one step), a structural character, or the quote
+of a string that has escapes or runs past the chunk."""
+_NUMBER_CHARS = "0123456789.eE+-"
+_MISSING = object()
+_CLOSED_SCALAR_END = frozenset(' \t\r\n"')
+
+
+class _Failed(Exception):
+    """The text is not plain JSON, or not worth following here."""
+
+
+class _Frame:
+    """An open container: its finished elements, and the element after them."""
+
+    __slots__ = (
+        "after_comma",
+        "cache",
+        "commas",
+        "head",
+        "head_len",
+        "is_list",
+        "key",
+        "pending",
+        "pending_key",
+    )
+
+    def __init__(self, is_list: bool, key: Any) -> None:
+        self.is_list = is_list
+        self.cache: Any = [] if is_list else {}
+        self.key = key  # the key under which this container sits in an open object
+        self.commas = 0
+        self.after_comma = False
+        self.pending: Any = _MISSING  # a closed container, the element being read
+        self.pending_key: Any = None
+        # A list keeps only its items since the last snapshot: the earlier ones are read from
+        # that snapshot's copy, never changed, so a long list is not held twice.
+        self.head: list[Any] | None = None
+        self.head_len = 0
+
+    def items(self) -> Any:
+        """The finished elements as a new container; a list's copy becomes its ``head``."""
+        if not self.is_list:
+            return self.cache.copy()
+        if self.head is None:
+            out = self.cache.copy()
+        else:
+            out = self.head[: self.head_len]
+            out += self.cache
+        self.head = out
+        self.head_len = len(out)
+        self.cache = []
+        return out
+
+    def element(self, text: str) -> Any:
+        """The finished element whose text is ``text`` (as a one-entry container), empty
+        when there is none."""
+        if self.pending is not _MISSING:
+            if text.strip(JSON_WS):
+                raise _Failed
+            return [self.pending] if self.is_list else {self.pending_key: self.pending}
+        if not text.strip(JSON_WS):
+            return [] if self.is_list else {}
+        try:
+            if self.is_list:
+                return from_json("[" + text + "]", allow_inf_nan=False)
+            return from_json("{" + text + "}", allow_inf_nan=False)
+        except (ValueError, TypeError):
+            raise _Failed from None
+
+    def add(self, element: Any) -> None:
+        if self.is_list:
+            self.cache += element
+        else:
+            self.cache.update(element)
+        self.pending = _MISSING
+
+
+class WindowDecoder:
+    """Feed chunks of a plain JSON stream with :meth:`feed`; take values with
+    :meth:`snapshot`. Once :attr:`failed` is set further chunks are ignored."""
+
+    def __init__(self) -> None:
+        self.failed = False
+        self._stack: list[_Frame] = []
+        self._root: Any = _MISSING
+        self._buf = ""  # the text of the innermost open element so far
+        self._buf_at = 0  # where `_buf` starts in the whole text
+        self._in_string = False
+        self._escape = False
+        self._tail: Any = None  # the open element's last partial value (a one-entry container)
+        self._changed = False
+        self._dirty = False
+        self._open_size = 0  # what the decoder's snapshot copies, without the open element
+        self._fed = 0
+        self._snap_at = 0
+        self._nested = 0  # containers open inside the open element
+        self._lazy = True  # containers inside an element are only counted, not followed
+
+    @property
+    def done(self) -> bool:
+        """True once the root container has closed."""
+        return self._root is not _MISSING
+
+    def feed(self, chunk: str) -> bool:
+        """Consume ``chunk``; True when a new value is ready for :meth:`snapshot`."""
+        if self.failed or not chunk:
+            return False
+        self._fed += len(chunk)
+        try:
+            if self._root is not _MISSING:
+                if chunk.strip(JSON_WS):
+                    raise _Failed
+                return False
+            self._changed = False
+            self._scan(chunk, self._fed - len(chunk))
+            if self._root is not _MISSING:
+                self._dirty = self._dirty or self._changed
+                return self._dirty
+            self._read_tail()
+        except _Failed:
+            self.failed = True
+            return False
+        return self._due()
+
+    def snapshot(self) -> Any:
+        """The value so far as a new object: open containers copied, finished elements shared;
+        ``None`` before the root container opens."""
+        self._dirty = False
+        self._snap_at = self._fed
+        if self._root is not _MISSING:
+            return self._root
+        stack = self._stack
+        if not stack:
+            return None
+        frame = stack[-1]
+        child: Any = frame.items()
+        if frame.is_list:
+            child += self._tail
+        else:
+            child.update(self._tail)
+        for i in range(len(stack) - 2, -1, -1):
+            outer = stack[i]
+            copy: Any = outer.items()
+            if outer.is_list:
+                copy.append(child)
+            else:
+                copy[stack[i + 1].key] = child
+            child = copy
+        return child
+
+    # ------------------------------------------------------------------ snapshot policy
+
+    def _due(self) -> bool:
+        """As the incremental decoder's: past :data:`SNAPSHOT_FREE_SIZE`, a snapshot waits for
+        :data:`SNAPSHOT_GROWTH` of its size in new text."""
+        self._dirty = self._dirty or self._changed
+        if not self._dirty:
+            return False
+        if self._open_size + 1 + len(self._buf) > SNAPSHOT_FREE_SIZE:
+            size = self._open_size + self._tail_size()
+            if size > SNAPSHOT_FREE_SIZE and (self._fed - self._snap_at) < size * SNAPSHOT_GROWTH:
+                return False
+        return True
+
+    def _tail_size(self) -> int:
+        """The decoder's count for the open element: one when a value is attached, plus the
+        length of the scalar being read."""
+        frame = self._stack[-1]
+        if frame.pending is not _MISSING:
+            return 1
+        if self._in_string:
+            if not self._tail:
+                return 0
+            value = self._tail[0] if frame.is_list else next(iter(self._tail.values()))
+            return len(value) if type(value) is str else 0
+        buf = self._buf
+        if self._tail and buf[-1:] in _CLOSED_SCALAR_END:
+            return 1
+        head = buf.rstrip(_NUMBER_CHARS)
+        if head[-1:].isalpha():
+            return 0  # a literal being spelled: the decoder does not count it
+        return len(buf) - len(head)  # a number being read, by its characters
+
+    # ------------------------------------------------------------------ scanning
+
+    def _scan(self, chunk: str, base: int) -> None:
+        """Follow the structure of ``chunk``, which starts at ``base`` in the whole text: the
+        events it holds, its tail in ``_buf``. A container opened inside the open element is
+        only counted (``_nested``): its text stays in the element, re-read with it."""
+        self._buf += chunk
+        i = 0
+        n = len(chunk)
+        if self._escape:
+            self._escape = False
+            i = 1
+        if self._in_string:
+            i = self._string(chunk, i)
+        nested = self._nested
+        lazy = self._lazy
+        while i < n:
+            for m in _EVENTS.finditer(chunk, i):
+                c = m.group()
+                if c[0] == '"':
+                    if len(c) > 1:
+                        continue
+                    i = self._string(chunk, m.end())
+                    break
+                if nested:
+                    if c == ",":
+                        continue
+                    nested += 1 if c == "{" or c == "[" else -1
+                    continue
+                rel = base + m.start() - self._buf_at
+                if c == ",":
+                    self._comma(rel)
+                elif c == "{" or c == "[":
+                    if lazy and self._stack and self._stack[-1].is_list:
+                        nested = 1  # an item (a record): read whole, it is short
+                        continue
+                    self._open(c == "[", rel)
+                else:
+                    self._close(c == "]", rel)
+                self._buf_at = base + m.end()
+            else:
+                break
+        self._nested = nested
+
+    def _replay(self) -> None:
+        """Follow the open element's nested containers as containers of their own: its text
+        has grown past :data:`NESTED_MAX_SIZE`, or snapshots are near the size the policy
+        counts."""
+        text = self._buf
+        self._buf = ""
+        self._nested = 0
+        self._in_string = self._escape = False  # an element starts outside any string
+        lazy = self._lazy
+        self._lazy = False
+        self._scan(text, self._buf_at)
+        self._lazy = lazy and self._open_size + len(self._buf) + 1 <= SNAPSHOT_FREE_SIZE
+
+    def _string(self, chunk: str, i: int) -> int:
+        """Skip the body of a string from ``chunk[i]``: past its closing quote, or to the end
+        (noting a backslash left waiting there). Escapes other than ``\\"`` are skipped by the
+        search for the next quote; a quote is escaped when an odd run of backslashes ends
+        just before it."""
+        n = len(chunk)
+        start = i
+        while True:
+            j = chunk.find('"', i)
+            stop = n if j < 0 else j
+            k = stop
+            while k > start and chunk[k - 1] == "\\":
+                k -= 1
+            if j < 0:
+                self._in_string = True
+                self._escape = (n - k) % 2 == 1
+                return n
+            if (j - k) % 2 == 0:
+                self._in_string = False
+                return j + 1
+            i = j + 1
+
+    def _open(self, is_list: bool, rel: int) -> None:
+        stack = self._stack
+        key: Any = None
+        if self._root is not _MISSING:
+            raise _Failed
+        if stack:
+            if len(stack) >= WINDOW_MAX_DEPTH:
+                raise _Failed
+            parent = stack[-1]
+            head = self._buf[:rel]
+            if parent.pending is not _MISSING:
+                raise _Failed
+            if not parent.is_list:
+                try:
+                    member = from_json("{" + head + "0}")
+                except (ValueError, TypeError):
+                    raise _Failed from None
+                if len(member) != 1:
+                    raise _Failed
+                key = next(iter(member))
+            elif head.strip(JSON_WS):
+                raise _Failed
+            parent.after_comma = False
+        elif self._buf[:rel].strip(JSON_WS):
+            raise _Failed
+        stack.append(_Frame(is_list, key))
+        self._open_size += 1
+        self._buf = self._buf[rel + 1 :]
+        self._tail = [] if is_list else {}
+        self._changed = True
+
+    def _comma(self, rel: int) -> None:
+        if not self._stack:
+            raise _Failed
+        frame = self._stack[-1]
+        element = frame.element(self._buf[:rel])
+        if not element:
+            raise _Failed  # `[,` or `[1,,`
+        if element != self._tail:
+            self._changed = True
+        frame.add(element)
+        frame.commas += 1
+        frame.after_comma = True
+        self._open_size += 1
+        self._buf = self._buf[rel + 1 :]
+        self._tail = [] if frame.is_list else {}
+
+    def _close(self, is_list: bool, rel: int) -> None:
+        stack = self._stack
+        if not stack or stack[-1].is_list is not is_list:
+            raise _Failed
+        frame = stack.pop()
+        element = frame.element(self._buf[:rel])
+        if not element and frame.after_comma:
+            raise _Failed  # a trailing comma
+        if element != self._tail:
+            self._changed = True
+        frame.add(element)
+        self._open_size -= frame.commas + 1
+        self._buf = self._buf[rel + 1 :]
+        value = frame.items() if frame.head is not None else frame.cache
+        if not stack:
+            self._root = value
+            if self._buf.strip(JSON_WS):
+                raise _Failed
+            return
+        parent = stack[-1]
+        parent.pending = value
+        parent.pending_key = frame.key
+        self._tail = [value] if parent.is_list else {frame.key: value}
+
+    def _read_tail(self) -> None:
+        """The open element's partial value, and whether it changed."""
+        if not self._stack:
+            if self._buf.strip(JSON_WS):
+                raise _Failed
+            return
+        frame = self._stack[-1]
+        if frame.pending is not _MISSING:
+            if self._buf.strip(JSON_WS):
+                raise _Failed
+            return
+        buf = self._buf
+        if len(buf) > WINDOW_MAX_SIZE and not self._nested:
+            raise _Failed
+        tail = partial_value(("[" if frame.is_list else "{") + buf)
+        if tail is NOT_PLAIN or len(tail) > 1:
+            raise _Failed
+        if tail != self._tail:
+            self._changed = True
+            self._tail = tail
+        if self._nested and (
+            len(buf) > NESTED_MAX_SIZE or self._open_size + len(buf) + 1 > SNAPSHOT_FREE_SIZE
+        ):
+            changed = self._changed
+            self._replay()
+            self._read_tail()
+            self._changed = changed  # the value is the same, only followed differently

@@ -1,0 +1,178 @@
+"""The windowed route for plain JSON streams yields exactly what the incremental decoder yields."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from langchain_core.exceptions import OutputParserException
+
+import langchain_robust_parsers.engine.json.stream_decoder as stream_decoder
+import langchain_robust_parsers.engine.json.window_stream as window_stream
+from langchain_robust_parsers import RobustJsonOutputParser
+from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
+from langchain_robust_parsers.parsers import json_streaming
+
+_TEXT = st.text(
+    st.sampled_from([*list('abc xyz"\\/[]{},:\n\té€😀0-'), "\u2028", "\x00"]), max_size=30
+)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**15), 10**15)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(_TEXT, inner, max_size=6),
+    max_leaves=40,
+)
+_CONTAINERS = st.lists(_VALUES, max_size=8) | st.dictionaries(_TEXT, _VALUES, max_size=8)
+
+
+def _records(count: int) -> dict[str, Any]:
+    return {
+        "results": [
+            {
+                "id": i,
+                "name": f"Item {i}",
+                "price": -3.5 + i * 1.25,
+                "ok": i % 3 == 0,
+                "note": None,
+                "tags": ["sale", f"g-{i % 4}", [i, {"deep": "[x]"}]],
+                "text": f'Record {i}: "quoted", \\ back, {{braces}} [brackets] é 😀',
+            }
+            for i in range(count)
+        ],
+        "count": count,
+    }
+
+
+@st.composite
+def _documents(draw: st.DrawFn) -> str:
+    value = draw(_CONTAINERS | st.builds(_records, st.integers(0, 12)))
+    indent = draw(st.sampled_from([None, 0, 1, 2]))
+    ascii_only = draw(st.booleans())
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    return draw(st.sampled_from(["", " ", "\n "])) + text + draw(st.sampled_from(["", "\n"]))
+
+
+@st.composite
+def _chunked(draw: st.DrawFn) -> list[str]:
+    text = draw(_documents())
+    if draw(st.booleans()):
+        text = text[: draw(st.integers(1, max(1, len(text))))]  # cut off
+    size = draw(st.sampled_from([1, 3, 8, 32, 100]))
+    cuts = sorted(
+        set(draw(st.lists(st.integers(1, max(1, len(text) - 1)), max_size=len(text) // size)))
+    )
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+
+def _values(decoder: Any, chunks: list[str]) -> tuple[list[Any], bool]:
+    out = []
+    for chunk in chunks:
+        if decoder.feed(chunk):
+            out.append(decoder.snapshot())
+    return out, decoder.failed
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_chunked())
+def test_window_yields_what_the_decoder_yields(chunks: list[str]) -> None:
+    window, failed = _values(WindowDecoder(), chunks)
+    expected, _ = _values(JsonStreamDecoder(), chunks)
+    if not failed:
+        assert window == expected
+
+
+@pytest.mark.parametrize("free_size", [12, 40, 300])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(chunks=_chunked())
+def test_window_keeps_the_decoder_snapshot_policy(
+    free_size: int, chunks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both read the same bound, lowered so that small documents cross it.
+    monkeypatch.setattr(stream_decoder, "SNAPSHOT_FREE_SIZE", free_size)
+    monkeypatch.setattr(window_stream, "SNAPSHOT_FREE_SIZE", free_size)
+    window, failed = _values(WindowDecoder(), chunks)
+    expected, _ = _values(JsonStreamDecoder(), chunks)
+    if not failed:
+        assert window == expected
+
+
+def test_records_documents_stay_on_the_window() -> None:
+    text = json.dumps(_records(60), indent=2)
+    decoder = WindowDecoder()
+    values, failed = _values(decoder, [text[i : i + 32] for i in range(0, len(text), 32)])
+    assert not failed and decoder.done
+    assert values[-1] == json.loads(text)
+
+
+def test_snapshots_are_fresh_and_never_change() -> None:
+    text = json.dumps(_records(8))
+    decoder = WindowDecoder()
+    seen: list[tuple[Any, str]] = []
+    for i in range(0, len(text), 16):
+        if decoder.feed(text[i : i + 16]):
+            value = decoder.snapshot()
+            seen.append((value, json.dumps(value)))
+    assert len({id(value) for value, _ in seen}) == len(seen)
+    assert all(json.dumps(value) == dumped for value, dumped in seen)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, 2,], "b": 1}',  # a trailing comma
+        "{'a': [1, 2]}",  # single quotes
+        '[{"a": 1} {"b": 2}]',  # a missing comma
+        '{"a": NaN, "b": [1]}',
+        '{"a": "' + "x" * 5000 + '"}',  # a long string: the decoder reads it
+        '{"a": [1]} trailing prose',
+    ],
+)
+def test_text_that_is_not_plain_is_handed_to_the_decoder(text: str) -> None:
+    chunks = [text[i : i + 32] for i in range(0, len(text), 32)]
+    _, failed = _values(WindowDecoder(), chunks)
+    assert failed
+
+
+def _stream(chunks: list[str]) -> list[Any]:
+    out: list[Any] = []
+    try:
+        out.extend(RobustJsonOutputParser().transform(iter(chunks)))
+    except OutputParserException as exc:
+        out.append(("raised", str(exc)))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_chunked(), st.sampled_from(["", ",", "} extra", '{"k": [1,]}']))
+def test_parser_streams_the_same_with_and_without_the_window(chunks: list[str], tail: str) -> None:
+    if tail:
+        chunks = [*chunks, tail]
+    with_window = _stream(chunks)
+    saved = json_streaming.WINDOW_MIN_CHUNK
+    json_streaming.WINDOW_MIN_CHUNK = 1 << 30
+    try:
+        without = _stream(chunks)
+    finally:
+        json_streaming.WINDOW_MIN_CHUNK = saved
+    assert with_window == without
+    try:
+        expected = RobustJsonOutputParser().invoke("".join(chunks))
+    except OutputParserException:
+        assert with_window[-1][0] == "raised"
+        return
+    assert with_window[-1] == expected
