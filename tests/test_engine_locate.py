@@ -96,6 +96,20 @@ def test_valid_whole_json_wins_even_if_a_string_holds_think_tags() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('Sure! Here it is:\n\n```json\n"</think>"\n```\n\nAnything else?', "</think>"),
+        ('Here:\n~~~json\n["a", "b </SEED:THINK> c"]\n~~~', ["a", "b </SEED:THINK> c"]),
+        ('Result:\n```\n{"log": "done</reasoning>"}\n```', {"log": "done</reasoning>"}),
+        # Outside a fence a lone closer still ends template-opened reasoning.
+        ('Fences like ```x``` are fine\n</think>\n```json\n{"a": 1}\n```', {"a": 1}),
+    ],
+)
+def test_a_closing_think_tag_inside_a_fence_is_data(text: str, expected: object) -> None:
+    assert loads(text) == expected
+
+
 # --------------------------------------------------------------------------- fences
 
 

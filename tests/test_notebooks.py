@@ -54,9 +54,9 @@ CLAIMS: dict[str, list[str]] = {
         "copy first, then mutate: 301 items in mine, 300 in the snapshot",
     ],
     "open_model_agent.ipynb": [
-        "ai    'I will check the weather first.' [('get_weather', {'city': 'Paris'})]",
+        "ai    'I will check the weather first.\\n' [('get_weather', {'city': 'Paris'})]",
         "ai    'It is sunny and 21 degrees in Paris, and the local time is 14:05.' []",
-        "final: 'Let me look that up for you.' [('get_weather', {'city': 'Oslo'}), "
+        "final: 'Let me look that up for you.\\n' [('get_weather', {'city': 'Oslo'}), "
         "('get_time', {'tz': 'Europe/Oslo'})]",
         "Problem: The answer contains no function call.",
     ],
@@ -89,7 +89,7 @@ CLAIMS: dict[str, list[str]] = {
         "'id': 'a1B2c3D4e'",
         "Failed to decode JSON: Invalid JSON format.",
         "'b': '10 ** 10 ** 10'",
-        "ai    'Let me check.' [('get_weather', {'city': 'Paris'})]",
+        "ai    'Let me check.\\n' [('get_weather', {'city': 'Paris'})]",
         "tool  '18 degrees and sunny in Paris'",
     ],
     "cutoff_recovery.ipynb": [

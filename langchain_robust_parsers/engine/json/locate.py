@@ -65,10 +65,26 @@ def payload_start(text: str, log: RepairLog) -> int:
         log.add("think_block", ws)
         pos = stop
     close = THINK_CLOSE.search(text, pos)
-    if close is not None and _THINK_OPEN.search(text, pos, close.start()) is None:
+    if (
+        close is not None
+        and _THINK_OPEN.search(text, pos, close.start()) is None
+        and not _in_fence(text, pos, close.start())
+    ):
         log.add("think_block", pos)
         pos = close.end()
     return pos
+
+
+def _in_fence(text: str, start: int, pos: int) -> bool:
+    """Whether ``pos`` lies in the body of a code fence opened at or after ``start``: reasoning
+    never ends inside one, so a lone closing tag there is data (a JSON string or code holding
+    it), not the end of a template-opened reasoning block."""
+    for region in fenced_regions(text, start, []):
+        if region.start > pos:
+            return False
+        if pos < region.stop:
+            return True
+    return False
 
 
 def think_regions(text: str, start: int) -> list[tuple[int, int]]:
