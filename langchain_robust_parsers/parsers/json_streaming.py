@@ -173,11 +173,7 @@ class JsonValueStream:
         window = self._window
         if window is not None:
             if window.feed(chunk):
-                value = window.snapshot()
-                if moved:
-                    return self.settle(value)
-                self._last = value
-                return value
+                return self._report(window.snapshot(), moved)
             if not window.failed:
                 return None
             self._window = None  # not plain JSON after all: the decoder reads it all once
@@ -186,11 +182,7 @@ class JsonValueStream:
         decoder = self._decoder
         if not decoder.failed:
             if decoder.feed(chunk):
-                value = decoder.snapshot()
-                if moved:
-                    return self.settle(value)
-                self._last = value
-                return value
+                return self._report(decoder.snapshot(), moved)
             if not decoder.failed:
                 return None
             self._next_reparse = self._size  # the decoder gave up: re-read now
@@ -239,6 +231,14 @@ class JsonValueStream:
         if len(self._parts) > 1:
             self._parts = ["".join(self._parts)]
         return self._parts[0] if self._parts else ""
+
+    def _report(self, value: Any, moved: bool) -> Any:
+        """``value``, which a reader reports as changed: compared with the last value only
+        when the reader has just ``moved`` (took over from another, which may have shown it)."""
+        if moved:
+            return self.settle(value)
+        self._last = value
+        return value
 
     def settle(self, value: Any) -> Any:
         """``value`` when it differs from the last value returned, else ``None``."""

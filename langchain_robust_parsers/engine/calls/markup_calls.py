@@ -38,6 +38,7 @@ __all__ = [
     "FUNCTION_OPEN",
     "GEMMA_CALL",
     "GEMMA_ESCAPE",
+    "GLM_ARG_TAGS",
     "INVOKE",
     "INVOKE_CLOSE",
     "INVOKE_OPEN",
@@ -48,6 +49,7 @@ __all__ = [
     "PARAMETER_CLOSE",
     "PARAMETER_OPEN",
     "STEP_SEPS",
+    "arg_pairs",
     "json_object",
     "read_arg_pairs",
     "read_elements",
@@ -86,6 +88,8 @@ NAMED_PARAMETER_OPEN = "<" + PARAMETER + ' name="'
 ARG_KEY_OPEN, ARG_KEY_CLOSE = "<arg_key>", "</arg_key>"
 ARG_VALUE_OPEN, ARG_VALUE_CLOSE = "<arg_value>", "</arg_value>"
 """GLM's key/value tags (Hunyuan's are the same with a checkpoint suffix before the ``>``)."""
+GLM_ARG_TAGS = (ARG_KEY_OPEN, ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_VALUE_CLOSE)
+"""The four tags in the order :func:`arg_pairs` takes them."""
 KIMI_ARGS = "<|tool_call_argument_begin|>"
 """Kimi K2's token between the call id and the JSON arguments."""
 KIMI_NAMESPACE = "functions."
@@ -281,23 +285,44 @@ def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -
     if first < 0 and not closed:  # a name alone in a block the answer ends in: cut off
         _cut(log, a)
         return []
+    pairs = arg_pairs(text, first, b, name, GLM_ARG_TAGS, None if closed else log)
+    if pairs is None:
+        return []
+    args, raws = pairs
+    return [ParsedCall(name, args, raw=raws)]
+
+
+def arg_pairs(
+    text: str,
+    first: int,
+    b: int,
+    name: str,
+    tags: tuple[str, str, str, str],
+    cut_log: RepairLog | None,
+) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The ``key -> value`` and ``key -> raw text`` of the ``<arg_key>k</arg_key><arg_value>v
+    </arg_value>`` pairs from the key opener at ``first`` (``-1``: none) to ``b``; ``tags`` are
+    the key's opener and closer, then the value's (Hunyuan suffixes GLM's). An unfinished
+    pair is a cut-off when a ``cut_log`` is given (the answer may end inside it): recorded
+    there, and ``None`` returned; without one it is an error naming the function ``name``."""
+    key_open, key_close, value_open, value_close = tags
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     pos = first
     while pos >= 0:
-        key_end = text.find(ARG_KEY_CLOSE, pos, b)
-        value_at = -1 if key_end < 0 else text.find(ARG_VALUE_OPEN, key_end, b)
-        value_end = -1 if value_at < 0 else text.find(ARG_VALUE_CLOSE, value_at, b)
+        key_end = text.find(key_close, pos, b)
+        value_at = -1 if key_end < 0 else text.find(value_open, key_end, b)
+        value_end = -1 if value_at < 0 else text.find(value_close, value_at, b)
         if value_end < 0:
-            if not closed:
-                _cut(log, pos)
-                return []
+            if cut_log is not None:
+                _cut(cut_log, pos)
+                return None
             raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
-        key = text[pos + len(ARG_KEY_OPEN) : key_end].strip()
-        raws[key] = text[value_at + len(ARG_VALUE_OPEN) : value_end]
+        key = text[pos + len(key_open) : key_end].strip()
+        raws[key] = text[value_at + len(value_open) : value_end]
         args[key] = json_or_text(raws[key])
-        pos = text.find(ARG_KEY_OPEN, value_end, b)
-    return [ParsedCall(name, args, raw=raws)]
+        pos = text.find(key_open, value_end, b)
+    return args, raws
 
 
 # ----------------------------------------------------------------------------- Kimi K2

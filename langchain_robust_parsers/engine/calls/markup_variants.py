@@ -19,7 +19,6 @@ the answer is dropped and the answer marked truncated.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import (
     ARG_KEY_CLOSE,
@@ -27,8 +26,8 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     ARG_VALUE_CLOSE,
     ARG_VALUE_OPEN,
     GEMMA_ESCAPE,
+    arg_pairs,
     json_object,
-    json_or_text,
     read_gemma,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
@@ -127,28 +126,23 @@ def _suffixed(tag: str, suffix: str) -> str:
 
 
 def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
-    key_open, key_close = _suffixed(ARG_KEY_OPEN, suffix), _suffixed(ARG_KEY_CLOSE, suffix)
-    value_open = _suffixed(ARG_VALUE_OPEN, suffix)
-    value_close = _suffixed(ARG_VALUE_CLOSE, suffix)
+    key_open = _suffixed(ARG_KEY_OPEN, suffix)
     first = text.find(key_open, a, b)
     name_end = b if first < 0 else first
     sep = text.find(HY_SEP, a, name_end)
     name = text[a : name_end if sep < 0 else sep].strip()
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
-    args: dict[str, Any] = {}
-    raws: dict[str, str] = {}
-    pos = first
-    while pos >= 0:
-        key_end = text.find(key_close, pos, b)
-        value_at = -1 if key_end < 0 else text.find(value_open, key_end, b)
-        value_end = -1 if value_at < 0 else text.find(value_close, value_at, b)
-        if value_end < 0:
-            raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
-        key = text[pos + len(key_open) : key_end].strip()
-        raws[key] = text[value_at + len(value_open) : value_end]
-        args[key] = json_or_text(raws[key])
-        pos = text.find(key_open, value_end, b)
+    # The caller hands over only calls read whole: an unfinished pair is an error here.
+    tags = (
+        key_open,
+        _suffixed(ARG_KEY_CLOSE, suffix),
+        _suffixed(ARG_VALUE_OPEN, suffix),
+        _suffixed(ARG_VALUE_CLOSE, suffix),
+    )
+    pairs = arg_pairs(text, first, b, name, tags, None)
+    assert pairs is not None  # no cut-off log: never a cut-off
+    args, raws = pairs
     return ParsedCall(name, args, raw=raws)
 
 
