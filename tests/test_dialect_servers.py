@@ -179,6 +179,24 @@ def test_functionary_all_alone_is_text() -> None:
     assert parse_answer(text, NAMES).content == text
 
 
+@pytest.mark.parametrize(
+    "body",
+    ['search {"q": "weather in Par', 'search {"q": "weather", "n": ', 'search {"q": ["a", "b"'],
+)
+def test_cwm_json_arguments_cut_off_inside_a_closed_block_are_no_call(body: str) -> None:
+    with pytest.raises(CallDecodeError):
+        decode_calls(f"<tool: search>\n{body}</tool>")
+    good = '<tool: search>\nsearch {"q": "a"}</tool>'
+    message = TextToolCallAdapter().invoke(AIMessage(f"{good}\n<tool: search>\n{body}</tool>"))
+    assert [c["args"] for c in message.tool_calls] == [{"q": "a"}]
+    assert len(message.invalid_tool_calls) == 1
+
+
+def test_cwm_text_after_the_name_is_a_command() -> None:
+    calls = decode_calls("<tool: bash>\nbash ls -la /tmp</tool>").calls
+    assert [(c.name, c.args) for c in calls] == [("bash", {"command": "ls -la /tmp"})]
+
+
 def test_gemma4_call_closed_by_end_of_turn() -> None:
     q = '<|"|>'
     text = f"<|tool_call>call:get_weather{{city:{q}Lima{q}}}<turn|>"

@@ -220,6 +220,7 @@ def read_cwm(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list
         name, rest = label.group(), text[after:b].strip()
     if rest[:1] == "{":
         args, truncated = json_object(text, text.index("{", a, b), b, log, repr(name))
-        if not truncated:
-            return [ParsedCall(name, args)]
+        if truncated:  # a JSON object that stops before its end is a broken call, not a command
+            raise CallDecodeError("json", f"The JSON arguments of {name!r} are cut off.", a)
+        return [ParsedCall(name, args)]
     return [ParsedCall(name, {"command": rest})]
