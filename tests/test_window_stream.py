@@ -13,6 +13,7 @@ from langchain_core.exceptions import OutputParserException
 import langchain_robust_parsers.engine.json.stream_decoder as stream_decoder
 import langchain_robust_parsers.engine.json.window_stream as window_stream
 from langchain_robust_parsers import RobustJsonOutputParser
+from langchain_robust_parsers.engine.json.plain_partial import CUT_ESCAPES_KEPT
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 from langchain_robust_parsers.parsers import json_streaming
@@ -112,6 +113,8 @@ def test_window_keeps_the_decoder_snapshot_policy(
 
 
 def test_records_documents_stay_on_the_window() -> None:
+    if not CUT_ESCAPES_KEPT:
+        pytest.skip("this pydantic-core drops strings cut in an escape: the decoder reads those")
     text = json.dumps(_records(60), indent=2)
     decoder = WindowDecoder()
     values, failed = _values(decoder, [text[i : i + 32] for i in range(0, len(text), 32)])

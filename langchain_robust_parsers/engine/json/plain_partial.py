@@ -53,6 +53,19 @@ _NUMBER_ENDS = frozenset(".eE+-")  # what a number cut after its `.` or exponent
 NOT_PLAIN = object()
 """Returned when the text is not plain JSON (so far): the decoder takes over."""
 
+ESCAPE_TAIL_SIZE = 12
+"""Characters at the end of a text that can hold an escape cut off (``\\ud83d\\ude``)."""
+
+
+def _keeps_strings_cut_in_escapes() -> bool:
+    """Whether this pydantic-core's partial mode keeps a string cut inside an escape, as the
+    decoder does (``["x \\`` reads as ``["x "]``); older releases (pydantic 2.9's) drop the
+    whole string, so such a text is left to the decoder."""
+    return bool(from_json('["x \\', allow_partial="trailing-strings") == ["x "])
+
+
+CUT_ESCAPES_KEPT = _keeps_strings_cut_in_escapes()
+
 
 class HandOver:
     """The account of a stream read by jiter: what its re-reads cost so far, against what the
@@ -97,6 +110,8 @@ def _inside_string(text: str) -> bool:
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
     :data:`NOT_PLAIN` when jiter rejects it."""
+    if not CUT_ESCAPES_KEPT and "\\" in text[-ESCAPE_TAIL_SIZE:]:
+        return NOT_PLAIN
     m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
