@@ -4,12 +4,16 @@
 string bodies and stops only at brackets, braces and commas, so Python works per structural
 character rather than per token. Each open container keeps the elements it has finished,
 decoded once by jiter from their exact text when they end; the text of the innermost open
-element (one member or item, never a nested container: those are containers of their own) is
-re-read by jiter's partial mode on every chunk. A snapshot is the finished elements of each open
+element (one member, or one item) is re-read by jiter's partial mode on every chunk. An item of
+a list that is itself a container (a record) is read whole that way while it is short
+(:data:`NESTED_MAX_SIZE`): the scanner does not enter it, and its end is the first of its
+closing brackets up to which its text is a whole JSON value, so a chunk without one costs a
+single jiter call. A snapshot is the finished elements of each open
 container, copied, plus the open element's partial value: the same partial semantics as
 :mod:`~langchain_robust_parsers.engine.json.plain_partial`, and the same snapshot policy as the
 incremental decoder (:data:`~langchain_robust_parsers.engine.json.stream_decoder.
-SNAPSHOT_FREE_SIZE`), so the values a stream yields are the decoder's.
+SNAPSHOT_FREE_WIDTH`): while the open containers are narrow, the values a stream yields are the
+decoder's, one for each change.
 
 Anything not plain JSON (jiter rejects an element, text between elements that is not
 whitespace), an open element past :data:`WINDOW_MAX_SIZE` (one long string) or nesting past
@@ -32,6 +36,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
 )
 from langchain_robust_parsers.engine.json.stream_decoder import (
     SNAPSHOT_FREE_SIZE,
+    SNAPSHOT_FREE_WIDTH,
     SNAPSHOT_GROWTH,
 )
 
@@ -43,6 +48,12 @@ NESTED_MAX_SIZE = 1024
 """Characters of an open element holding containers of its own (a record in a list) past which
 those containers are followed one by one rather than re-read whole on every chunk."""
 
+ITEM_MAX_TRIES = 8
+"""Closing brackets inside an item read whole that were not its end (inner containers of its
+kind, brackets in strings) after which the incremental decoder takes the stream over: each try
+re-reads the item so far (at most :data:`NESTED_MAX_SIZE` characters, a few microseconds), and
+an item full of nested containers is read in linear time there."""
+
 WINDOW_MAX_DEPTH = 64
 """Open containers past which the decoder takes over: an element's value is built once per
 level it is nested in."""
@@ -50,9 +61,7 @@ level it is nested in."""
 _EVENTS = re.compile(r'"[^"\\]*"|[][{},"]')
 """A whole string without escapes (skipped in one step), a structural character, or the quote
 of a string that has escapes or runs past the chunk."""
-_NUMBER_CHARS = "0123456789.eE+-"
 _MISSING = object()
-_CLOSED_SCALAR_END = frozenset(' \t\r\n"')
 
 
 class _Failed(Exception):
@@ -143,7 +152,8 @@ class WindowDecoder:
         self._open_size = 0  # what the decoder's snapshot copies, without the open element
         self._fed = 0
         self._snap_at = 0
-        self._nested = 0  # containers open inside the open element
+        self._closer = ""  # the closing bracket of the item read whole, if in one
+        self._tries = 0  # its closing brackets that were not its end
         self._lazy = True  # containers inside an element are only counted, not followed
 
     @property
@@ -156,13 +166,32 @@ class WindowDecoder:
         if self.failed or not chunk:
             return False
         self._fed += len(chunk)
+        closer = self._closer
+        if closer and closer not in chunk:
+            # Inside an item read whole, which this chunk cannot end (the usual chunk of a
+            # list of records): only its value is read again (`_read_tail`, inlined).
+            buf = self._buf = self._buf + chunk
+            if len(buf) <= NESTED_MAX_SIZE:
+                tail = partial_value("[" + buf)
+                if tail is NOT_PLAIN:
+                    self.failed = True
+                    return False
+                if tail != self._tail:
+                    self._tail = tail
+                    self._dirty = True
+                return self._dirty and self._due()
+            chunk_at = self._fed - len(chunk)
+            self._buf = buf[: len(buf) - len(chunk)]
+        else:
+            chunk_at = self._fed - len(chunk)
         try:
             if self._root is not _MISSING:
                 if chunk.strip(JSON_WS):
                     raise _Failed
                 return False
             self._changed = False
-            self._scan(chunk, self._fed - len(chunk))
+            self._buf += chunk
+            self._scan(chunk, chunk_at)
             if self._root is not _MISSING:
                 self._dirty = self._dirty or self._changed
                 return self._dirty
@@ -170,7 +199,8 @@ class WindowDecoder:
         except _Failed:
             self.failed = True
             return False
-        return self._due()
+        self._dirty = self._dirty or self._changed
+        return self._dirty and self._due()
 
     def snapshot(self) -> Any:
         """The value so far as a new object: open containers copied, finished elements shared;
@@ -201,52 +231,36 @@ class WindowDecoder:
     # ------------------------------------------------------------------ snapshot policy
 
     def _due(self) -> bool:
-        """As the incremental decoder's: past :data:`SNAPSHOT_FREE_SIZE`, a snapshot waits for
-        :data:`SNAPSHOT_GROWTH` of its size in new text."""
-        self._dirty = self._dirty or self._changed
-        if not self._dirty:
-            return False
-        if self._open_size + 1 + len(self._buf) > SNAPSHOT_FREE_SIZE:
-            size = self._open_size + self._tail_size()
-            if size > SNAPSHOT_FREE_SIZE and (self._fed - self._snap_at) < size * SNAPSHOT_GROWTH:
-                return False
-        return True
-
-    def _tail_size(self) -> int:
-        """The decoder's count for the open element: one when a value is attached, plus the
-        length of the scalar being read."""
-        frame = self._stack[-1]
-        if frame.pending is not _MISSING:
-            return 1
-        if self._in_string:
-            if not self._tail:
-                return 0
-            value = self._tail[0] if frame.is_list else next(iter(self._tail.values()))
-            return len(value) if type(value) is str else 0
-        buf = self._buf
-        if self._tail and buf[-1:] in _CLOSED_SCALAR_END:
-            return 1
-        head = buf.rstrip(_NUMBER_CHARS)
-        if head[-1:].isalpha():
-            return 0  # a literal being spelled: the decoder does not count it
-        return len(buf) - len(head)  # a number being read, by its characters
+        """Whether a changed value may be copied now, by the incremental decoder's policy: past
+        :data:`SNAPSHOT_FREE_WIDTH` items of the open containers (or
+        :data:`SNAPSHOT_FREE_SIZE`), a snapshot waits for :data:`SNAPSHOT_GROWTH` of its size
+        in new text. The open element counts by its text, which bounds the decoder's count
+        from above: past the free bounds, which of the intermediate values are shown may
+        differ from the decoder's."""
+        width = self._open_size + 1
+        size = width + len(self._buf)
+        return not (
+            (width > SNAPSHOT_FREE_WIDTH or size > SNAPSHOT_FREE_SIZE)
+            and (self._fed - self._snap_at) < size * SNAPSHOT_GROWTH
+        )
 
     # ------------------------------------------------------------------ scanning
 
     def _scan(self, chunk: str, base: int) -> None:
         """Follow the structure of ``chunk``, which starts at ``base`` in the whole text: the
-        events it holds, its tail in ``_buf``. A container opened inside the open element is
-        only counted (``_nested``): its text stays in the element, re-read with it."""
-        self._buf += chunk
+        events it holds (its text already ends ``_buf``). A container that is an item of a list
+        is read whole (:meth:`_item_rest`): its text stays in the element, re-read with it."""
         i = 0
         n = len(chunk)
-        if self._escape:
+        if self._closer:
+            i = self._item_rest(chunk, i, base)
+            if i >= n:
+                return
+        elif self._escape:
             self._escape = False
             i = 1
         if self._in_string:
             i = self._string(chunk, i)
-        nested = self._nested
-        lazy = self._lazy
         while i < n:
             for m in _EVENTS.finditer(chunk, i):
                 c = m.group()
@@ -255,38 +269,61 @@ class WindowDecoder:
                         continue
                     i = self._string(chunk, m.end())
                     break
-                if nested:
-                    if c == ",":
-                        continue
-                    nested += 1 if c == "{" or c == "[" else -1
-                    continue
                 rel = base + m.start() - self._buf_at
                 if c == ",":
                     self._comma(rel)
                 elif c == "{" or c == "[":
-                    if lazy and self._stack and self._stack[-1].is_list:
-                        nested = 1  # an item (a record): read whole, it is short
-                        continue
+                    if self._lazy and self._stack and self._stack[-1].is_list:
+                        if self._stack[-1].pending is not _MISSING or self._buf[:rel].strip(
+                            JSON_WS
+                        ):
+                            raise _Failed  # `[{..} {` or `[x {`
+                        self._closer = "}" if c == "{" else "]"
+                        self._tries = 0
+                        i = self._item_rest(chunk, m.end(), base)
+                        break
                     self._open(c == "[", rel)
                 else:
                     self._close(c == "]", rel)
                 self._buf_at = base + m.end()
             else:
                 break
-        self._nested = nested
+
+    def _item_rest(self, chunk: str, i: int, base: int) -> int:
+        """Inside an item read whole, from ``chunk[i]``: where it ends, found as the first of
+        its closing brackets up to which its text is a whole JSON value (the item is then
+        finished, decoded once), or the end of the chunk."""
+        closer = self._closer
+        j = chunk.find(closer, i)
+        while j >= 0:
+            rel = base + j + 1 - self._buf_at
+            try:
+                value = from_json(self._buf[:rel], allow_inf_nan=False)
+            except (ValueError, TypeError):
+                self._tries += 1
+                if self._tries > ITEM_MAX_TRIES:
+                    raise _Failed from None
+                j = chunk.find(closer, j + 1)
+                continue
+            self._closer = ""
+            frame = self._stack[-1]
+            frame.pending = value
+            if self._tail != [value]:
+                self._tail = [value]
+                self._changed = True
+            self._buf = self._buf[rel:]
+            self._buf_at = base + j + 1
+            return j + 1
+        return len(chunk)
 
     def _replay(self) -> None:
-        """Follow the open element's nested containers as containers of their own: its text
-        has grown past :data:`NESTED_MAX_SIZE`, or snapshots are near the size the policy
-        counts."""
-        text = self._buf
-        self._buf = ""
-        self._nested = 0
+        """Follow the open item's containers as containers of their own: its text has grown
+        past :data:`NESTED_MAX_SIZE`."""
+        self._closer = ""
         self._in_string = self._escape = False  # an element starts outside any string
-        lazy = self._lazy
         self._lazy = False
-        self._scan(text, self._buf_at)
-        self._lazy = lazy and self._open_size + len(self._buf) + 1 <= SNAPSHOT_FREE_SIZE
+        self._scan(self._buf, self._buf_at)
+        self._lazy = True
 
     def _string(self, chunk: str, i: int) -> int:
         """Skip the body of a string from ``chunk[i]``: past its closing quote, or to the end
@@ -393,7 +430,7 @@ class WindowDecoder:
                 raise _Failed
             return
         buf = self._buf
-        if len(buf) > WINDOW_MAX_SIZE and not self._nested:
+        if len(buf) > WINDOW_MAX_SIZE and not self._closer:
             raise _Failed
         tail = partial_value(("[" if frame.is_list else "{") + buf)
         if tail is NOT_PLAIN or len(tail) > 1:
@@ -401,9 +438,7 @@ class WindowDecoder:
         if tail != self._tail:
             self._changed = True
             self._tail = tail
-        if self._nested and (
-            len(buf) > NESTED_MAX_SIZE or self._open_size + len(buf) + 1 > SNAPSHOT_FREE_SIZE
-        ):
+        if self._closer and len(buf) > NESTED_MAX_SIZE:
             changed = self._changed
             self._replay()
             self._read_tail()
