@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from typing import Any
 
 import pytest
@@ -159,6 +160,60 @@ def test_text_that_is_not_plain_is_handed_to_the_decoder(text: str) -> None:
     chunks = [text[i : i + 32] for i in range(0, len(text), 32)]
     _, failed = _values(WindowDecoder(), chunks)
     assert failed
+
+
+# Items of a list that are containers are read whole: their end is the first of their closing
+# brackets up to which the text is a whole value. Each text below is cut at every position.
+_ITEM_ENDS = [
+    '[{"a": "}"}, {"b": "}}", "c": "]"}, {"d": "\\\\"}]',  # closers and a backslash in strings
+    '{"rows": [[[1], [2, [3]]], [[4]], []], "n": 2}',  # inner lists: closers not the end
+    '[{"a": {"b": {"c": {}}}}, {"x": [{"y": 1}]}]',  # inner objects
+    '[{"a": 1}]',  # the list closes right after its item
+    '{"a": [{"k": "v"}], "b": [{"k": "w"}, 3, "s", [{"z": null}]]}',  # mixed items
+    '[{"": 1, "e": ""}, {"a": ", \\""}]',  # an empty key, a string like the probe
+]
+
+
+@pytest.mark.parametrize("text", _ITEM_ENDS)
+def test_items_read_whole_end_where_their_text_is_a_whole_value(text: str) -> None:
+    for cut in range(1, len(text)):
+        for chunks in ([text[:cut], text[cut:]], [text[i : i + 3] for i in range(0, len(text), 3)]):
+            window, failed = _values(WindowDecoder(), chunks)
+            expected, _ = _values(JsonStreamDecoder(), chunks)
+            if failed:  # a text ending in an escape, on a pydantic-core that drops those
+                assert not CUT_ESCAPES_KEPT
+                continue
+            assert window == expected
+            assert window[-1] == json.loads(text)
+
+
+def test_an_item_full_of_inner_closers_goes_to_the_decoder() -> None:
+    item = "{" + ", ".join(f'"k{i}": {{"v": {i}}}' for i in range(window_stream.ITEM_MAX_TRIES + 4))
+    text = "[" + item + "}, " + item + "}]"
+    chunks = [text[i : i + 32] for i in range(0, len(text), 32)]
+    _, failed = _values(WindowDecoder(), chunks)
+    assert failed
+    assert _stream(chunks)[-1] == json.loads(text)  # the decoder takes over, nothing lost
+
+
+@pytest.mark.slow
+def test_one_big_chunk_is_read_in_linear_time() -> None:
+    if not CUT_ESCAPES_KEPT:
+        pytest.skip("this pydantic-core drops strings cut in an escape: the decoder reads those")
+
+    def cost(count: int) -> float:
+        text = json.dumps(_records(count))
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            decoder = WindowDecoder()
+            decoder.feed(text)
+            best = min(best, time.process_time() - start)
+        assert decoder.done and decoder.snapshot() == json.loads(text)
+        return best
+
+    small, large = cost(1_000), cost(4_000)
+    assert large < 8 * small  # linear: 4x the text; quadratic would be 16x
 
 
 def _stream(chunks: list[str]) -> list[Any]:

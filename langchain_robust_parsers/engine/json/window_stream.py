@@ -48,11 +48,21 @@ NESTED_MAX_SIZE = 1024
 """Characters of an open element holding containers of its own (a record in a list) past which
 those containers are followed one by one rather than re-read whole on every chunk."""
 
-ITEM_MAX_TRIES = 8
+ITEM_MAX_TRIES = 16
 """Closing brackets inside an item read whole that were not its end (inner containers of its
 kind, brackets in strings) after which the incremental decoder takes the stream over: each try
-re-reads the item so far (at most :data:`NESTED_MAX_SIZE` characters, a few microseconds), and
-an item full of nested containers is read in linear time there."""
+re-reads the item so far (at most :data:`NESTED_MAX_SIZE` characters, up to a few
+microseconds), and an item full of nested containers is read in linear time there."""
+
+_END_PROBE = ', "'
+"""Text put after an item's candidate end for jiter's partial mode, which then reads a second
+item (an empty string) only when the item is whole up to there: inside the item or one of its
+strings the probe is part of it. Unlike a strict parse, a miss raises no exception."""
+
+FEED_PIECE_SIZE = 4096
+"""Characters of a long chunk (the whole text at the hand-over, a caller's big chunks) read at a
+time: the open element's text is cut off the front of the text held at each element's end, so
+holding a whole megabyte would make that copy quadratic."""
 
 WINDOW_MAX_DEPTH = 64
 """Open containers past which the decoder takes over: an element's value is built once per
@@ -163,6 +173,13 @@ class WindowDecoder:
 
     def feed(self, chunk: str) -> bool:
         """Consume ``chunk``; True when a new value is ready for :meth:`snapshot`."""
+        if len(chunk) > FEED_PIECE_SIZE:
+            for k in range(0, len(chunk), FEED_PIECE_SIZE):
+                self._feed(chunk[k : k + FEED_PIECE_SIZE])
+            return self._dirty and not self.failed and (self.done or self._due())
+        return self._feed(chunk)
+
+    def _feed(self, chunk: str) -> bool:
         if self.failed or not chunk:
             return False
         self._fed += len(chunk)
@@ -298,23 +315,32 @@ class WindowDecoder:
         while j >= 0:
             rel = base + j + 1 - self._buf_at
             try:
-                value = from_json(self._buf[:rel], allow_inf_nan=False)
+                probe = from_json(
+                    "[" + self._buf[:rel] + _END_PROBE,
+                    allow_partial="trailing-strings",
+                    allow_inf_nan=False,
+                )
             except (ValueError, TypeError):
-                self._tries += 1
-                if self._tries > ITEM_MAX_TRIES:
-                    raise _Failed from None
-                j = chunk.find(closer, j + 1)
-                continue
-            self._closer = ""
-            frame = self._stack[-1]
-            frame.pending = value
-            if self._tail != [value]:
-                self._tail = [value]
-                self._changed = True
-            self._buf = self._buf[rel:]
-            self._buf_at = base + j + 1
-            return j + 1
+                probe = None
+            if probe is not None and len(probe) == 2:
+                self._end_item(probe[0], rel, base + j + 1)
+                return j + 1
+            self._tries += 1
+            if self._tries > ITEM_MAX_TRIES:
+                raise _Failed
+            j = chunk.find(closer, j + 1)
         return len(chunk)
+
+    def _end_item(self, value: Any, rel: int, at: int) -> None:
+        """The item read whole is ``value``; its text ends at ``rel`` in ``_buf``, at ``at`` in
+        the whole text."""
+        self._closer = ""
+        self._stack[-1].pending = value
+        if self._tail != [value]:
+            self._tail = [value]
+            self._changed = True
+        self._buf = self._buf[rel:]
+        self._buf_at = at
 
     def _replay(self) -> None:
         """Follow the open item's containers as containers of their own: its text has grown
