@@ -157,28 +157,37 @@ class JsonValueStream:
             return None
         self._parts.append(chunk)
         self._size += len(chunk)
-        moved = False
-        if self._small:
-            self._chunks += 1
-            if self._hand_over.reread_pays(self._size, len(chunk)):
-                value = self._small_value()
-                if value is not NOT_PLAIN:
-                    return None if value is None else self.settle(value)
-            # The next reader reads the whole text once: what it would have cost from the start.
-            self._small = False
-            chunk = self.text()
-            moved = True
-            if self._size >= WINDOW_MIN_CHUNK * self._chunks and plain_start(chunk):
-                self._window = WindowDecoder()
         window = self._window
-        if window is not None:
+        if window is not None:  # the usual chunk of a long plain stream, first
             if window.feed(chunk):
-                return self._report(window.snapshot(), moved)
-            if not window.failed:
-                return None
-            self._window = None  # not plain JSON after all: the decoder reads it all once
-            chunk = self.text()
-            moved = True
+                value = self._last = window.snapshot()
+                return value
+            return None if not window.failed else self._leave_window()
+        if not self._small:
+            return self._decode(chunk, moved=False)
+        self._chunks += 1
+        if self._hand_over.reread_pays(self._size, len(chunk)):
+            value = self._small_value()
+            if value is not NOT_PLAIN:
+                return None if value is None else self.settle(value)
+        # The next reader reads the whole text once: what it would have cost from the start.
+        self._small = False
+        text = self.text()
+        if self._size < WINDOW_MIN_CHUNK * self._chunks or not plain_start(text):
+            return self._decode(text, moved=True)
+        window = self._window = WindowDecoder()
+        if window.feed(text):
+            return self.settle(window.snapshot())
+        return None if not window.failed else self._leave_window()
+
+    def _leave_window(self) -> Any:
+        """The text is not plain JSON after all: the decoder reads it all once."""
+        self._window = None
+        return self._decode(self.text(), moved=True)
+
+    def _decode(self, chunk: str, *, moved: bool) -> Any:
+        """``chunk`` through the incremental decoder, or the complete-text engine once the
+        decoder gave up; ``moved`` when the reader has just taken over (see :meth:`_report`)."""
         decoder = self._decoder
         if not decoder.failed:
             if decoder.feed(chunk):
