@@ -278,6 +278,8 @@ class WindowDecoder:
             i = 1
         if self._in_string:
             i = self._string(chunk, i)
+        commas = 0  # a run of commas of the innermost container, followed in one go
+        last_comma = 0
         while i < n:
             for m in _EVENTS.finditer(chunk, i):
                 c = m.group()
@@ -286,25 +288,36 @@ class WindowDecoder:
                         continue
                     i = self._string(chunk, m.end())
                     break
-                rel = base + m.start() - self._buf_at
                 if c == ",":
-                    self._comma(rel)
-                elif c == "{" or c == "[":
+                    if commas or (self._stack and self._stack[-1].pending is _MISSING):
+                        commas += 1
+                        last_comma = base + m.start()
+                        continue
+                    self._comma(base + m.start() - self._buf_at)  # after a closed container
+                elif commas:
+                    self._commas(commas, last_comma)
+                    commas = 0
+                rel = base + m.start() - self._buf_at
+                if c == "{" or c == "[":
                     if self._lazy and self._stack and self._stack[-1].is_list:
-                        if self._stack[-1].pending is not _MISSING or self._buf[:rel].strip(
-                            JSON_WS
-                        ):
-                            raise _Failed  # `[{..} {` or `[x {`
-                        self._closer = "}" if c == "{" else "]"
-                        self._tries = 0
+                        self._start_item(c, rel)
                         i = self._item_rest(chunk, m.end(), base)
                         break
                     self._open(c == "[", rel)
-                else:
+                elif c != ",":
                     self._close(c == "]", rel)
                 self._buf_at = base + m.end()
             else:
                 break
+        if commas:
+            self._commas(commas, last_comma)
+
+    def _start_item(self, opener: str, rel: int) -> None:
+        """An item of a list that is a container, at ``rel`` in ``_buf``: read whole."""
+        if self._stack[-1].pending is not _MISSING or self._buf[:rel].strip(JSON_WS):
+            raise _Failed  # `[{..} {` or `[x {`
+        self._closer = "}" if opener == "{" else "]"
+        self._tries = 0
 
     def _item_rest(self, chunk: str, i: int, base: int) -> int:
         """Inside an item read whole, from ``chunk[i]``: where it ends, found as the first of
@@ -405,12 +418,11 @@ class WindowDecoder:
         self._changed = True
 
     def _comma(self, rel: int) -> None:
+        """A comma at ``rel`` in ``_buf``, after a closed container."""
         if not self._stack:
             raise _Failed
         frame = self._stack[-1]
         element = frame.element(self._buf[:rel])
-        if not element:
-            raise _Failed  # `[,` or `[1,,`
         if element != self._tail:
             self._changed = True
         frame.add(element)
@@ -418,6 +430,24 @@ class WindowDecoder:
         frame.after_comma = True
         self._open_size += 1
         self._buf = self._buf[rel + 1 :]
+        self._tail = [] if frame.is_list else {}
+
+    def _commas(self, count: int, last: int) -> None:
+        """``count`` commas of the innermost container, the last at ``last`` in the whole
+        text: the elements before them, decoded by one jiter call."""
+        frame = self._stack[-1]
+        rel = last - self._buf_at
+        elements = frame.element(self._buf[:rel])
+        if not elements:
+            raise _Failed  # `[,` or `[1,,`
+        if count > 1 or elements != self._tail:
+            self._changed = True
+        frame.add(elements)
+        frame.commas += count
+        frame.after_comma = True
+        self._open_size += count
+        self._buf = self._buf[rel + 1 :]
+        self._buf_at = last + 1
         self._tail = [] if frame.is_list else {}
 
     def _close(self, is_list: bool, rel: int) -> None:
