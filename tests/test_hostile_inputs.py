@@ -41,11 +41,12 @@ from langchain_robust_parsers.engine.calls.python_calls import decode_python_cal
 from langchain_robust_parsers.engine.json.decoder_repair import complete_truncated
 from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
 from langchain_robust_parsers.engine.json.numbers import LONG_NUMBER, number_value
-from langchain_robust_parsers.engine.json.stream_decoder import (
+from langchain_robust_parsers.engine.json.snapshot_policy import (
     SNAPSHOT_FREE_SIZE,
+    SNAPSHOT_FREE_WIDTH,
     SNAPSHOT_GROWTH,
-    JsonStreamDecoder,
 )
+from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 HOSTILE_CPU_SECONDS = 12.0
@@ -491,9 +492,12 @@ def test_a_long_flat_list_is_shown_growing_geometrically_and_ends_exact() -> Non
     assert values[-1] == {"a": list(range(100_000))}
     sizes = [len(v["a"]) for v in values]
     assert sizes == sorted(sizes)
-    # About 90 000 chunks: one snapshot each while the list is small; past that, the items
-    # copied by all snapshots together stay within 1 / SNAPSHOT_GROWTH times the text.
-    assert sum(n for n in sizes if n > SNAPSHOT_FREE_SIZE) <= len(text) / SNAPSHOT_GROWTH
+    # About 90 000 chunks: every chunk is shown while the list is narrow (8 characters add
+    # at most 3 items); past that, the items copied by all snapshots together stay within
+    # 1 / SNAPSHOT_GROWTH times the text.
+    narrow = [(a, b) for a, b in itertools.pairwise(sizes) if b <= SNAPSHOT_FREE_WIDTH]
+    assert len(narrow) > SNAPSHOT_FREE_WIDTH // 3 and all(b - a <= 3 for a, b in narrow)
+    assert sum(n for n in sizes if n > SNAPSHOT_FREE_WIDTH) <= len(text) / SNAPSHOT_GROWTH
 
 
 def test_small_documents_still_stream_every_change() -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 
-import langchain_robust_parsers.engine.json.stream_decoder as stream_decoder
+import langchain_robust_parsers.engine.json.snapshot_policy as snapshot_policy
 import langchain_robust_parsers.engine.json.window_stream as window_stream
 from langchain_robust_parsers import RobustJsonOutputParser
 from langchain_robust_parsers.engine.json.plain_partial import CUT_ESCAPES_KEPT
@@ -106,9 +106,8 @@ def test_past_the_free_bounds_every_value_shown_is_the_text_so_far(
 ) -> None:
     # Both readers skip some intermediate values there (not always the same ones); each value
     # the window does show is the decoder's value of the text read so far.
-    for module in (stream_decoder, window_stream):
-        monkeypatch.setattr(module, "SNAPSHOT_FREE_SIZE", free_size)
-        monkeypatch.setattr(module, "SNAPSHOT_FREE_WIDTH", free_width)
+    monkeypatch.setattr(snapshot_policy, "SNAPSHOT_FREE_SIZE", free_size)
+    monkeypatch.setattr(snapshot_policy, "SNAPSHOT_FREE_WIDTH", free_width)
     window = WindowDecoder()
     reference = JsonStreamDecoder()
     shown: list[Any] = []
@@ -131,6 +130,20 @@ def test_records_documents_stay_on_the_window() -> None:
     values, failed = _values(decoder, [text[i : i + 32] for i in range(0, len(text), 32)])
     assert not failed and decoder.done
     assert values[-1] == json.loads(text)
+
+
+def test_a_long_list_of_records_is_copied_in_linear_time_and_ends_exact() -> None:
+    text = json.dumps(_records(600), indent=2)
+    chunks = [text[i : i + 32] for i in range(0, len(text), 32)]
+    values = list(RobustJsonOutputParser().transform(iter(chunks)))
+    assert values[-1] == json.loads(text)
+    counts = [len(v.get("results", [])) for v in values]
+    assert counts == sorted(counts)
+    # Every record count is shown while the list is narrow; past that, the items copied by
+    # all snapshots together stay within 1 / SNAPSHOT_GROWTH times the text.
+    assert set(range(1, snapshot_policy.SNAPSHOT_FREE_WIDTH - 2)) <= set(counts)
+    wide = [n for n in counts if n > snapshot_policy.SNAPSHOT_FREE_WIDTH]
+    assert wide and sum(wide) <= len(text) / snapshot_policy.SNAPSHOT_GROWTH
 
 
 def test_snapshots_are_fresh_and_never_change() -> None:

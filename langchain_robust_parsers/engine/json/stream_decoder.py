@@ -9,9 +9,10 @@ is therefore read-only: mutating it would change later snapshots that share its 
 
 Snapshots cost what they copy: the open containers along the path (their width and depth) and
 the growing leaf. To keep a whole stream linear even when one string value or one flat list
-runs to megabytes, a snapshot whose size (that copy) is past :data:`SNAPSHOT_FREE_SIZE`, or
-whose containers hold more than :data:`SNAPSHOT_FREE_WIDTH` items, is handed out only once the
-text read since the last one is :data:`SNAPSHOT_GROWTH` of its size: each copy is then paid for
+runs to megabytes, a snapshot whose size (that copy) is past :data:`~langchain_robust_parsers.
+engine.json.snapshot_policy.SNAPSHOT_FREE_SIZE`, or whose containers hold more than
+``SNAPSHOT_FREE_WIDTH`` items, is handed out only once the text read since the last one is
+``SNAPSHOT_GROWTH`` of its size (``engine/json/snapshot_policy.py``): each copy is then paid for
 by new text, so all copies together cost a few times the text. The value in between is the last
 snapshot's (an earlier, valid partial value); the final value is always exact, since the root
 closes with nothing open. Nesting is held on an explicit stack
@@ -41,6 +42,7 @@ from langchain_robust_parsers.engine.json.lenient import (
 )
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
+from langchain_robust_parsers.engine.json.snapshot_policy import snapshot_waits
 from langchain_robust_parsers.engine.json.stream_lexicon import (
     RUN_ITEM as _RUN_ITEM,
     RUN_MEMBER as _RUN_MEMBER,
@@ -92,25 +94,6 @@ MAX_TAG_LENGTH = 256
 """Characters looked at for the ``>`` of an opening tag before the payload (``<think ...>``,
 ``<json ...>``). Past it the ``<`` is prose: text held back between chunks stays bounded, so a
 ``<think`` that never closes cannot make every chunk re-read everything before it."""
-
-SNAPSHOT_FREE_SIZE = 4096
-"""Size of a snapshot (open containers' widths and depth plus the growing leaf's length) up to
-which it is built whenever the value changed: copying this much per chunk is cheap, and ordinary
-documents stream exactly as they did, one snapshot per change."""
-
-SNAPSHOT_FREE_WIDTH = 128
-"""Items of the open containers (their widths and depth) up to which a snapshot is built whenever
-the value changed, whatever its size. A container's copy costs about 3 ns an item (4 ns past a
-thousand), some thirty times a character of a string: a list of 128 records costs about 0.4 µs
-to copy, a quarter of what LangChain's ``transform`` costs a chunk by itself, and a list of 4,000
-copied on every chunk would be ten times that. Wider snapshots follow :data:`SNAPSHOT_GROWTH`."""
-
-SNAPSHOT_GROWTH = 0.25
-"""Past :data:`SNAPSHOT_FREE_SIZE` (or :data:`SNAPSHOT_FREE_WIDTH`), a snapshot waits until the
-text read since the last one is this fraction of its size. Each copy is then paid for by at least
-``SNAPSHOT_GROWTH`` of its size in new text, so all copies together cost at most
-``1 / SNAPSHOT_GROWTH`` = 4 times the text, plus the small ones; a long string or list is shown
-growing by about a fifth each time."""
 
 RUN_MIN_TEXT = 160
 """Characters left from which :meth:`JsonStreamDecoder._runs` reads a member or an item per match:
@@ -175,7 +158,7 @@ class JsonStreamDecoder:
     """Feed text chunks with :meth:`feed`; take values with :meth:`snapshot`.
 
     ``feed`` returns True when a new value is ready for :meth:`snapshot`: the value changed and
-    the snapshot policy (:data:`SNAPSHOT_GROWTH`) lets it be copied now. Once :attr:`failed` is
+    the snapshot policy (``snapshot_policy``) lets it be copied now. Once :attr:`failed` is
     set the text needs a look-ahead this decoder does not have, and further chunks are ignored.
     """
 
@@ -289,13 +272,12 @@ class JsonStreamDecoder:
 
     def _due(self) -> bool:
         """True when the value changed and a snapshot may be copied now (see
-        :data:`SNAPSHOT_GROWTH`); a growing scalar is worked out only then."""
+        ``snapshot_policy``); a growing scalar is worked out only then."""
         if not (self._dirty or self._leaf_stale):
             return False
-        size = self._open_size + self._leaf_len
-        if (size > SNAPSHOT_FREE_SIZE or self._open_size > SNAPSHOT_FREE_WIDTH) and (
-            self._fed - self._snap_at
-        ) < size * SNAPSHOT_GROWTH:
+        if snapshot_waits(
+            self._open_size, self._open_size + self._leaf_len, self._fed - self._snap_at
+        ):
             return False
         if self._leaf_stale:
             self._refresh_leaf()

@@ -11,9 +11,8 @@ closing brackets up to which its text is a whole JSON value, so a chunk without 
 single jiter call. A snapshot is the finished elements of each open
 container, copied, plus the open element's partial value: the same partial semantics as
 :mod:`~langchain_robust_parsers.engine.json.plain_partial`, and the same snapshot policy as the
-incremental decoder (:data:`~langchain_robust_parsers.engine.json.stream_decoder.
-SNAPSHOT_FREE_WIDTH`): while the open containers are narrow, the values a stream yields are the
-decoder's, one for each change.
+incremental decoder (``engine/json/snapshot_policy.py``): while the open containers are narrow,
+the values a stream yields are the decoder's, one for each change.
 
 Anything not plain JSON (jiter rejects an element, text between elements that is not
 whitespace), an open element past :data:`WINDOW_MAX_SIZE` (one long string) or nesting past
@@ -34,11 +33,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
     NOT_PLAIN,
     partial_value,
 )
-from langchain_robust_parsers.engine.json.stream_decoder import (
-    SNAPSHOT_FREE_SIZE,
-    SNAPSHOT_FREE_WIDTH,
-    SNAPSHOT_GROWTH,
-)
+from langchain_robust_parsers.engine.json.snapshot_policy import snapshot_waits
 
 WINDOW_MAX_SIZE = 2048
 """Characters of the open element past which it is no longer re-read on every chunk (a long
@@ -249,17 +244,13 @@ class WindowDecoder:
 
     def _due(self) -> bool:
         """Whether a changed value may be copied now, by the incremental decoder's policy: past
-        :data:`SNAPSHOT_FREE_WIDTH` items of the open containers (or
-        :data:`SNAPSHOT_FREE_SIZE`), a snapshot waits for :data:`SNAPSHOT_GROWTH` of its size
+        ``SNAPSHOT_FREE_WIDTH`` items of the open containers (or
+        ``SNAPSHOT_FREE_SIZE``), a snapshot waits for ``SNAPSHOT_GROWTH`` of its size
         in new text. The open element counts by its text, which bounds the decoder's count
         from above: past the free bounds, which of the intermediate values are shown may
         differ from the decoder's."""
         width = self._open_size + 1
-        size = width + len(self._buf)
-        return not (
-            (width > SNAPSHOT_FREE_WIDTH or size > SNAPSHOT_FREE_SIZE)
-            and (self._fed - self._snap_at) < size * SNAPSHOT_GROWTH
-        )
+        return not snapshot_waits(width, width + len(self._buf), self._fed - self._snap_at)
 
     # ------------------------------------------------------------------ scanning
 
