@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 from langchain_core.messages import BaseMessage
@@ -42,8 +42,6 @@ from langchain_robust_parsers.engine.json.plain_partial import (
     plain_start,
 )
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
-from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -52,6 +50,10 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal_message,
     publish,
 )
+
+if TYPE_CHECKING:
+    from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
+    from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 
 WINDOW_MIN_CHUNK = 16
 """Average chunk length from which plain JSON leaving jiter's re-read goes to the
@@ -132,6 +134,21 @@ async def atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]
         yield chunk_text(chunk)
 
 
+def _stream_decoder() -> JsonStreamDecoder:
+    """A new incremental decoder. The stream readers are imported with the first stream, not
+    with the parsers: a parser that is only invoked never needs them."""
+    from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
+
+    return JsonStreamDecoder()
+
+
+def _window_decoder() -> WindowDecoder:
+    """A new windowed reader (imported with the first stream that uses one)."""
+    from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
+
+    return WindowDecoder()
+
+
 class JsonValueStream:
     """Turns text chunks into the successive JSON values they spell.
 
@@ -141,7 +158,7 @@ class JsonValueStream:
 
     def __init__(self, reparse: Callable[[str], Any]) -> None:
         self._reparse = reparse
-        self._decoder = JsonStreamDecoder()
+        self._decoder: JsonStreamDecoder | None = None  # made when first needed
         self._parts: list[str] = []
         self._size = 0
         self._next_reparse = 0
@@ -175,7 +192,7 @@ class JsonValueStream:
         text = self.text()
         if self._size < WINDOW_MIN_CHUNK * self._chunks or not plain_start(text):
             return self._decode(text, moved=True)
-        window = self._window = WindowDecoder()
+        window = self._window = _window_decoder()
         if window.feed(text):
             return self.settle(window.snapshot())
         return None if not window.failed else self._leave_window()
@@ -189,6 +206,8 @@ class JsonValueStream:
         """``chunk`` through the incremental decoder, or the complete-text engine once the
         decoder gave up; ``moved`` when the reader has just taken over (see :meth:`_report`)."""
         decoder = self._decoder
+        if decoder is None:
+            decoder = self._decoder = _stream_decoder()
         if not decoder.failed:
             if decoder.feed(chunk):
                 return self._report(decoder.snapshot(), moved)
@@ -230,7 +249,7 @@ class JsonValueStream:
             end = len(text.rstrip(JSON_WS))
             return window.snapshot(), ParseReport(source="whole", start=start, end=end)
         decoder = self._decoder
-        if not decoder.clean:
+        if decoder is None or not decoder.clean:
             return None
         source: Source = "fenced" if decoder.fenced else "whole"
         return decoder.snapshot(), ParseReport(source=source, start=decoder.start, end=decoder.end)

@@ -6,6 +6,10 @@
 3. Decode each candidate: the C decoder with error-position repairs, jiter for cut-off text,
    and the linear lenient scanner as the last resort.
 4. Rank: source (fenced, tagged, whole, span), then fewer repairs, then earlier position.
+
+The lenient scanner, the bulk repair pass and the string scanner are imported where they are
+first used: they compile some hundred patterns, which reading well-formed JSON never needs, and
+``import langchain_robust_parsers`` should cost about what langchain-core's own parser does.
 """
 
 from __future__ import annotations
@@ -18,18 +22,14 @@ from typing import Any
 
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
-from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.json.json_path import paths_at
-from langchain_robust_parsers.engine.json.lenient import (
-    MAX_STRAY_CLOSERS,
-    LenientError,
-    decode_clean_container,
-    more_members_follow,
-    scan_value,
-)
 from langchain_robust_parsers.engine.json.numbers import number_value
-from langchain_robust_parsers.engine.json.scan_strings import scan_string
+from langchain_robust_parsers.engine.json.scan_containers import (
+    MAX_STRAY_CLOSERS,
+    decode_clean_container,
+)
+from langchain_robust_parsers.engine.json.scan_lexicon import LenientError, more_members_follow
 from langchain_robust_parsers.engine.lexicon import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
@@ -101,6 +101,8 @@ def _decode_region(
         else:
             log = RepairLog()
             log.extend(prefix)
+            from langchain_robust_parsers.engine.json.bulk_repair import bulk_decode
+
             got = bulk_decode(text, a, region.stop, log)
     elif got is None:
         try:
@@ -118,6 +120,8 @@ def _decode_region(
             return None  # only containers are worth repairing; scalars must be exact
         log = RepairLog()
         log.extend(prefix)
+        from langchain_robust_parsers.engine.json.lenient import scan_value
+
         try:
             got = scan_value(
                 text, a, region.stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix
@@ -178,6 +182,8 @@ def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:
             if pos > stop:
                 raise ValueError("past the payload")
         except (ValueError, RecursionError):
+            from langchain_robust_parsers.engine.json.lenient import scan_value
+
             try:
                 pos = scan_value(text, p, stop, RepairLog(), at_text_end=stop == len(text))[1]
             except LenientError:
@@ -201,6 +207,8 @@ def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | N
             pass
         if text.find('"', a + 1, last) >= 0:
             return None  # `"Sure!" Here it is: ...`: a quotation opening prose
+        from langchain_robust_parsers.engine.json.scan_strings import scan_string
+
         body, end, cut = scan_string(text, a, last, RepairLog(), "value", None)
         return (body, last, True) if cut and end >= last else None
     m = _CUT_NUMBER.fullmatch(text, a, last)
@@ -274,6 +282,8 @@ def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
     try:
         decoded = json.loads(inner)
     except (ValueError, RecursionError):
+        from langchain_robust_parsers.engine.json.lenient import scan_value
+
         inner_log = RepairLog()
         try:
             decoded, stop = scan_value(inner, 0, len(inner), inner_log, at_text_end=False)
