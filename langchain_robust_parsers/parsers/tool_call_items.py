@@ -29,6 +29,7 @@ from langchain_robust_parsers.parsers.tool_stream import (
     StreamedCall,
     ToolCallStream,
     first_streamed,
+    is_more_args,
 )
 
 if TYPE_CHECKING:
@@ -300,10 +301,12 @@ class StreamSteps:
     When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
     that call's item is made again: the others are shared with the value yielded before, which
     is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
+    :meth:`feed` takes one chunk of ``stream`` all the way, the usual one the short way.
     """
 
-    def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
+    def __init__(self, parser: RobustJsonOutputToolsParser, stream: ToolCallStream) -> None:
         self._parser = parser
+        self._stream = stream
         self.fresh = True  # no chunk looked at yet
         self._prev: Any = None
         self._prev_sig: tuple[Any, ...] | None = None
@@ -319,6 +322,59 @@ class StreamSteps:
         self._first_only = parser.first_tool_only
         self._return_id = parser.return_id
         self._diff_mode = parser.diff
+
+    def feed(self, message: BaseMessage | str, text: str) -> Any:
+        """The item to yield for one more chunk of the stream (``text`` its text), or ``None``:
+        ``ToolCallStream.push`` then :meth:`advance`. The usual chunk (one piece of more
+        arguments of the call the last chunk fed, a call the output shows) goes the short way,
+        fused: each field of the message read once, only that call's item made again."""
+        stream = self._stream
+        last = stream.last
+        where = self._where
+        if last is None or where is None or isinstance(message, str):
+            return self._feed(message, text)
+        pieces = getattr(message, "tool_call_chunks", None)
+        if pieces is None or len(pieces) != 1:
+            return self._feed(message, text)
+        piece = pieces[0]
+        if piece.__class__ is not dict:
+            return self._feed(message, text)
+        args = piece.get("args")
+        decoder = last.decoder
+        if decoder is None or not args or args.__class__ is not str:
+            return self._feed(message, text)  # no text to decode, or the call's first text
+        if not is_more_args(piece, last):
+            return self._feed(message, text)
+        # What `push` does with this chunk, in its order.
+        stream.touched = None
+        kept = stream.kept_text
+        if kept is not None and text:
+            kept.append(text)
+        meta = message.response_metadata
+        if meta:
+            stream.note_stop(meta)
+        last.args_seen = True
+        value = decoder.push(args)
+        if value is not None:  # as `StreamedCall.push_args`
+            last.value = value
+            last.args_version += 1
+            last.version += 1
+            stream.touched = last
+        kwargs = message.additional_kwargs
+        if kwargs and "tool_calls" in kwargs:
+            stream.raw_deltas(kwargs["tool_calls"])
+        if value is None:
+            return None  # the calls shown did not change: `advance` would say so
+        pos = where.get(last)
+        if pos is None or pos < 0 or value.__class__ is not dict:
+            return self.advance(stream)
+        return self._remake(pos, last, value)
+
+    def _feed(self, message: BaseMessage | str, text: str) -> Any:
+        """:meth:`feed` the whole way."""
+        if self._stream.push(message, text) or self.fresh:
+            return self.advance(self._stream)
+        return None
 
     def advance(self, stream: ToolCallStream) -> Any:
         """The item to yield for the calls a stream now shows, or ``None``.
@@ -344,8 +400,13 @@ class StreamSteps:
             return self._whole(self._parser._stream_calls(stream))
         if pos < 0:
             return None  # shown, not in the output
+        return self._remake(pos, call, call.value if call.args_seen else {})
+
+    def _remake(self, pos: int, call: StreamedCall, args: Any) -> Any:
+        """The step when ``call``, shown at ``pos`` in the output, changed and nothing else: its
+        arguments are now ``args``."""
         working = self._calls[pos]
-        args = working.args = call.value if call.args_seen else {}
+        working.args = args
         working.id = call.id
         # ``stream_entry``, inlined (the hot path); the name did not change.
         entries = self._entries
