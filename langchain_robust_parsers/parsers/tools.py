@@ -278,7 +278,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
-        step = StreamSteps(self, stream)
+        step = self._steps(stream)
         feed = step.feed
         if side is None:
             for chunk in chunks:
@@ -305,7 +305,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
-        step = StreamSteps(self, stream)
+        step = self._steps(stream)
         feed = step.feed
         async for message, text in pairs:
             if text is None:
@@ -320,6 +320,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         out = step.last(final)
         if out is not None:
             yield out
+
+    def _steps(self, stream: ToolCallStream) -> StreamSteps:
+        """What a stream of this parser yields, step by step."""
+        call_items = type(self)._stream_item is RobustJsonOutputToolsParser._stream_item
+        return StreamSteps(self, stream, call_items=call_items)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
