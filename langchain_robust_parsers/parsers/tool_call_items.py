@@ -345,10 +345,10 @@ class StreamSteps:
             hot = self._heat()
             if hot is None:
                 return self._feed(message, text)
-        if isinstance(message, str):
+        if type(message) is not AIMessageChunk:  # the cheapest test (a subclass: the whole way)
             return self._feed(message, text)
-        pieces = getattr(message, "tool_call_chunks", None)  # none in a whole message
-        if pieces is None or len(pieces) != 1:
+        pieces = message.tool_call_chunks
+        if pieces is None or len(pieces) != 1:  # None: set by hand after validation
             return self._feed(message, text)
         piece = pieces[0]
         if piece.__class__ is not dict:
