@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
@@ -75,13 +75,14 @@ def texts_with_side_channel(
     refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
     for chunk in chunks:
         append(chunk)
-        if isinstance(chunk, str):
+        # The exact class first: `isinstance` walks a message's long MRO.
+        if type(chunk) is AIMessageChunk or not isinstance(chunk, str):
+            if refused is not None:
+                refused(chunk)
+            content = chunk.content
+            yield content if content.__class__ is str else content_text(content)
+        else:
             yield chunk
-            continue
-        if refused is not None:
-            refused(chunk)
-        content = chunk.content
-        yield content if content.__class__ is str else content_text(content)
 
 
 async def atexts_with_side_channel(
