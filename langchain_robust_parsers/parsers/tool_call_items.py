@@ -332,7 +332,8 @@ class StreamSteps:
         self._return_id = parser.return_id
         self._diff_mode = parser.diff
         # The usual chunk's call (``ToolCallStream.last``), its decoder and its position in the
-        # output, while they hold (see :meth:`feed`).
+        # output (see :meth:`feed`): they hold until a chunk goes the whole way or a step is
+        # worked out by :meth:`advance`, which both clear them.
         self._hot: tuple[StreamedCall, JsonValueStream, int] | None = None
 
     def feed(self, message: BaseMessage | str, text: str) -> Any:
@@ -354,7 +355,7 @@ class StreamSteps:
         if piece.__class__ is not dict:
             return self._feed(message, text)
         last, decoder, pos = hot
-        try:  # `is_more_args`, with text to decode
+        try:  # `is_more_args` (tool_stream.py), with text to decode
             index, name, call_id, args = piece["index"], piece["name"], piece["id"], piece["args"]
         except KeyError:
             return self._feed(message, text)

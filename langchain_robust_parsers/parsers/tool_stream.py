@@ -11,7 +11,8 @@ the value changed. The argument text itself is kept as an append-only list of pi
 A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
 call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
 says which one call a chunk changed (``touched``), so that the parser remakes only that call's
-item (``StreamSteps`` in ``tool_call_items.py``). The raw OpenAI deltas that langchain-openai
+item (``StreamSteps`` in ``tool_call_items.py``, whose ``feed`` does both for the usual chunk in
+one step, each field of the message read once). The raw OpenAI deltas that langchain-openai
 sends beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call
 is): otherwise every argument would be decoded twice.
 
