@@ -13,15 +13,20 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
+from unittest import mock
 
 import pytest
-from langchain_core.messages import AIMessageChunk
-from langchain_core.messages.tool import tool_call_chunk
+from hypothesis import given, settings, strategies as st
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.messages.tool import tool_call, tool_call_chunk
 from langchain_core.output_parsers import JsonOutputKeyToolsParser, JsonOutputToolsParser
+from pydantic import BaseModel
 
+from langchain_robust_parsers.parsers.tool_call_items import StreamSteps
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
+    RobustPydanticToolsParser,
 )
 
 CALLS = [
@@ -173,3 +178,117 @@ def test_async_stream_matches_the_sync_one() -> None:
 
     for ours, _ in pairs():
         assert asyncio.run(values(ours)) == list(ours.transform(iter(chunks)))
+
+
+# --------------------------------------------------------------------------- the short way
+# `StreamSteps.feed` takes the usual chunk (more arguments of the call the last chunk fed) the
+# short way; every other chunk goes through `ToolCallStream.push` and `StreamSteps.advance`.
+# Both ways must give the same values and the same errors, whatever the chunks around.
+
+ARGUMENT_TEXTS = [
+    json.dumps({"rows": [{"id": i, "text": "é" * i} for i in range(3)], "title": 'say "hi"'}),
+    '{"city": "Oslo", "days": 3}',
+    "{'city': 'Paris', 'tags': ['a', 'b',],}",
+    '{"note": "cut off',
+    "[1, 2, 3]",
+    "{}",
+]
+
+
+def _mixed_chunks(rnd: random.Random) -> list[Any]:
+    """Calls streamed in random pieces, the usual chunk among chunks of every other shape."""
+    chunks: list[Any] = []
+    index, call_id, texts = -1, None, ""
+    for _ in range(rnd.randint(1, 40)):
+        kind = rnd.choice(["more"] * 8 + ["new", "name", "raw", "stop", "text", "odd"])
+        if kind == "new" or index < 0:
+            index, call_id = index + 1, f"call_{index + 1}"
+            texts = rnd.choice(ARGUMENT_TEXTS)
+            name = rnd.choice(["save", "get_weather", "get_", "Save"])
+            piece = tool_call_chunk(name=name, args="", id=call_id, index=index)
+            chunks.append(AIMessageChunk(content="", tool_call_chunks=[piece]))
+            continue
+        cut = rnd.randint(1, 6)
+        args, texts = texts[:cut], texts[cut:]
+        same_id = rnd.choice([None, None, call_id])
+        piece = tool_call_chunk(name=None, args=args, id=same_id, index=index)
+        fields: dict[str, Any] = {"content": "", "tool_call_chunks": [piece]}
+        if kind == "name":
+            piece["name"] = "weather"
+        elif kind == "raw":
+            delta = {"index": index, "id": None, "function": {"arguments": args}}
+            fields["additional_kwargs"] = {"tool_calls": [delta]}
+        elif kind == "stop":
+            fields["response_metadata"] = rnd.choice(
+                [{"finish_reason": "length"}, {"stop_reason": "max_tokens"}, {"model": "m"}]
+            )
+        elif kind == "text":
+            fields["content"] = rnd.choice(["Let me check. ", [{"type": "text", "text": "ok"}]])
+        elif kind == "odd":
+            odd = rnd.choice(["str", "whole", "two", "no index", "other id", "other index"])
+            if odd == "str":
+                chunks.append(args)
+                continue
+            if odd == "whole":
+                chunks.append(
+                    AIMessage(content="", tool_calls=[tool_call(name="save", args={}, id="w1")])
+                )
+                continue
+            if odd == "two":
+                fields["tool_call_chunks"] = [piece, tool_call_chunk(args=args[:1], index=index)]
+            elif odd == "no index":
+                piece["index"] = None
+            elif odd == "other id":
+                piece["id"] = "call_other"
+            else:
+                piece["index"] = index + 1
+        chunks.append(AIMessageChunk(**fields))
+    return chunks
+
+
+class _Weather(BaseModel):
+    city: str
+    days: int = 1
+
+
+def _short_way_parsers() -> list[Any]:
+    return [
+        RobustJsonOutputToolsParser(),
+        RobustJsonOutputToolsParser(return_id=True, diff=True),
+        RobustJsonOutputToolsParser(first_tool_only=True, text_fallback=False),
+        RobustJsonOutputToolsParser(tool_names=["save", "get_weather"], on_error="fallback"),
+        RobustJsonOutputKeyToolsParser(key_name="save"),
+        RobustJsonOutputKeyToolsParser(
+            key_name="get_weather", first_tool_only=True, return_id=True
+        ),
+        RobustPydanticToolsParser(tools=[_Weather], on_error="fallback"),
+    ]
+
+
+def _outcome(values: Callable[[], list[Any]]) -> list[Any]:
+    try:
+        return [(type(v), v) for v in values()]
+    except Exception as exc:  # the error is part of what is compared
+        return [(type(exc), str(exc))]
+
+
+@settings(max_examples=60)
+@given(st.randoms(use_true_random=False))
+def test_the_short_way_gives_what_the_whole_way_gives(rnd: random.Random) -> None:
+    chunks = _mixed_chunks(rnd)
+
+    async def source() -> AsyncIterator[Any]:
+        for chunk in chunks:
+            yield chunk
+
+    for parser in _short_way_parsers():
+        short = _outcome(lambda p=parser: list(p.transform(iter(chunks))))
+        with mock.patch.object(StreamSteps, "feed", StreamSteps._feed):
+            whole = _outcome(lambda p=parser: list(p.transform(iter(chunks))))
+        assert short == whole
+        later = _outcome(lambda p=parser: asyncio.run(_collect(p.atransform(source()))))
+        assert later == short
+
+
+async def _collect(values: AsyncIterator[Any]) -> list[Any]:
+    return [v async for v in values]

@@ -160,6 +160,12 @@ def _load_refusal_check() -> Callable[[BaseMessage], None] | None:
 _RAISE_IF_REFUSED = _load_refusal_check()
 
 
+def refusal_check() -> Callable[[BaseMessage], None] | None:
+    """The check :func:`check_refusal_message` makes, or ``None`` when there is none (before
+    langchain-core 1.7.5): for loops that look it up once."""
+    return _RAISE_IF_REFUSED
+
+
 def check_refusal_message(message: BaseMessage) -> None:
     """:func:`check_refusal` for one message (a streamed chunk)."""
     if _RAISE_IF_REFUSED is not None:

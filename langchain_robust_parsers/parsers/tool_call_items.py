@@ -23,6 +23,7 @@ from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import Outcome
 from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 from langchain_robust_parsers.parsers.tool_stream import (
     MANY,
@@ -300,10 +301,21 @@ class StreamSteps:
     When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
     that call's item is made again: the others are shared with the value yielded before, which
     is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
+    :meth:`feed` takes one chunk of ``stream`` all the way, the usual one the short way.
     """
 
-    def __init__(self, parser: RobustJsonOutputToolsParser) -> None:
+    def __init__(
+        self,
+        parser: RobustJsonOutputToolsParser,
+        stream: ToolCallStream,
+        *,
+        call_items: bool = False,
+    ) -> None:
+        """``call_items``: the parser's items are langchain-core's call dicts (``args``, ``id``
+        under ``return_id``, ``type``), made here without a call to ``_stream_item``."""
         self._parser = parser
+        self._stream = stream
+        self._call_items = call_items
         self.fresh = True  # no chunk looked at yet
         self._prev: Any = None
         self._prev_sig: tuple[Any, ...] | None = None
@@ -319,6 +331,85 @@ class StreamSteps:
         self._first_only = parser.first_tool_only
         self._return_id = parser.return_id
         self._diff_mode = parser.diff
+        # The usual chunk's call (``ToolCallStream.last``), its decoder and its position in the
+        # output (see :meth:`feed`): they hold until a chunk goes the whole way or a step is
+        # worked out by :meth:`advance`, which both clear them.
+        self._hot: tuple[StreamedCall, JsonValueStream, int] | None = None
+
+    def feed(self, message: BaseMessage | str, text: str) -> Any:
+        """The item to yield for one more chunk of the stream (``text`` its text), or ``None``:
+        ``ToolCallStream.push`` then :meth:`advance`. The usual chunk (one piece of more
+        arguments of the call the last chunk fed, a call the output shows) goes the short way,
+        fused: each field of the message read once, only that call's item made again."""
+        hot = self._hot
+        if hot is None:
+            hot = self._heat()
+            if hot is None:
+                return self._feed(message, text)
+        if type(message) is not AIMessageChunk:  # the cheapest test (a subclass: the whole way)
+            return self._feed(message, text)
+        pieces = message.tool_call_chunks
+        if pieces is None or len(pieces) != 1:  # None: set by hand after validation
+            return self._feed(message, text)
+        piece = pieces[0]
+        if piece.__class__ is not dict:
+            return self._feed(message, text)
+        last, decoder, pos = hot
+        try:  # `is_more_args` (tool_stream.py), with text to decode
+            index, name, call_id, args = piece["index"], piece["name"], piece["id"], piece["args"]
+        except KeyError:
+            return self._feed(message, text)
+        if (
+            index.__class__ is not int
+            or index != last.index
+            or name
+            or (call_id and call_id != last.id)
+            or not args
+            or args.__class__ is not str
+        ):
+            return self._feed(message, text)
+        # What `push` does with this chunk, in its order.
+        stream = self._stream
+        kept = stream.kept_text
+        if kept is not None and text:
+            kept.append(text)
+        meta = message.response_metadata
+        if meta:
+            stream.note_stop(meta)
+        value = decoder.push(args)
+        if value is not None:  # as `StreamedCall.push_args` (``args_seen`` is already set)
+            last.value = value
+            last.args_version += 1
+            last.version += 1
+        stream.touched = None if value is None else last
+        kwargs = message.additional_kwargs
+        if kwargs and "tool_calls" in kwargs:
+            stream.raw_deltas(kwargs["tool_calls"])
+        if value is None:
+            return None  # the calls shown did not change: `advance` would say so
+        if value.__class__ is not dict:
+            return self.advance(stream)
+        return self._remake(pos, last, value)
+
+    def _heat(self) -> tuple[StreamedCall, JsonValueStream, int] | None:
+        """What :meth:`feed` needs for the usual chunk, when the stream is where it can take
+        one: the last call shown in the output, its arguments begun."""
+        last = self._stream.last
+        where = self._where
+        if last is None or where is None or last.decoder is None:
+            return None
+        pos = where.get(last)
+        if pos is None or pos < 0 or not isinstance(last.value, dict):
+            return None
+        self._hot = (last, last.decoder, pos)
+        return self._hot
+
+    def _feed(self, message: BaseMessage | str, text: str) -> Any:
+        """:meth:`feed` the whole way."""
+        self._hot = None
+        if self._stream.push(message, text) or self.fresh:
+            return self.advance(self._stream)
+        return None
 
     def advance(self, stream: ToolCallStream) -> Any:
         """The item to yield for the calls a stream now shows, or ``None``.
@@ -326,6 +417,7 @@ class StreamSteps:
         When the last chunk changed one shown call and nothing else, only that call's item is
         made again (the hot path of a stream, in one method).
         """
+        self._hot = None
         call = stream.touched
         where = self._where
         if where is None or call is MANY:
@@ -344,8 +436,13 @@ class StreamSteps:
             return self._whole(self._parser._stream_calls(stream))
         if pos < 0:
             return None  # shown, not in the output
+        return self._remake(pos, call, call.value if call.args_seen else {})
+
+    def _remake(self, pos: int, call: StreamedCall, args: Any) -> Any:
+        """The step when ``call``, shown at ``pos`` in the output, changed and nothing else: its
+        arguments are now ``args``."""
         working = self._calls[pos]
-        args = working.args = call.value if call.args_seen else {}
+        working.args = args
         working.id = call.id
         # ``stream_entry``, inlined (the hot path); the name did not change.
         entries = self._entries
@@ -355,7 +452,12 @@ class StreamSteps:
             return None
         entries[pos] = (version, working.name, self._return_id and call.id)
         items = self._items
-        items[pos] = self._make_item(working)
+        if not self._call_items:
+            items[pos] = self._make_item(working)
+        elif self._return_id:
+            items[pos] = {"args": args, "id": working.id, "type": working.name}
+        else:
+            items[pos] = {"args": args, "type": working.name}
         self._prev_sig = None  # the next whole step compares values
         # As ``_stream_shape`` makes it: the item of the first call, or a new list.
         value = items[0] if self._first_only else items.copy()

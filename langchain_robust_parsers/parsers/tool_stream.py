@@ -11,7 +11,8 @@ the value changed. The argument text itself is kept as an append-only list of pi
 A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
 call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
 says which one call a chunk changed (``touched``), so that the parser remakes only that call's
-item (``StreamSteps`` in ``tool_call_items.py``). The raw OpenAI deltas that langchain-openai
+item (``StreamSteps`` in ``tool_call_items.py``, whose ``feed`` does both for the usual chunk in
+one step, each field of the message read once). The raw OpenAI deltas that langchain-openai
 sends beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call
 is): otherwise every argument would be decoded twice.
 
@@ -37,7 +38,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
@@ -47,7 +48,7 @@ from langchain_robust_parsers.parsers.json_streaming import (
     chunk_text,
     first_streamed,
 )
-from langchain_robust_parsers.parsers.report_events import check_refusal_message
+from langchain_robust_parsers.parsers.report_events import refusal_check
 
 __all__ = [
     "MANY",
@@ -71,14 +72,18 @@ def texts_with_side_channel(
     (``itertools.tee``). A refusal raises here
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
     """
+    append = side.append
+    refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
     for chunk in chunks:
-        side.append(chunk)
-        if isinstance(chunk, str):
+        append(chunk)
+        # The exact class first: `isinstance` walks a message's long MRO.
+        if type(chunk) is AIMessageChunk or not isinstance(chunk, str):
+            if refused is not None:
+                refused(chunk)
+            content = chunk.content
+            yield content if content.__class__ is str else content_text(content)
+        else:
             yield chunk
-            continue
-        check_refusal_message(chunk)  # as `chunk_text`, without its calls: the hot path
-        content = chunk.content
-        yield content if content.__class__ is str else content_text(content)
 
 
 async def atexts_with_side_channel(
@@ -96,6 +101,19 @@ async def apaired_messages(
     """Async :func:`paired_messages`."""
     async for text in texts:
         yield side.popleft(), text
+
+
+def is_more_args(piece: dict[str, Any], last: StreamedCall) -> bool:
+    """Whether a chunk's only ``tool_call_chunks`` piece is nothing but more arguments of
+    ``last`` (:attr:`ToolCallStream.last`): its index, no name, no other id."""
+    index = piece.get("index")
+    call_id = piece.get("id")
+    return (
+        index.__class__ is int
+        and index == last.index
+        and not piece.get("name")
+        and (not call_id or call_id == last.id)
+    )
 
 
 def _mergeable(index: Any) -> bool:
@@ -119,12 +137,12 @@ class StreamedCall:
     """
 
     __slots__ = (
-        "_args",
         "_pending",
         "_reparse",
         "args_seen",
         "args_version",
         "cache",
+        "decoder",
         "has_function",
         "id",
         "index",
@@ -141,7 +159,8 @@ class StreamedCall:
         self.name = ""
         self.has_function = False
         self.args_seen = False
-        self._args: JsonValueStream | None = None
+        self.decoder: JsonValueStream | None = None
+        """The decoder of the argument text, made when the first text arrives."""
         self._pending: list[str] = []
         self.lazy = lazy
         self.value: Any = None
@@ -166,16 +185,16 @@ class StreamedCall:
             if self.lazy:
                 self._pending.append(args)
                 return True
-            if self._push(args):
+            if self.push_args(args):
                 return True
         return changed
 
-    def _push(self, args: str) -> bool:
+    def push_args(self, args: str) -> bool:
         """Decode more argument text; True when the value changed (the versions are bumped).
         A value from :class:`JsonValueStream` always differs from the one before it."""
-        stream = self._args
+        stream = self.decoder
         if stream is None:
-            stream = self._args = JsonValueStream(self._reparse)
+            stream = self.decoder = JsonValueStream(self._reparse)
         value = stream.push(args)
         if value is None:
             return False
@@ -189,17 +208,17 @@ class StreamedCall:
         if self._pending:
             pending = self._pending
             self._pending = []
-            self._push(pending[0] if len(pending) == 1 else "".join(pending))
+            self.push_args(pending[0] if len(pending) == 1 else "".join(pending))
 
     def args_text(self) -> str:
         """The whole argument text so far."""
         self.catch_up()
-        return "" if self._args is None else self._args.text()
+        return "" if self.decoder is None else self.decoder.text()
 
     def clean_args(self) -> tuple[Any, ParseReport] | None:
         """The final argument value and its report when the text was strict JSON."""
         self.catch_up()
-        return None if self._args is None else self._args.clean_result()
+        return None if self.decoder is None else self.decoder.clean_result()
 
 
 class _CallList:
@@ -246,6 +265,11 @@ class ToolCallStream:
 
     After :meth:`push`, ``touched`` is the one chunked call the chunk changed or made (the
     others are as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
+
+    ``last`` is the call the usual chunk feeds (:func:`is_more_args`): the call the last chunk
+    fed, alone at its integer index (``find`` would return it for a piece of that index without
+    an id, or with its own). ``StreamSteps.feed`` takes such a chunk the short way, doing what
+    :meth:`push` does with it (``kept_text``, :meth:`note_stop`, :meth:`raw_deltas`).
     """
 
     def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
@@ -254,10 +278,10 @@ class ToolCallStream:
         self.raw_key = False
         self.max_tokens = False
         """A chunk said the model stopped at its output token limit."""
-        self._keep_text = keep_text
-        self._text: list[str] = []
+        self.kept_text: list[str] | None = [] if keep_text else None
+        """The text pieces kept for the text fallback (``None``: not kept)."""
         self.touched: Any = None
-        self._last: StreamedCall | None = None
+        self.last: StreamedCall | None = None
 
     @property
     def chunk_calls(self) -> list[StreamedCall]:
@@ -275,53 +299,43 @@ class ToolCallStream:
 
     def text(self) -> str:
         """The text content of the stream so far (when kept)."""
-        if len(self._text) > 1:
-            self._text = ["".join(self._text)]
-        return self._text[0] if self._text else ""
+        kept = self.kept_text
+        if not kept:
+            return ""
+        if len(kept) > 1:
+            kept[:] = ["".join(kept)]
+        return kept[0]
 
-    def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
-        """Consume one chunk; True when a call changed. ``text`` is its text, when known."""
-        self.touched = None
-        if self._keep_text:
-            piece = chunk_text(message) if text is None else text
-            if piece:
-                self._text.append(piece)
-        if isinstance(message, str):
-            return False
-        meta = message.response_metadata
+    def note_stop(self, meta: dict[str, Any]) -> None:
+        """Note a chunk's ``response_metadata`` saying the model stopped at its token limit."""
         if meta and (
             meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
         ):
             self.max_tokens = True
+
+    def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
+        """Consume one chunk; True when a call changed. ``text`` is its text, when known."""
+        self.touched = None
+        kept = self.kept_text
+        if kept is not None:
+            piece = chunk_text(message) if text is None else text
+            if piece:
+                kept.append(piece)
+        if isinstance(message, str):
+            return False
+        meta = message.response_metadata
+        if meta:
+            self.note_stop(meta)
         changed = False
         pieces = getattr(message, "tool_call_chunks", None)
         if pieces:
-            last = self._last
-            piece = pieces[0]
-            index = piece.get("index")
-            if (
-                last is not None
-                and len(pieces) == 1
-                and index.__class__ is int
-                and index == last.index
-                and not piece.get("name")
-                and (not piece.get("id") or piece.get("id") == last.id)
-            ):
-                # Only more arguments of the last call (the usual chunk): straight to its
-                # decoder (see `_pieces` for why `find` would give this call).
-                args = piece.get("args")
+            last = self.last
+            if last is not None and len(pieces) == 1 and is_more_args(pieces[0], last):
+                # Only more arguments of the last call (the usual chunk): straight to it.
+                args = pieces[0].get("args")
                 if args and args.__class__ is str:
                     last.args_seen = True
-                    stream = last._args
-                    if stream is None:
-                        changed = last._push(args)
-                    else:
-                        value = stream.push(args)  # inlined `_push`, the hot path
-                        if value is not None:
-                            last.value = value
-                            last.args_version += 1
-                            last.version += 1
-                            changed = True
+                    changed = last.push_args(args)
                     if changed:
                         self.touched = last
             else:
@@ -330,13 +344,19 @@ class ToolCallStream:
             self._whole(message)
             changed = True
         kwargs = message.additional_kwargs
-        if kwargs and "tool_calls" in kwargs:
-            self.raw_key = True
-            deltas = kwargs["tool_calls"]
-            if isinstance(deltas, list):
-                for delta in deltas:
-                    if isinstance(delta, dict) and self._raw_delta(delta):
-                        changed = True
+        if kwargs and "tool_calls" in kwargs and self.raw_deltas(kwargs["tool_calls"]):
+            changed = True
+        return changed
+
+    def raw_deltas(self, deltas: Any) -> bool:
+        """Consume the raw OpenAI deltas of a chunk (``additional_kwargs["tool_calls"]``); True
+        when a raw call changed."""
+        self.raw_key = True
+        changed = False
+        if isinstance(deltas, list):
+            for delta in deltas:
+                if isinstance(delta, dict) and self._raw_delta(delta):
+                    changed = True
         return changed
 
     def _pieces(self, pieces: list[Any]) -> bool:
@@ -363,9 +383,9 @@ class ToolCallStream:
             calls.created = 0
         # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
         # return it for a piece of that index without an id (or with its own).
-        self._last = None
+        self.last = None
         if len(pieces) == 1 and call.index.__class__ is int:
-            self._last = call if len(calls.at(call.index)) == 1 else None
+            self.last = call if len(calls.at(call.index)) == 1 else None
         self.touched = touched
         return touched is not None
 

@@ -278,15 +278,17 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
-        step = StreamSteps(self)
-        push, advance = stream.push, step.advance
-        for chunk in chunks:
-            if side is None:
-                message, text = chunk, chunk_text(chunk)  # refuses a refusal
-            else:
-                message, text = side.popleft(), chunk
-            if push(message, text) or step.fresh:
-                out = advance(stream)
+        step = self._steps(stream)
+        feed = step.feed
+        if side is None:
+            for chunk in chunks:
+                out = feed(chunk, chunk_text(chunk))  # refuses a refusal
+                if out is not None:
+                    yield out
+        else:
+            pop = side.popleft
+            for text in chunks:
+                out = feed(pop(), text)
                 if out is not None:
                     yield out
         final = self._stream_final(stream)
@@ -303,15 +305,14 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         stream = ToolCallStream(
             functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
         )
-        step = StreamSteps(self)
-        push = stream.push
+        step = self._steps(stream)
+        feed = step.feed
         async for message, text in pairs:
             if text is None:
                 text = chunk_text(message)  # refuses a refusal, as the text channel does
-            if push(message, text) or step.fresh:
-                out = step.advance(stream)
-                if out is not None:
-                    yield out
+            out = feed(message, text)
+            if out is not None:
+                yield out
         final = self._stream_final(stream)
         await apublish(final.event, self.stats)
         if final.error is not None:
@@ -319,6 +320,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         out = step.last(final)
         if out is not None:
             yield out
+
+    def _steps(self, stream: ToolCallStream) -> StreamSteps:
+        """What a stream of this parser yields, step by step."""
+        call_items = type(self)._stream_item is RobustJsonOutputToolsParser._stream_item
+        return StreamSteps(self, stream, call_items=call_items)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
