@@ -159,7 +159,7 @@ class WindowDecoder:
         self._snap_at = 0
         self._closer = ""  # the closing bracket of the item read whole, if in one
         self._tries = 0  # its closing brackets that were not its end
-        self._lazy = True  # containers inside an element are only counted, not followed
+        self._lazy = True  # items of a list that are containers are read whole (`_item_rest`)
 
     @property
     def done(self) -> bool:
