@@ -42,7 +42,11 @@ from langchain_robust_parsers.engine.json.lenient import (
 )
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
-from langchain_robust_parsers.engine.json.snapshot_policy import snapshot_waits
+from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401 (kept importable here)
+    SNAPSHOT_FREE_SIZE,
+    SNAPSHOT_GROWTH,
+    snapshot_waits,
+)
 from langchain_robust_parsers.engine.json.stream_lexicon import (
     RUN_ITEM as _RUN_ITEM,
     RUN_MEMBER as _RUN_MEMBER,

@@ -46,8 +46,9 @@ those containers are followed one by one rather than re-read whole on every chun
 ITEM_MAX_TRIES = 16
 """Closing brackets inside an item read whole that were not its end (inner containers of its
 kind, brackets in strings) after which the incremental decoder takes the stream over: each try
-re-reads the item so far (at most :data:`NESTED_MAX_SIZE` characters, up to a few
-microseconds), and an item full of nested containers is read in linear time there."""
+re-reads the item so far (about :data:`NESTED_MAX_SIZE` characters, plus at most one piece of a
+long chunk, :data:`FEED_PIECE_SIZE`), and an item full of nested containers is read in linear
+time there."""
 
 _END_PROBE = ', "'
 """Text put after an item's candidate end for jiter's partial mode, which then reads a second
