@@ -45,9 +45,10 @@ those containers are followed one by one rather than re-read whole on every chun
 
 ITEM_MAX_TRIES = 16
 """Closing brackets inside an item read whole that were not its end (inner containers of its
-kind, brackets in strings) after which its containers are followed one by one instead: each try
+kind, brackets in strings) after which the incremental decoder takes the stream over: each try
 re-reads the item so far (about :data:`NESTED_MAX_SIZE` characters, plus at most one piece of a
-long chunk, :data:`FEED_PIECE_SIZE`)."""
+long chunk, :data:`FEED_PIECE_SIZE`), and an item full of nested containers is read in linear
+time there."""
 
 _END_PROBE = ', "'
 """Text put after an item's candidate end for jiter's partial mode, which then reads a second
@@ -159,8 +160,6 @@ class WindowDecoder:
         self._snap_at = 0
         self._closer = ""  # the closing bracket of the item read whole, if in one
         self._tries = 0  # its closing brackets that were not its end
-        self._item_at = 0  # where its opening bracket is in the whole text
-        self._follow_next = False  # the next item opened is followed, not read whole
         self._lazy = True  # items of a list that are containers are read whole (`_item_rest`)
 
     @property
@@ -262,13 +261,13 @@ class WindowDecoder:
         is read whole (:meth:`_item_rest`): its text stays in the element, re-read with it."""
         i = 0
         n = len(chunk)
-        while self._closer:  # a follow may leave an inner item open (see `_follow_item`)
+        if self._closer:
             i = self._item_rest(chunk, i, base)
             if i >= n:
                 return
-        if self._escape:
+        elif self._escape:
             self._escape = False
-            i += 1
+            i = 1
         if self._in_string:
             i = self._string(chunk, i)
         commas = 0  # a run of commas of the innermost container, followed in one go
@@ -293,11 +292,6 @@ class WindowDecoder:
                 rel = base + m.start() - self._buf_at
                 if c == "{" or c == "[":
                     if self._lazy and self._stack and self._stack[-1].is_list:
-                        if self._follow_next:  # its end was not found: follow it
-                            self._follow_next = False
-                            self._open(c == "[", rel)
-                            self._buf_at = base + m.end()
-                            continue
                         self._start_item(c, rel)
                         i = self._item_rest(chunk, m.end(), base)
                         break
@@ -316,7 +310,6 @@ class WindowDecoder:
             raise _Failed  # `[{..} {` or `[x {`
         self._closer = "}" if opener == "{" else "]"
         self._tries = 0
-        self._item_at = self._buf_at + rel
 
     def _item_rest(self, chunk: str, i: int, base: int) -> int:
         """Inside an item read whole, from ``chunk[i]``: where it ends, found as the first of
@@ -339,29 +332,9 @@ class WindowDecoder:
                 return j + 1
             self._tries += 1
             if self._tries > ITEM_MAX_TRIES:
-                return self._follow_item(base)
+                raise _Failed
             j = chunk.find(closer, j + 1)
         return len(chunk)
-
-    def _follow_item(self, base: int) -> int:
-        """Stop probing the open item for its end (too many closing brackets were not it): its
-        containers are followed from here on. Its text before the chunk at ``base`` is scanned
-        again as containers of their own, giving the same value; returns where in the chunk to
-        go on (its start, or the item's opening bracket when the item began in it)."""
-        self._closer = ""
-        self._follow_next = True
-        start = max(base, self._item_at)
-        keep = start - self._buf_at
-        rest = self._buf[keep:]
-        self._buf = self._buf[:keep]
-        if start == base and self._item_at < base:  # the item began before this chunk
-            changed = self._changed
-            self._in_string = self._escape = False  # an element starts outside any string
-            self._scan(self._buf, self._buf_at)
-            self._read_tail()  # the value before this chunk, now followed differently
-            self._changed = changed
-        self._buf += rest
-        return start - base
 
     def _end_item(self, value: Any, rel: int, at: int) -> None:
         """The item read whole is ``value``; its text ends at ``rel`` in ``_buf``, at ``at`` in
