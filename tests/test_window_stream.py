@@ -209,6 +209,28 @@ def test_an_item_full_of_inner_closers_goes_to_the_decoder() -> None:
     assert _stream(chunks)[-1] == json.loads(text)  # the decoder takes over, nothing lost
 
 
+@pytest.mark.parametrize("follow_max_tries", [window_stream.FOLLOW_MAX_TRIES, 100])
+def test_a_long_item_is_followed_unless_it_is_full_of_small_containers(
+    follow_max_tries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both past NESTED_MAX_SIZE, fewer inner closers than ITEM_MAX_TRIES: long strings are
+    # followed on the window; an order with many line items goes to the decoder (unless the
+    # bound is raised). Either way the values are the decoder's.
+    monkeypatch.setattr(window_stream, "FOLLOW_MAX_TRIES", follow_max_tries)
+    long_strings = [{"body": "lorem ipsum " * 120, "tags": ["a"]}, {"id": 1}, {"id": 2}]
+    line = "a line item with a longer name, " * 2
+    many_items = [{"items": [{"name": f"{line}{j}", "qty": j} for j in range(12)]}, {"id": 1}]
+    many_fail = follow_max_tries < 100
+    for value, fails in ((long_strings, False), (many_items, many_fail)):
+        text = json.dumps(value, indent=2)
+        chunks = [text[i : i + 32] for i in range(0, len(text), 32)]
+        window, failed = _values(WindowDecoder(), chunks)
+        assert failed is fails
+        if not failed:
+            assert window == _values(JsonStreamDecoder(), chunks)[0]
+        assert _stream(chunks)[-1] == value
+
+
 @pytest.mark.slow
 def test_one_big_chunk_is_read_in_linear_time() -> None:
     if not CUT_ESCAPES_KEPT:

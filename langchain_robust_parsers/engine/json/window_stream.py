@@ -50,6 +50,14 @@ re-reads the item so far (about :data:`NESTED_MAX_SIZE` characters, plus at most
 long chunk, :data:`FEED_PIECE_SIZE`), and an item full of nested containers is read in linear
 time there."""
 
+FOLLOW_MAX_TRIES = 8
+"""Closing brackets that were not its end in an item grown past :data:`NESTED_MAX_SIZE` from
+which the incremental decoder takes the stream over rather than the item being followed
+container by container. Followed here, records full of small objects (orders and their line
+items) cost about 1.5 times what the decoder costs a chunk; an item of long strings costs about
+what the decoder does, and the items after it stay here, where short records cost two thirds
+of the decoder's (32-character chunks)."""
+
 _END_PROBE = ', "'
 """Text put after an item's candidate end for jiter's partial mode, which then reads a second
 item (an empty string) only when the item is whole up to there: inside the item or one of its
@@ -487,6 +495,8 @@ class WindowDecoder:
             self._changed = True
             self._tail = tail
         if self._closer and len(buf) > NESTED_MAX_SIZE:
+            if self._tries >= FOLLOW_MAX_TRIES:
+                raise _Failed  # many small containers: the decoder reads them faster
             changed = self._changed
             self._replay()
             self._read_tail()
