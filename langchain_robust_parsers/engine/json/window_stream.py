@@ -289,11 +289,13 @@ class WindowDecoder:
                     i = self._string(chunk, m.end())
                     break
                 if c == ",":
-                    if commas or (self._stack and self._stack[-1].pending is _MISSING):
+                    if not self._stack:
+                        raise _Failed
+                    if commas or self._stack[-1].pending is _MISSING:
                         commas += 1
                         last_comma = base + m.start()
                         continue
-                    self._comma(base + m.start() - self._buf_at)  # after a closed container
+                    self._commas(1, base + m.start())  # after a closed container
                 elif commas:
                     self._commas(commas, last_comma)
                     commas = 0
@@ -417,24 +419,10 @@ class WindowDecoder:
         self._tail = [] if is_list else {}
         self._changed = True
 
-    def _comma(self, rel: int) -> None:
-        """A comma at ``rel`` in ``_buf``, after a closed container."""
-        if not self._stack:
-            raise _Failed
-        frame = self._stack[-1]
-        element = frame.element(self._buf[:rel])
-        if element != self._tail:
-            self._changed = True
-        frame.add(element)
-        frame.commas += 1
-        frame.after_comma = True
-        self._open_size += 1
-        self._buf = self._buf[rel + 1 :]
-        self._tail = [] if frame.is_list else {}
-
     def _commas(self, count: int, last: int) -> None:
         """``count`` commas of the innermost container, the last at ``last`` in the whole
-        text: the elements before them, decoded by one jiter call."""
+        text: the elements before them, decoded by one jiter call (a closed container's own
+        comma comes alone: ``_Frame.element`` then gives the container)."""
         frame = self._stack[-1]
         rel = last - self._buf_at
         elements = frame.element(self._buf[:rel])
