@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.load.serializable import SerializedConstructor, SerializedNotImplemented
 from langchain_core.messages import BaseMessage
@@ -270,13 +270,16 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
             kwargs["metadata"] = self.metadata
         if self.tags:
             kwargs["tags"] = self.tags
-        return {
+        serialized = {
             "lc": 1,
             "type": "constructor",
             "id": self.lc_id(),
             "kwargs": kwargs,
             "name": self.get_name(),
         }
+        # A cast, not the TypedDict's constructor: langchain-core 1.8 declares its optional keys
+        # with ``typing.NotRequired``, which a type checker set to Python 3.10 reads as required.
+        return cast("SerializedConstructor", serialized)
 
 
 def _without_placeholder(names: Sequence[str]) -> list[str]:

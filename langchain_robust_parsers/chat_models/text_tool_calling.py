@@ -38,7 +38,7 @@ from langchain_core.messages import (
     ToolCall,
     ToolMessage,
 )
-from langchain_core.messages.tool import tool_call_chunk
+from langchain_core.messages.tool import invalid_tool_call, tool_call, tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
@@ -249,27 +249,18 @@ def _json_args(args: Mapping[str, Any]) -> str:
 
 def _tool_calls(calls: Sequence[ParsedCall], ids: Sequence[str]) -> list[ToolCall]:
     return [
-        ToolCall(name=c.name, args=dict(c.args), id=i, type="tool_call")
-        for c, i in zip(calls, ids, strict=True)
+        tool_call(name=c.name, args=dict(c.args), id=i) for c, i in zip(calls, ids, strict=True)
     ]
 
 
 def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
     out = [
-        InvalidToolCall(
-            name=c.name, args=c.args, id=new_call_id(), error=c.error, type="invalid_tool_call"
-        )
+        invalid_tool_call(name=c.name, args=c.args, id=new_call_id(), error=c.error)
         for c in answer.invalid
     ]
     if answer.error is not None:
         out.append(
-            InvalidToolCall(
-                name=None,
-                args=answer.text,
-                id=new_call_id(),
-                error=answer.error,
-                type="invalid_tool_call",
-            )
+            invalid_tool_call(name=None, args=answer.text, id=new_call_id(), error=answer.error)
         )
     return out
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
+from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
@@ -152,13 +153,11 @@ def stopped_at_limit(message: BaseMessage) -> bool:
 
 def _cut_call(call: ToolCall) -> InvalidToolCall:
     args = f"{call['name']}({json.dumps(call['args'], ensure_ascii=False, default=str)})"
-    return InvalidToolCall(
-        name=call["name"], args=args, id=call["id"], error=LIMIT_REASON, type="invalid_tool_call"
-    )
+    return invalid_tool_call(name=call["name"], args=args, id=call["id"], error=LIMIT_REASON)
 
 
 def _tool_call(call: ParsedCall) -> ToolCall:
-    return ToolCall(name=call.name, args=call.args, id=call.id or new_call_id(), type="tool_call")
+    return tool_call(name=call.name, args=call.args, id=call.id or new_call_id())
 
 
 def _outcome(decoded: DecodedCalls) -> Outcome:
@@ -526,9 +525,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
         policy, names = _policy(self.tools, self.allow_unknown_tools)
         vetted = policy.vet(decoded, names)
         invalid = [
-            InvalidToolCall(
-                name=c.name, args=c.args, id=new_call_id(), error=c.error, type="invalid_tool_call"
-            )
+            invalid_tool_call(name=c.name, args=c.args, id=new_call_id(), error=c.error)
             for c in vetted.invalid
         ]
         calls = [_tool_call(c) for c in vetted.calls]
@@ -547,9 +544,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     def _with_invalid(self, message: AIMessage, text: str, error: str) -> BaseMessage:
         if not self.record_invalid:
             return message
-        invalid = InvalidToolCall(
-            name=None, args=text, id=new_call_id(), error=error, type="invalid_tool_call"
-        )
+        invalid = invalid_tool_call(name=None, args=text, id=new_call_id(), error=error)
         return self._rebuild(
             message,
             content=message.content,
