@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel
 
 from langchain_robust_parsers import ParseStats, RobustJsonOutputParser, RobustPydanticOutputParser
@@ -354,3 +355,43 @@ def test_fallback_rereads_stay_linear() -> None:
     small = _best_time(run(300))
     large = _best_time(run(600))
     assert large < 3.0 * small, (small, large)
+
+
+# --------------------------------------------------------------------------- one value a stream
+
+
+_ROWS = json.dumps([{"id": i, "name": f"row {i}"} for i in range(300)])
+
+
+@pytest.mark.parametrize("diff", [False, True])
+async def test_traced_output_of_a_streamed_list_is_its_last_value(diff: bool) -> None:
+    """LangChain adds the yielded values together for tracing (``on_parser_end``, LangSmith):
+    that sum is the stream's last value, not every snapshot concatenated."""
+    chunks = pieces(_ROWS, 7)
+
+    async def agen(_: Any) -> Any:
+        for chunk in chunks:
+            yield chunk
+
+    parser = RobustJsonOutputParser(diff=diff)
+    chain = RunnableLambda(agen) | parser.with_config(run_name="rows")
+    streamed, ended = [], None
+    async for event in chain.astream_events(None, version="v2"):
+        if event["name"] == "rows" and event["event"] == "on_parser_stream":
+            streamed.append(event["data"]["chunk"])
+        if event["name"] == "rows" and event["event"] == "on_parser_end":
+            ended = event["data"]["output"]
+    assert streamed == stream(parser, chunks)
+    assert ended == streamed[-1]
+    if not diff:
+        assert ended == json.loads(_ROWS)
+
+
+def test_a_runnable_after_the_parser_receives_the_last_value() -> None:
+    """A following runnable that collects its streamed input (a plain function) gets the whole
+    value once, as ``invoke`` gives it, at any chunking."""
+    seen: list[Any] = []
+    for size in (1, 5, 64):
+        chain = RobustJsonOutputParser() | RunnableLambda(seen.append)
+        list(chain.transform(iter(pieces(_ROWS, size))))
+        assert seen[-1] == RobustJsonOutputParser().invoke(_ROWS)

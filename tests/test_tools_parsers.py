@@ -42,7 +42,7 @@ from langchain_robust_parsers.engine.calls.tool_args import (
     decode_arguments,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.tool_stream import FirstStreamedList
+from langchain_robust_parsers.parsers.tool_stream import StreamedList
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
@@ -713,12 +713,20 @@ def test_diff_mode_patches_rebuild_the_values() -> None:
         stream(RobustPydanticToolsParser(tools=[GetWeather], diff=True), chunks)
 
 
-def test_first_streamed_list_is_a_list_for_users() -> None:
+def test_streamed_lists_are_lists_whose_sum_is_the_last() -> None:
     values = stream(RobustJsonOutputToolsParser(), stream_of(TWO_CALLS))
-    assert isinstance(values[0], FirstStreamedList)
-    assert values[0] + [1] == [1]  # + works outside LangChain's tracing
-    assert pickle.loads(pickle.dumps(values[0])) == values[0]
-    assert all(type(v) is list for v in values[1:])
+    assert all(isinstance(v, StreamedList) for v in values)
+    total = values[0]
+    for value in values[1:]:
+        total = total + value
+    assert total is values[-1]  # what LangChain's accumulators compute: the last state
+    assert values[-1] + [1] == [*values[-1], 1]  # a plain list concatenates as usual
+    before = list(values[0])
+    merged = values[0]
+    merged += values[1]
+    assert values[0] == before  # never changed in place
+    copy = pickle.loads(pickle.dumps(values[-1]))
+    assert copy == values[-1] and type(copy) is StreamedList
 
 
 _ARGS = st.dictionaries(

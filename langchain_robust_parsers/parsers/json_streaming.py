@@ -17,13 +17,12 @@ parsed once more: the last value yielded is always what ``parse`` gives for the 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
 quadratic in the length of the stream. Tracing adds the yielded values together too, which for
-lists (a JSON array, or ``diff=True`` patches) concatenates every snapshot: the first list yielded
-is a :class:`FirstStreamedList`, which refuses that addition.
+lists (a JSON array, or ``diff=True`` patches) would concatenate every snapshot: every list
+yielded is a :class:`StreamedList`, whose sum is the last one.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -75,38 +74,35 @@ scanner's speed (about a microsecond a character), which past a megabyte is seco
 broken answer that long is a runaway, and its final value is still exact."""
 
 
-_TRACING_ACCUMULATORS = frozenset(
-    (
-        ("langchain_core.runnables.base", "_transform_stream_with_config"),
-        ("langchain_core.runnables.base", "_atransform_stream_with_config"),
-        ("langchain_core.runnables.branch", "stream"),
-        ("langchain_core.runnables.branch", "astream"),
-    )
-)
-"""The langchain-core functions (module, name) that add a stream's yielded values together."""
+class StreamedList(list[Any]):
+    """A list a stream yields: a ``list`` in every way, except that adding a later
+    :class:`StreamedList` gives that later list.
 
-
-class FirstStreamedList(list[Any]):
-    """The first list a stream yields: a ``list`` in every way, except that LangChain's stream
-    tracing (:data:`_TRACING_ACCUMULATORS`) cannot add the later values to it.
-
-    Those functions take the ``TypeError`` as "values are not addable" and from then on keep only
-    the last value, which is also the right final output of a cumulative parser. Anywhere else,
-    ``+`` concatenates as usual.
+    A stream of these parsers yields states of one value (or, with ``diff=True``, patches), not
+    pieces of it. LangChain adds a stream's yielded values together with ``+`` wherever it needs
+    one value for the whole stream (the traced output of ``on_parser_end``/``on_chain_end``,
+    ``astream_events``, the input a following runnable collects): for plain lists that
+    concatenates every snapshot, quadratic in the stream and wrong as a value. With this type the
+    sum is the last value, on every langchain-core version, through nothing but ``+``. Adding
+    any other list concatenates as usual, and nothing is ever changed in place.
     """
 
     __slots__ = ()
 
     def __add__(self, other: Any) -> Any:
-        caller = sys._getframe(1)
-        if (caller.f_globals.get("__name__"), caller.f_code.co_name) in _TRACING_ACCUMULATORS:
-            raise TypeError("streamed snapshots are not accumulated")
+        if isinstance(other, StreamedList):
+            return other
         return list.__add__(self, other)
 
+    def __iadd__(self, other: Any) -> Any:
+        if isinstance(other, StreamedList):
+            return other
+        return list.__iadd__(self, other)
 
-def first_streamed(value: Any) -> Any:
-    """``value`` as the first value of a stream: a list becomes a :class:`FirstStreamedList`."""
-    return FirstStreamedList(value) if type(value) is list else value
+
+def streamed(value: Any) -> Any:
+    """``value`` as a stream yields it: a list becomes a :class:`StreamedList`."""
+    return StreamedList(value) if type(value) is list else value
 
 
 def chunk_text(chunk: str | BaseMessage) -> str:
@@ -312,9 +308,8 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
 
     def _output(self, prev: Any, item: Any) -> Any:
         """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
-        its patch, the first one as a :class:`FirstStreamedList` when it is a list."""
-        out = self._diff(prev, item) if self.diff else item
-        return first_streamed(out) if prev is None else out
+        its patch, a list as a :class:`StreamedList`."""
+        return streamed(self._diff(prev, item) if self.diff else item)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
@@ -370,7 +365,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if value is None:
                 continue
             if plain:
-                yield value if prev is not None else first_streamed(value)
+                yield streamed(value)
                 prev = value
                 continue
             item = self._next_item(value, prev)
@@ -396,7 +391,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if value is None:
                 continue
             if plain:
-                yield value if prev is not None else first_streamed(value)
+                yield streamed(value)
                 prev = value
                 continue
             item = self._next_item(value, prev)

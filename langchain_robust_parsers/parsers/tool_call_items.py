@@ -28,8 +28,9 @@ from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEven
 from langchain_robust_parsers.parsers.tool_stream import (
     MANY,
     StreamedCall,
+    StreamedList,
     ToolCallStream,
-    first_streamed,
+    streamed,
 )
 
 if TYPE_CHECKING:
@@ -460,7 +461,7 @@ class StreamSteps:
             items[pos] = {"args": args, "type": working.name}
         self._prev_sig = None  # the next whole step compares values
         # As ``_stream_shape`` makes it: the item of the first call, or a new list.
-        value = items[0] if self._first_only else items.copy()
+        value = items[0] if self._first_only else StreamedList(items)
         if self._diff_mode or not self._yielded:
             return self._emit(value)
         self._prev = value
@@ -538,11 +539,9 @@ class StreamSteps:
 
     def _emit(self, value: Any) -> Any:
         out = self._parser._diff(self._prev, value) if self._diff_mode else value
-        if not self._yielded:
-            out = first_streamed(out)  # see FirstStreamedList
         self._prev = value
         self._yielded = True
-        return out
+        return streamed(out)
 
 
 def typed_text_calls(

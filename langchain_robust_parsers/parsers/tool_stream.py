@@ -26,9 +26,8 @@ quadratic for this parser. The input chunks are added together (for message chun
 merge as above): :func:`texts_with_side_channel` gives tracing the chunks' text content instead
 (plain strings, as the JSON parsers do) and hands the messages to the parser through a FIFO side
 channel. The yielded values are added together too (``final_output + chunk``), which for the
-lists these parsers yield concatenates every snapshot and keeps them all alive:
-:class:`FirstStreamedList`, the first list a stream yields, refuses that addition, after which
-tracing keeps only the last value.
+lists these parsers yield would concatenate every snapshot and keep them all alive: every list
+yielded is a :class:`StreamedList`, whose sum is the last one.
 """
 
 from __future__ import annotations
@@ -43,21 +42,21 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.json_streaming import (
-    FirstStreamedList,
     JsonValueStream,
+    StreamedList,
     chunk_text,
-    first_streamed,
+    streamed,
 )
 from langchain_robust_parsers.parsers.report_events import refusal_check
 
 __all__ = [
     "MANY",
-    "FirstStreamedList",
     "StreamedCall",
+    "StreamedList",
     "ToolCallStream",
     "apaired_messages",
     "atexts_with_side_channel",
-    "first_streamed",
+    "streamed",
     "texts_with_side_channel",
 ]
 
