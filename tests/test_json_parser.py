@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import importlib.util
 import itertools
 import pickle
 import sys
 from typing import Any
 
+import langchain_core.exceptions
 import pydantic
 import pytest
 from event_recorders import AsyncEventRecorder, EventRecorder
@@ -449,7 +449,7 @@ async def test_async_run_without_callbacks_is_fine() -> None:
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("langchain_core.output_parsers._refusal") is None,
+    not hasattr(langchain_core.exceptions, "ModelRefusalError"),
     reason="langchain-core < 1.7.5 has no refusal handling",
 )
 def test_refusal_raises_like_the_parent() -> None:

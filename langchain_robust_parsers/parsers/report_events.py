@@ -9,17 +9,17 @@ shows what was located and repaired. Outside a run, or with no callbacks, the di
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+import langchain_core.exceptions as lc_exceptions
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
-from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables import ensure_config
 
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome, ParseStats
@@ -102,10 +102,7 @@ def _run_has_callbacks() -> bool:
     ``dispatch_custom_event`` raises outside a run; checking first keeps the parsers usable
     anywhere and skips building an event nobody receives.
     """
-    config = var_child_runnable_config.get()
-    if not config:
-        return False
-    callbacks = config.get("callbacks")
+    callbacks = ensure_config().get("callbacks")
     return (
         isinstance(callbacks, BaseCallbackManager)
         and callbacks.parent_run_id is not None
@@ -147,33 +144,29 @@ async def apublish(event: ParseEvent, stats: ParseStats | None) -> None:
         logger.debug("parse_report event not dispatched: no parent run", exc_info=True)
 
 
-def _load_refusal_check() -> Callable[[BaseMessage], None] | None:
-    """langchain-core's ``raise_if_refused`` (1.7.5 and later), or ``None`` before it existed."""
-    try:
-        module = importlib.import_module("langchain_core.output_parsers._refusal")
-    except ImportError:
-        return None
-    check = getattr(module, "raise_if_refused", None)
-    return check if callable(check) else None
+_REFUSAL_ERROR: Any = getattr(lc_exceptions, "ModelRefusalError", None)
+"""langchain-core's ``ModelRefusalError`` (1.7.5 and later), or ``None`` before it existed."""
 
 
-_RAISE_IF_REFUSED = _load_refusal_check()
+def check_refusal_message(message: BaseMessage) -> None:
+    """Raise langchain-core's ``ModelRefusalError`` when ``message`` holds a refusal content
+    block, as langchain-core's own JSON and Pydantic parsers do (1.7.5 and later); a no-op on
+    versions without it. Read through the public ``content_blocks`` of the message."""
+    if _REFUSAL_ERROR is None:
+        return
+    for block in message.content_blocks:
+        if block.get("type") == "refusal":
+            raise _REFUSAL_ERROR.from_refusal(block, raw_message=message)
 
 
 def refusal_check() -> Callable[[BaseMessage], None] | None:
     """The check :func:`check_refusal_message` makes, or ``None`` when there is none (before
     langchain-core 1.7.5): for loops that look it up once."""
-    return _RAISE_IF_REFUSED
-
-
-def check_refusal_message(message: BaseMessage) -> None:
-    """:func:`check_refusal` for one message (a streamed chunk)."""
-    if _RAISE_IF_REFUSED is not None:
-        _RAISE_IF_REFUSED(message)
+    return None if _REFUSAL_ERROR is None else check_refusal_message
 
 
 def check_refusal(generation: Generation) -> None:
     """Raise langchain-core's ``ModelRefusalError`` when a chat message holds a refusal block,
     as langchain-core's own JSON and Pydantic parsers do; a no-op on versions without it."""
-    if _RAISE_IF_REFUSED is not None and isinstance(generation, ChatGeneration):
-        _RAISE_IF_REFUSED(generation.message)
+    if _REFUSAL_ERROR is not None and isinstance(generation, ChatGeneration):
+        check_refusal_message(generation.message)
