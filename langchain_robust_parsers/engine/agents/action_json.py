@@ -20,7 +20,7 @@ from typing import Any, Literal
 from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
 from langchain_robust_parsers.engine.calls.markup_calls import FUNCTION_OPEN
 from langchain_robust_parsers.engine.json import locate
-from langchain_robust_parsers.engine.lexicon import skip_space
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 

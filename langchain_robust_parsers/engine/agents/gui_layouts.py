@@ -31,7 +31,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
 )
-from langchain_robust_parsers.engine.lexicon import closing_tag, skip_space
+from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 
 __all__ = [
     "MAX_JSON_ARGUMENTS",

@@ -14,12 +14,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
-from langchain_robust_parsers.engine.lexicon import (
-    ANSWER_OPEN,
-    END_TOKENS,
-    FENCE_OPEN,
-    WRAPPER_TOKENS,
-)
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
 
 __all__ = [
     "ALL_MARKERS",

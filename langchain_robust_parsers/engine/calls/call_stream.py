@@ -35,10 +35,12 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
 )
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
-from langchain_robust_parsers.engine.lexicon import (
+from langchain_robust_parsers.engine.lexicon.markers import (
     ANSWER_CALL_OPENERS,
     HARMONY_MESSAGE,
     HARMONY_TOKENS,
+)
+from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE,
     THINK_NAMES,
     THINK_OPEN,

@@ -56,7 +56,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     layout_trimmed,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
-from langchain_robust_parsers.engine.lexicon import THINK_TAG
+from langchain_robust_parsers.engine.lexicon.reasoning import THINK_TAG
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]

@@ -74,7 +74,8 @@ from langchain_robust_parsers.engine.calls.python_calls import (
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
-from langchain_robust_parsers.engine.lexicon import FENCE_OPEN as _FENCE_OPEN, WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN as _FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.markers import WRAPPER_TOKENS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 

@@ -22,7 +22,11 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
     invented_arguments,
 )
-from langchain_robust_parsers.engine.lexicon import HARMONY_CHANNEL, HARMONY_MESSAGE, HARMONY_START
+from langchain_robust_parsers.engine.lexicon.markers import (
+    HARMONY_CHANNEL,
+    HARMONY_MESSAGE,
+    HARMONY_START,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]

@@ -30,7 +30,7 @@ from langchain_robust_parsers.engine.json.scan_containers import (
     decode_clean_container,
 )
 from langchain_robust_parsers.engine.json.scan_lexicon import LenientError, more_members_follow
-from langchain_robust_parsers.engine.lexicon import skip_space
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 

@@ -11,14 +11,13 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from langchain_robust_parsers.engine.lexicon import (
-    FENCE_OPEN as _FENCE_OPEN,
-    THINK_CLOSE as THINK_CLOSE,  # also read from here by the stream decoder
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN as _FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.reasoning import (
+    THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
     THINK_TAG,
-    closing_tag,
-    skip_space,
 )
+from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
