@@ -880,3 +880,70 @@ def test_shapes_that_once_lost_or_regrouped_items(text: str, value: Any, repair:
 def test_a_set_of_strings_stays_a_set() -> None:
     assert loads('{"x", "y", 3}') == ["x", "y", 3]
     assert loads('[{"a": 1, "b": 2}]') == [{"a": 1, "b": 2}]
+
+
+# --------------------------------------------------------------------------- escaped_quotes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # gpt-oss style: a value's quotes escaped inside an otherwise plain object
+        ('{"query": \\"foo\\"}', {"query": "foo"}),
+        (
+            '{"query": \\"weather in Paris\\", "limit": 3}',
+            {"query": "weather in Paris", "limit": 3},
+        ),
+        # a nested object printed as if inside a JSON string
+        ('{"a": {\\"b\\": \\"c\\"}}', {"a": {"b": "c"}}),
+        (
+            '{"tool": "search", "args": {\\"q\\": \\"x\\", \\"n\\": 2}}',
+            {"tool": "search", "args": {"q": "x", "n": 2}},
+        ),
+        # an escaped quote inside an over-escaped string is a quote of the value
+        ('{"a": \\"say \\\\\\"hi\\\\\\" now\\"}', {"a": 'say "hi" now'}),
+        # the inner layer's own escapes are decoded once
+        ('{"a": \\"line\\\\nnext\\"}', {"a": "line\nnext"}),
+        ('[\\"x\\", \\"y\\"]', ["x", "y"]),
+        ('{"items": [\\"x\\", 2, true]}', {"items": ["x", 2, True]}),
+    ],
+)
+def test_escaped_quotes(text: str, expected: Any) -> None:
+    check(text, expected, "escaped_quotes")
+
+
+def test_escaped_quotes_inside_a_real_string_stay_data() -> None:
+    assert loads('{"a": "say \\"hi\\""}') == {"a": 'say "hi"'}
+    assert loads('{"code": "print(\\"x\\")", "n": 1}') == {"code": 'print("x")', "n": 1}
+
+
+# --------------------------------------------------------------------------- cut literals
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('["a", t', ["a"]),
+        ('["a", fa', ["a"]),
+        ('["a", nul', ["a"]),
+        ('{"array": ["hello", n', {"array": ["hello"]}),
+        ('{"a": "x", "b": ["y", tr', {"a": "x", "b": ["y"]}),
+        ('["a", "b", T', ["a", "b"]),  # Python's True, cut
+    ],
+)
+def test_a_literal_cut_after_a_string_is_never_read_into_it(text: str, expected: Any) -> None:
+    assert loads(text, partial=True) == expected
+    assert loads(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('"value with \\"quoted\\" text and \\\\ escape', 'value with "quoted" text and \\ escape'),
+        ('"a \\"b', 'a "b'),
+        ('"tab\\there \\u00e9', "tab\there é"),
+    ],
+)
+def test_a_cut_top_level_string_with_escapes_is_read(text: str, expected: str) -> None:
+    assert loads(text, partial=True) == expected
+    assert loads(text) == expected

@@ -195,6 +195,10 @@ def _values_after(text: str, pos: int, stop: int) -> tuple[int, ...]:
 _CUT_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?")
 
 
+_UNESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*"')
+"""A quote that no backslash escapes (``"a \\"b`` holds none after its opening quote)."""
+
+
 def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | None:
     """A string or number that is the whole text, as LangChain's ``parse_partial_json`` reads
     it: ``"abc`` gives ``"abc"``, ``2.`` gives ``2``, a literal line break stays in the string.
@@ -205,7 +209,7 @@ def _top_level_scalar(text: str, a: int, stop: int) -> tuple[Any, int, bool] | N
             return json.loads(text[a:last], strict=False), last, False
         except (ValueError, RecursionError):
             pass
-        if text.find('"', a + 1, last) >= 0:
+        if _UNESCAPED_QUOTE.search(text, a + 1, last):
             return None  # `"Sure!" Here it is: ...`: a quotation opening prose
         from langchain_robust_parsers.engine.json.scan_strings import scan_string
 

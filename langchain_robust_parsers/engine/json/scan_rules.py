@@ -54,9 +54,11 @@ from langchain_robust_parsers.engine.json.scan_scalars import (
     constructor_argument,
 )
 from langchain_robust_parsers.engine.json.scan_strings import (
+    ESCAPED_QUOTE,
     _closers_after_unclosed_string,
     _concatenate,
     key_in_unclosed_string,
+    read_over_escaped,
     scan_string,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -617,6 +619,34 @@ def string(scan: Scan, pos: int, c: str) -> Step | None:
     return COMPLETE, pos
 
 
+def escaped_string(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{"query": \\"foo\\"}``: a string whose quotes are escaped, as in JSON printed inside a
+    JSON string (``escaped_quotes``); read with that layer of escaping removed."""
+    if c != "\\" or not scan.src.startswith(ESCAPED_QUOTE, pos):
+        return None
+    read = read_over_escaped(scan.src, pos, scan.end)
+    if read is None:
+        return None
+    scan.log.add("escaped_quotes", pos)
+    scan.pending, stop = read
+    return COMPLETE, stop
+
+
+def escaped_key(scan: Scan, pos: int, c: str) -> Step | None:
+    """``{\\"b\\": 1}``: a key whose quotes are escaped (``escaped_quotes``), before its colon."""
+    if c != "\\" or not scan.src.startswith(ESCAPED_QUOTE, pos):
+        return None
+    read = read_over_escaped(scan.src, pos, scan.end)
+    if read is None:
+        return None
+    colon = _next_significant(scan.src, read[1], scan.end)
+    if colon >= scan.end or scan.src[colon] != ":":
+        return None
+    scan.log.add("escaped_quotes", pos)
+    scan.stack[-1].key = read[0]
+    return VALUE, colon + 1
+
+
 def prefixed_string(scan: Scan, pos: int, c: str) -> Step | None:
     """``u'Ada'``, ``b'raw'``: a Python string prefix is dropped (``string_prefix``)."""
     quote = after_string_prefix(scan.src, pos, scan.end)
@@ -731,6 +761,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
         missing_key,
         ellipsis,
         backtick_key,
+        escaped_key,
         fence,
         python_set,
         key,
@@ -738,6 +769,7 @@ RULES: dict[int, tuple[Rule, ...]] = {
     VALUE: (
         container,
         string,
+        escaped_string,
         backtick_string,
         prefixed_string,
         missing_value,

@@ -4,6 +4,7 @@ quotes, a closing quote the model forgot, and string concatenation (``'a' + 'b'`
 
 from __future__ import annotations
 
+import json
 import re
 
 from langchain_robust_parsers.engine.json.scan_lexicon import (
@@ -11,6 +12,7 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _CLOSERS,
     _HEX4,
     _INLINE_WS,
+    _LITERAL_PREFIXES,
     _LITERALS,
     _OBJ,
     _QUOTE_OR_ITEM_END,
@@ -89,7 +91,11 @@ def _quote_closes(
         if frame is not None and frame.kind == _OBJ:
             return _looks_like_member_start(src, n, end)
         w = _WORD.match(src, n, end)
-        return w is not None and (w.group() in _LITERALS or _bare_item_follows(src, n, end))
+        if w is None:
+            return False
+        # `["a", t`: a literal cut by the end of the text is the next item, not string text.
+        cut_literal = w.end() >= end and w.group() in _LITERAL_PREFIXES
+        return w.group() in _LITERALS or cut_literal or _bare_item_follows(src, n, end)
     if f in _CLOSERS:
         # `"a" "b"` separated by whitespace: a closed string and another value. Adjacent quotes
         # (`""`) read as an escaped quote the model wrote the CSV way, unless they open a key.
@@ -426,3 +432,45 @@ def _concatenate(
             text += more
             continue
         return text, pos
+
+
+ESCAPED_QUOTE = '\\"'
+"""How a quote is written in JSON printed inside a JSON string, the way over-escaped answers
+quote their keys and strings (``{"query": \\"foo\\"}``)."""
+
+
+def read_over_escaped(src: str, pos: int, end: int) -> tuple[str, int] | None:
+    """The string opened by the escaped quote at ``pos`` (``\\"foo\\"``), read with the outer
+    layer of escaping removed, and the position after its closing ``\\"``; ``None`` when it does
+    not close before ``end``.
+
+    After one layer is removed, ``\\\\`` is a backslash and ``\\"`` a quote; the string closes
+    at the first quote that is not escaped in the inner layer (``\\\\\\"`` is a quote inside
+    the string). The inner layer is then decoded as JSON string content.
+    """
+    inner: list[str] = []
+    backslashes = 0  # the inner layer's trailing backslashes: an odd run escapes the next quote
+    i = pos + 2
+    while i < end:
+        c = src[i]
+        if c == "\\" and i + 1 < end and src[i + 1] in '"\\':
+            c = src[i + 1]
+            i += 2
+            if c == '"' and backslashes % 2 == 0:
+                return _inner_string("".join(inner)), i
+        else:
+            i += 1
+        inner.append(c)
+        backslashes = backslashes + 1 if c == "\\" else 0
+    return None
+
+
+def _inner_string(content: str) -> str:
+    """JSON string content decoded, or as written when it is not valid JSON string content."""
+    if "\\" not in content:
+        return content
+    try:
+        value = json.loads('"' + content + '"', strict=False)
+    except ValueError:
+        return content
+    return value if isinstance(value, str) else content
