@@ -304,3 +304,51 @@ def test_without_stream_partials_stream_yields_the_result_only(kind: str) -> Non
     assert list(robust_structured_output(model, SCHEMAS[kind]).stream("q")) == [
         _expected(kind, ADA)
     ]
+
+
+# --------------------------------------------------------------------------- the whole JSON Schema
+
+_CATALOGUE = {
+    "title": "Catalogue",
+    "type": "object",
+    "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "attributes": {"type": "object", "minProperties": 1},
+        "status": {"type": "string", "not": {"const": "unknown"}},
+        "contact": {"type": "string", "format": "email"},
+    },
+    "required": ["tags"],
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ('{"tags": ["red", "red"]}', ["$.tags", "non-unique"]),
+        ('{"tags": [], "attributes": {}}', ["$.attributes", "non-empty"]),
+        ('{"tags": [], "status": "unknown"}', ["$.status", "should not be valid"]),
+        ('{"tags": [], "contact": "nobody"}', ["$.contact", "email"]),
+        # repaired first (fence, single quotes, trailing comma), then checked
+        ("```json\n{'tags': ['a', 'a'],}\n```", ["$.tags", "non-unique"]),
+    ],
+)
+def test_the_whole_json_schema_is_checked(answer: str, words: list[str]) -> None:
+    """Keywords the translated model cannot express are checked by ``jsonschema``, and the
+    model is told each violation with its path."""
+    good = '{"tags": ["red", "blue"], "attributes": {"size": "L"}, "contact": "ada@example.org"}'
+    model = FakeListChatModel(responses=[answer, good])
+    handler = RecordingHandler()
+    chain = robust_structured_output(model, _CATALOGUE)
+    result = chain.invoke("List the product's tags.", {"callbacks": [handler]})
+    assert result == json.loads(good)
+    assert len(handler.seen.model_calls) == 2
+    clarification = text_of(handler.seen.model_calls[1].messages[-1])
+    for word in words:
+        assert word in clarification
+
+
+def test_a_value_within_the_whole_schema_passes_in_one_call() -> None:
+    answer = '{"tags": ["a", "b"], "status": "active"}'
+    parser = RobustDictOutputParser.for_schema(_CATALOGUE)
+    assert parser.parse(answer) == {"tags": ["a", "b"], "status": "active"}
+    assert list(parser.transform(iter(answer)))[-1] == parser.parse(answer)

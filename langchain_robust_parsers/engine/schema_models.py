@@ -8,8 +8,10 @@ own names. A JSON schema is translated with the rules pydantic can apply: ``type
 lists), ``properties``/``required``, ``additionalProperties``, ``items``, ``enum``/``const``,
 ``anyOf``/``oneOf``, a single ``allOf``, local ``$ref`` (``#/$defs/...``, ``#/definitions/...``),
 and the constraints ``minimum``/``maximum`` (and exclusive), ``multipleOf``,
-``minLength``/``maxLength``/``pattern``, ``minItems``/``maxItems``. Anything else is accepted
-as is. No LangChain import here.
+``minLength``/``maxLength``/``pattern``, ``minItems``/``maxItems``. With the ``[jsonschema]``
+extra installed the value is also checked against the whole schema as written
+(:mod:`.json_schema_rules`); without it, anything else is accepted as is. No LangChain import
+here.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pydantic
+
+from langchain_robust_parsers.engine.json_schema_rules import Checker, violations_checker
 
 __all__ = ["MAX_SCHEMA_DEPTH", "dump_value", "model_from_json_schema", "model_from_typed_dict"]
 
@@ -173,7 +177,27 @@ def model_from_json_schema(schema: Mapping[str, Any]) -> type[pydantic.BaseModel
     annotation = _Translator(node).annotation(node, 0, str(node.get("title") or "Output"))
     if not (isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel)):
         raise ValueError("the JSON schema must describe an object with properties")
-    return annotation
+    checker = violations_checker(node)
+    return annotation if checker is None else _checked(annotation, checker)
+
+
+def _checked(model: type[pydantic.BaseModel], checker: Checker) -> type[pydantic.BaseModel]:
+    """``model`` that also checks the value it holds against the whole JSON schema."""
+
+    def whole_schema(self: pydantic.BaseModel) -> pydantic.BaseModel:
+        found = checker(self.model_dump(by_alias=True, exclude_unset=True))
+        if found:
+            raise ValueError("the value breaks the JSON schema: " + "; ".join(found))
+        return self
+
+    validators: dict[str, Any] = {
+        "whole_schema": pydantic.model_validator(mode="after")(whole_schema)
+    }
+    checked: type[pydantic.BaseModel] = pydantic.create_model(
+        model.__name__, __base__=model, __validators__=validators
+    )
+    checked.__doc__ = model.__doc__
+    return checked
 
 
 _QUALIFIERS = frozenset({"Required", "NotRequired", "ReadOnly"})
