@@ -8,7 +8,7 @@ import contextlib
 import pickle
 import time
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from enum import Enum
 from typing import Any
 
@@ -273,6 +273,51 @@ def test_pydantic_functions_parser() -> None:
 
 
 # --------------------------------------------------------------------------- YAML
+
+
+class _Release(BaseModel):
+    country: str
+    version: str
+    released: str
+    build: int
+    stable: bool
+    notes: str | None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "country: NO\nversion: 1.10\nreleased: 2024-13-45\nbuild: 7\nstable: yes\nnotes: ~",
+        "```yaml\ncountry: NO\nversion: 1.10\nreleased: 2024-13-45\nbuild: '7'\n"
+        "stable: on\nnotes: null\n```",
+        "Here it is:\ncountry: NO\nversion: 1.10\nreleased: 2024-13-45\nbuild: 7\n"
+        "stable: true\nnotes:",
+    ],
+)
+def test_yaml_scalars_in_str_fields_are_what_the_model_wrote(
+    answer: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """YAML 1.1 reads ``NO`` as false, ``1.10`` as 1.1 and fails on an impossible date; a
+    ``str`` field gets the text as written, the other fields their types."""
+    with caplog.at_level("WARNING", logger="langchain_robust_parsers"):
+        value, report = RobustYamlOutputParser(pydantic_object=_Release).parse_with_report(answer)
+    assert value == _Release(
+        country="NO", version="1.10", released="2024-13-45", build=7, stable=True, notes=None
+    )
+    assert "scalars_as_written" in report.repair_names
+    assert not caplog.records  # ordinary model output: nothing logged as an internal error
+
+
+def test_yaml_impossible_date_in_a_date_field_is_a_clear_validation_error() -> None:
+    class Event(BaseModel):
+        day: date
+
+    parser = RobustYamlOutputParser(pydantic_object=Event)
+    assert parser.parse("day: 2024-01-05") == Event(day=date(2024, 1, 5))
+    with pytest.raises(OutputParserException, match="day") as info:
+        parser.parse("day: 2024-13-45")
+    assert "internal error" not in str(info.value)
+    assert info.value.llm_output == "day: 2024-13-45"
 
 
 def test_yaml_refuses_unsafe_tags_and_alias_bombs() -> None:

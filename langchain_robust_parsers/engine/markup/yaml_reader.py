@@ -9,6 +9,7 @@ that validates. Aliases are allowed but a value whose expansion would exceed a b
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -84,18 +85,40 @@ def _untab(text: str, log: RepairLog, pos: int) -> str:
     return "\n".join(lines)
 
 
-def _load(text: str) -> Any:
-    """``safe_load`` of ``text`` (the first document when there are several); raises
-    :class:`TextEngineError`."""
+_NULL_TAG = "tag:yaml.org,2002:null"
+
+
+@functools.cache
+def _as_written_loader() -> type[Any]:
+    """A ``SafeLoader`` that reads every plain scalar but ``null``/``~`` as the text written.
+
+    YAML 1.1 gives ``NO`` as ``False``, ``1.10`` as ``1.1``, ``2024-01-05`` as a date, and an
+    impossible date ``2024-13-45`` as an error; read as text, a ``str`` field gets what the model
+    wrote, and pydantic still turns ``"5"``, ``"true"`` or ``"2024-01-05"`` into the ``int``,
+    ``bool`` or ``date`` a field asks for."""
+    safe_loader = _yaml().SafeLoader
+    resolvers = {
+        first: [(tag, pattern) for tag, pattern in found if tag == _NULL_TAG]
+        for first, found in safe_loader.yaml_implicit_resolvers.items()
+    }
+    return type("AsWrittenLoader", (safe_loader,), {"yaml_implicit_resolvers": resolvers})
+
+
+def _load(text: str, *, as_written: bool = False) -> Any:
+    """The first document of ``text`` that holds a value, read by ``SafeLoader`` (or with plain
+    scalars as written); raises :class:`TextEngineError`."""
     yaml = _yaml()
+    loader = _as_written_loader() if as_written else yaml.SafeLoader
     try:
         try:
-            value = yaml.safe_load(text)
+            value = yaml.load(text, Loader=loader)  # noqa: S506: a SafeLoader
         except yaml.composer.ComposerError:  # several documents: the first that holds a value
-            value = next((d for d in yaml.safe_load_all(text) if d is not None), None)
+            value = next((d for d in yaml.load_all(text, Loader=loader) if d is not None), None)
         _expanded_size(value, {})
     except yaml.YAMLError as exc:
         raise TextEngineError(f"invalid YAML: {exc}") from exc
+    except ValueError as exc:  # `2024-13-45`: a date YAML 1.1 resolves and cannot build
+        raise TextEngineError(f"invalid YAML value: {exc}") from exc
     except RecursionError as exc:
         raise TextEngineError("the YAML is nested too deeply") from exc
     return value
@@ -123,7 +146,8 @@ def _starts(text: str, start: int, stop: int) -> Iterator[int]:
 
 def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
     """The readings of ``text``, best first: the located YAML (tabs fixed), the same after the
-    prose that precedes it, the JSON engine's reading (a JSON answer, even a broken one).
+    prose that precedes it, the JSON engine's reading (a JSON answer, even a broken one). Each
+    YAML reading comes typed by YAML's rules, then with its plain scalars as written.
     Raises :class:`TextEngineError` when there is none."""
     log = RepairLog()
     source, start, stop = _region(text, log)
@@ -143,20 +167,27 @@ def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
         if begin != start:
             attempt.add("prose_dropped", start)
         body = _untab(text[begin:stop], attempt, begin)
-        try:
-            value = _load(body)
-        except TextEngineError as exc:
-            errors.append(exc.msg)
-            continue
-        if value is None or (isinstance(value, str) and begin == start and source == "whole"):
-            continue  # prose reads as one YAML string: not an answer
-        found = True
-        yield value, ParseReport(source, begin, stop, tuple(attempt.repairs), False)
+        for as_written in (False, True):
+            try:
+                value = _load(body, as_written=as_written)
+            except TextEngineError as exc:
+                errors.append(exc.msg)
+                continue
+            if value is None or (isinstance(value, str) and begin == start and source == "whole"):
+                break  # prose reads as one YAML string: not an answer
+            found = True
+            repairs = (*attempt.repairs, *_as_written_repair(as_written, begin))
+            yield value, ParseReport(source, begin, stop, repairs, False)
     json_reading = None if json_first else _json_reading(text, log)
     if json_reading is not None:
         yield json_reading
     elif not found:
         raise TextEngineError(errors[0] if errors else "no YAML value found")
+
+
+def _as_written_repair(as_written: bool, pos: int) -> tuple[Repair, ...]:
+    """The repair a reading with plain scalars as written reports (none for the typed one)."""
+    return (Repair("scalars_as_written", pos),) if as_written else ()
 
 
 def _json_reading(text: str, log: RepairLog) -> tuple[Any, ParseReport] | None:
