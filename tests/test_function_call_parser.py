@@ -587,3 +587,67 @@ def test_asyncio_run_of_the_parser_inside_a_loop() -> None:
         )
 
     assert asyncio.run(main()) == [[{"f": {"a": i}}] for i in range(5)]
+
+
+# --------------------------------------------------------------------------- positional arguments
+
+
+def rectangle_area(width: float, height: float) -> float:
+    """The area of a rectangle."""
+    return width * height
+
+
+def book_flight(origin: str, destination: str, seats: int = 1) -> str:
+    """Book a flight."""
+    return f"{origin}-{destination}x{seats}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[rectangle_area(10, 5)]", {"rectangle_area": {"width": 10, "height": 5}}),
+        ("rectangle_area(10, height=5)", {"rectangle_area": {"width": 10, "height": 5}}),
+        ('[book_flight("SFO", "NYC")]', {"book_flight": {"origin": "SFO", "destination": "NYC"}}),
+        (
+            '[book_flight("SFO", "NYC", 2)]',
+            {"book_flight": {"origin": "SFO", "destination": "NYC", "seats": 2}},
+        ),
+        (
+            "```python\n[book_flight('SFO', destination='NYC', seats='3')]\n```",
+            {"book_flight": {"origin": "SFO", "destination": "NYC", "seats": 3}},
+        ),
+    ],
+)
+def test_positional_arguments_map_onto_a_bound_signature(text: str, expected: Any) -> None:
+    parser = FunctionCallOutputParser(tools=[rectangle_area, book_flight])
+    assert parser.parse(text) == [expected]
+    streamed = list(parser.transform(iter([text[:7], text[7:15], text[15:]])))
+    assert streamed[-1] == [expected]
+    name = next(iter(expected))
+    message = TextToolCallAdapter(tools=[rectangle_area, book_flight]).invoke(
+        AIMessage(content=text)
+    )
+    assert [(c["name"], c["args"]) for c in message.tool_calls] == [(name, expected[name])]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[rectangle_area(10, 5, 3)]", "takes 2 positional arguments but 3 were given"),
+        ("[rectangle_area(10, width=5)]", "multiple values for argument 'width'"),
+    ],
+)
+def test_positional_arguments_that_do_not_fit_are_an_error_never_an_empty_call(
+    text: str, reason: str
+) -> None:
+    with pytest.raises(OutputParserException, match=reason):
+        FunctionCallOutputParser(tools=[rectangle_area]).parse(text)
+    message = TextToolCallAdapter(tools=[rectangle_area]).invoke(AIMessage(content=text))
+    assert message.tool_calls == []
+    assert reason in message.invalid_tool_calls[0]["error"]
+
+
+def test_without_bound_tools_positional_arguments_are_dropped_as_bfcl_does() -> None:
+    value, report = FunctionCallOutputParser().parse_with_report("[rectangle_area(10, 5)]")
+    assert value == [{"rectangle_area": {}}]
+    assert "positional_args_dropped" in report.repair_names

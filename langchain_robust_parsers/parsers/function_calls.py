@@ -36,6 +36,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     DecodedCalls,
     ParsedCall,
 )
+from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
@@ -190,12 +191,15 @@ _EMPTY_JSON = "\nIf no function applies, respond with []."
 
 
 def _decode(
-    parser: str, text: str, dialect: str, positional: Literal["drop", "keep"]
+    parser: str, text: str, dialect: str, positional: Literal["drop", "keep"], bound: bool
 ) -> DecodedCalls:
     """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
-    text that does not decode, ``EngineBugError`` (after logging once) for an engine bug."""
+    text that does not decode, ``EngineBugError`` (after logging once) for an engine bug.
+    With ``bound`` tools, positional arguments are placed on the tool's parameters rather than
+    dropped (the call policy places them, or makes the call invalid when they do not fit)."""
+    mode: Positional = "map" if bound and positional == "drop" else positional
     with engine_call(parser, "reading function calls"):
-        return decode_calls(text, dialect=dialect, positional=positional)
+        return decode_calls(text, dialect=dialect, positional=mode)
 
 
 def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
@@ -352,10 +356,15 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         if native is not None:
             return native
         try:
-            decoded = _decode(self.get_name(), generation.text, self.dialect, self.positional)
+            decoded = _decode(
+                self.get_name(), generation.text, self.dialect, self.positional, bool(self.tools)
+            )
         except EngineError:
             return None
-        return self._shape(decoded.calls) if decoded.calls else None
+        calls: Sequence[ParsedCall] = decoded.calls
+        if self.tools:  # typed and placed as the final parse will show them
+            calls = _policy(self.tools, self.allow_unknown_tools)[0].type(calls)[0]
+        return self._shape(calls) if calls else None
 
     def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
         message = ERROR_PREFIX[kind] + reason
@@ -374,7 +383,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
-            decoded = _decode(name, text, self.dialect, self.positional)
+            decoded = _decode(name, text, self.dialect, self.positional, bool(self.tools))
         except CallDecodeError as err:
             return self._failure(text, err.kind, err.reason, name)
         except EngineError as err:  # a bug, logged once by the boundary
@@ -505,7 +514,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             return message, ParseEvent(name, FORMAT, "success")
         text = content_text(message.content)
         try:
-            decoded = _decode(name, text, self.dialect, self.positional)
+            decoded = _decode(name, text, self.dialect, self.positional, bool(self.tools))
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)

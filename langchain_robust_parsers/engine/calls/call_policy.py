@@ -13,7 +13,11 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
-from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
+from langchain_robust_parsers.engine.calls.schema_types import (
+    ToolSchemas,
+    place_positional,
+    type_calls,
+)
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls"]
@@ -54,11 +58,26 @@ class CallPolicy:
     schemas: ToolSchemas | None = None
     allow_unknown: bool = True
 
+    def place(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[InvalidCall]]:
+        """``calls`` with their positional arguments on their tools' parameters, and those
+        whose positional arguments do not fit as invalid calls."""
+        placed: list[ParsedCall] = []
+        invalid: list[InvalidCall] = []
+        for call in calls:
+            result = place_positional(call, self.schemas or {})
+            if isinstance(result, str):
+                invalid.append(InvalidCall(call.name, _python_text(call), result))
+            else:
+                placed.append(result)
+        return placed, invalid
+
     def type(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[str]]:
-        """``calls`` typed by the schemas, and the coercions made."""
+        """``calls`` typed by the schemas (those whose positional arguments do not fit left
+        out), and the coercions made."""
+        placed, _ = self.place(calls)
         if not self.schemas:
-            return list(calls), []
-        return type_calls(calls, self.schemas)
+            return placed, []
+        return type_calls(placed, self.schemas)
 
     def runnable(self, calls: Sequence[ParsedCall], tool_names: Set[str]) -> list[ParsedCall]:
         """The calls that may run (typed), without the invalid ones (for streaming)."""
@@ -69,8 +88,8 @@ class CallPolicy:
 
     def vet(self, decoded: DecodedCalls, tool_names: Set[str]) -> VettedCalls:
         """Type ``decoded.calls`` and set apart the calls that must not run."""
-        typed, coercions = self.type(decoded.calls)
-        invalid: list[InvalidCall] = []
+        placed, invalid = self.place(decoded.calls)
+        typed, coercions = self.type(placed)
         keep: list[ParsedCall] = []
         names = ", ".join(sorted(tool_names)) or "none"
         for call in typed:
@@ -93,3 +112,10 @@ class CallPolicy:
                 report.source, report.start, report.end, report.repairs + extra, report.truncated
             )
         return VettedCalls(tuple(keep), tuple(invalid), report)
+
+
+def _python_text(call: ParsedCall) -> str:
+    """``call`` as the Python call it was written as: ``area(10, 5, 3)``."""
+    parts = [json.dumps(v, ensure_ascii=False, default=str) for v in call.positional]
+    parts += [f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in call.args.items()]
+    return f"{call.name}({', '.join(parts)})"

@@ -33,7 +33,8 @@ class ParsedCall:
 
     ``start``/``end`` delimit the text of the call (with its markers) in the decoded input.
     ``raw``: for markup dialects, each argument's text as written, before any typing (the
-    bound tools' schemas type it).
+    bound tools' schemas type it). ``positional``: Python positional arguments waiting to be
+    placed on a bound tool's parameters (decoded with ``positional="map"``).
     """
 
     name: str
@@ -42,6 +43,7 @@ class ParsedCall:
     start: int = 0
     end: int = 0
     raw: dict[str, str] | None = None
+    positional: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

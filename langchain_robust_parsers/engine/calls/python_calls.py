@@ -59,8 +59,9 @@ __all__ = [
     "scan_shape",
 ]
 
-Positional = Literal["drop", "keep"]
-"""Positional arguments: dropped, as BFCL does, or kept as ``arg0``, ``arg1``, ..."""
+Positional = Literal["drop", "keep", "map"]
+"""Positional arguments: dropped, as BFCL does; kept as ``arg0``, ``arg1``, ...; or kept aside
+(``ParsedCall.positional``) to be placed on a bound tool's parameters in order."""
 
 MAX_SYNTAX_DEPTH = 100
 """How deep a text may nest before ``ast.parse`` sees it: brackets plus runs of operators, dots
@@ -419,7 +420,7 @@ class _Resolver:
             if self.positional == "keep":
                 for i, arg in enumerate(node.args):
                     args[f"arg{i}"] = self.value(arg, depth + 1)
-            else:
+            elif self.positional == "drop":
                 self.log.add("positional_args_dropped", self.pos)
         for kw in node.keywords:
             value = self.value(kw.value, depth + 1)
@@ -790,7 +791,10 @@ def _resolve(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedCall]
             name = name[len(GEMINI_PREFIX) :]
         if _dotted_name(node.func) is None:
             raise CallDecodeError("ast", f"Expected a function name, but got {name!r}", a)
-        calls.append(ParsedCall(name, args))
+        positional: tuple[Any, ...] = ()
+        if resolver.positional == "map":
+            positional = tuple(resolver.value(arg, 1) for arg in node.args)
+        calls.append(ParsedCall(name, args, positional=positional))
 
 
 def has_keywords(text: str, start: int, stop: int) -> bool:

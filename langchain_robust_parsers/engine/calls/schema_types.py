@@ -11,6 +11,7 @@ own validation reports it). Nothing is evaluated: numbers and JSON are read with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -122,6 +123,27 @@ def _typed(value: Any, raw: str | None, kinds: list[str]) -> tuple[bool, Any, st
             changed = typed != value or type(typed) is not type(value)
             return changed, typed, kind
     return False, value, ""
+
+
+def place_positional(call: ParsedCall, schemas: ToolSchemas) -> ParsedCall | str:
+    """``call`` with its positional arguments placed on its tool's parameters in the order the
+    schema declares them (``area(10, 5)`` -> ``{"width": 10, "height": 5}``), as Python binds
+    them; the reason, as text, when they do not fit (too many, or a parameter given twice).
+    Without a schema they stay as ``arg0``, ``arg1``, ..."""
+    if not call.positional:
+        return call
+    schema = schemas.get(call.name)
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    count = len(call.positional)
+    names = list(props) if isinstance(props, Mapping) else [f"arg{i}" for i in range(count)]
+    if count > len(names):
+        return f"{call.name}() takes {len(names)} positional arguments but {count} were given."
+    placed = dict(zip(names, call.positional, strict=False))
+    twice = sorted(set(placed) & set(call.args))
+    if twice:
+        return f"{call.name}() got multiple values for argument {twice[0]!r}."
+    args = {**placed, **call.args}
+    return dataclasses.replace(call, args=args, positional=())
 
 
 def type_calls(
