@@ -36,6 +36,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
+from langchain_robust_parsers import TextToolCallAdapter
 from langchain_robust_parsers.engine.calls.tool_args import (
     ToolArgumentsError,
     ToolNameMatcher,
@@ -905,3 +906,42 @@ def test_messages_of_other_kinds_in_a_stream() -> None:
     assert values[-1] == [{"args": {"x": 1}, "type": "a"}, {"args": {"y": 2}, "type": "b"}]
     human: list[BaseMessage] = [AIMessageChunk(content="no calls")]
     assert stream(RobustJsonOutputToolsParser(), human) == [[]]
+
+
+# --------------------------------------------------------------------------- closed blocks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"</tool_call>',
+        'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"'
+        "\n</tool_call>",
+    ],
+)
+def test_a_closed_block_missing_its_braces_is_repaired_not_cut(text: str) -> None:
+    """The end marker says the model finished the call: the braces it forgot are a repair,
+    and the call runs, wherever it is read."""
+    expected = [{"args": {"city": "Paris"}, "type": "get_weather"}]
+    parser = RobustJsonOutputToolsParser()
+    assert parser.invoke(AIMessage(content=text)) == expected
+    value, report = parser.parse_with_report(AIMessage(content=text))
+    assert value == expected
+    (call,) = report.calls
+    assert "missing_closer" in call.report.repair_names
+    assert not call.report.truncated
+    chunks = [AIMessageChunk(content=text[i : i + 9]) for i in range(0, len(text), 9)]
+    assert stream(parser, chunks)[-1] == expected
+    adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
+    assert [(c["name"], c["args"]) for c in adapted.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert adapted.invalid_tool_calls == []
+
+
+def test_a_closed_block_cut_inside_a_string_is_never_run() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Par</tool_call>'
+    assert RobustJsonOutputToolsParser().invoke(AIMessage(content=text)) == []
+    adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
+    assert adapted.tool_calls == [] and len(adapted.invalid_tool_calls) == 1

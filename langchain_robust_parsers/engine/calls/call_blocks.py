@@ -29,6 +29,7 @@ __all__ = [
     "in_region",
     "marker_blocks",
     "marker_pattern",
+    "only_closers_missing",
     "skip_chars",
     "widen",
 ]
@@ -329,3 +330,27 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
                     b, changed = e + len(token), True
                     break
     return a, b
+
+
+def only_closers_missing(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is strict JSON but for its last closing brackets, never written: in a
+    block whose end marker was written, the model ended the call and only forgot the braces, so
+    the call is repaired, not cut off. Anything else unfinished or broken does not qualify."""
+    closers: list[str] = []
+    in_string = escaped = False
+    for c in text[start:end]:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (c == "\\", c != '"')
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            closers.append("}" if c == "{" else "]")
+        elif c in "}]" and closers and closers[-1] == c:
+            closers.pop()
+    if in_string or not closers:
+        return False
+    try:
+        json.loads(text[start:end] + "".join(reversed(closers)))
+    except ValueError:
+        return False
+    return True

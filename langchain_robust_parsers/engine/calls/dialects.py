@@ -42,6 +42,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     has_wrappers,
     in_region,
     marker_blocks,
+    only_closers_missing,
     widen,
 )
 from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
@@ -336,15 +337,18 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
 
 
 def _decode_json_block(
-    text: str, a: int, b: int, log: RepairLog, *, in_marker: bool
+    text: str, a: int, b: int, log: RepairLog, *, in_marker: bool, closed: bool = False
 ) -> tuple[list[ParsedCall], int] | None:
     """The calls of the JSON values in ``text[a:b]`` and where the last one ended; ``None``
     when there is no JSON value; raises :class:`CallDecodeError` for a value that is not a call
-    list (in a marker) ."""
+    list (in a marker). In a ``closed`` block, missing last brackets are a repair."""
     calls: list[ParsedCall] = []
     end = a
     found = False
     for value, start, end, truncated in _json_values(text, a, b, log):
+        if truncated and closed and only_closers_missing(text, start, end):
+            log.add("missing_closer", end)
+            truncated = False
         found = True
         got = calls_from_json(value, log, start, in_marker=in_marker)
         if got is None:
@@ -510,7 +514,7 @@ def _decode_body(
         named = _named_calls(text, a, b, ctx.log, "glm") if text[a] not in "{[" else None
         if named is not None:
             return named
-    got = _decode_json_block(text, a, b, ctx.log, in_marker=in_marker)
+    got = _decode_json_block(text, a, b, ctx.log, in_marker=in_marker, closed=closed)
     if got is None:
         if in_marker:
             raise CallDecodeError("json", "Invalid JSON format.", a)
