@@ -11,11 +11,19 @@ import cannot slip past it. Layers, bottom to top:
 - ``cli``: anything below it.
 - The facade (the package ``__init__``, ``json_text``) re-exports for users; nothing inside the
   package imports it.
+
+And the package leans on LangChain's public API only, so that a LangChain release cannot break it
+by moving what it never promised: no import of a private module or name (a dotted path with a
+component that starts with ``_``, or a name LangChain does not document, such as
+``var_child_runnable_config``), nor such a path in a string (``importlib.import_module``), and no
+frame inspection (``sys._getframe``, ``inspect.currentframe``, ``inspect.stack``) to find out who
+called.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -187,6 +195,180 @@ def test_rule_catches_wrong_way_imports(tmp_path: Path) -> None:
         "parsers may not import chains",
         "the engine never imports LangChain",
     ]
+
+
+PRIVATE_LANGCHAIN_NAMES = frozenset({"var_child_runnable_config"})
+"""Names without a leading ``_`` that LangChain's API reference does not document: private all
+the same (``var_child_runnable_config`` is not in ``langchain_core.runnables``' public docs)."""
+
+PUBLIC_INSTEAD = {
+    "var_child_runnable_config": "langchain_core.runnables.ensure_config() (the current run's "
+    "config, public in 0.3 and 1.x) or the config the runnable is given",
+    "_refusal": "the message's content blocks of type 'refusal' and "
+    "langchain_core.exceptions.ModelRefusalError (both public from 1.7.5)",
+}
+"""What to use instead of a private part of LangChain, keyed by that part."""
+
+PUBLIC_INSTEAD_DEFAULT = (
+    "a name a langchain_core package exports (in its __init__'s __all__), or code of our own"
+)
+FRAME_INSPECTION = {
+    "sys": frozenset({"_getframe", "_getframemodulename", "_current_frames"}),
+    "inspect": frozenset({"currentframe", "stack", "getouterframes", "trace"}),
+}
+"""The calls that read the call stack: the package never asks who called it."""
+FRAME_INSTEAD = (
+    "what the caller passes (an argument or a contextvars.ContextVar it sets), or a public "
+    "LangChain hook"
+)
+_LANGCHAIN_PATH = re.compile(
+    r"(?<![\w.])(?:" + "|".join(sorted(LANGCHAIN_ROOTS, reverse=True)) + r")(?:\.\w+)+"
+)
+
+
+def _private_part(dotted: str) -> str | None:
+    """The first private component of a LangChain dotted path (``None`` when the path is public
+    or not LangChain's). Dunders (``__version__``) are public."""
+    root, *parts = dotted.split(".")
+    if root not in LANGCHAIN_ROOTS:
+        return None
+    for part in parts:
+        dunder = part.startswith("__") and part.endswith("__")
+        if (part.startswith("_") and not dunder) or part in PRIVATE_LANGCHAIN_NAMES:
+            return part
+    return None
+
+
+def _bound_names(tree: ast.AST) -> dict[str, str]:
+    """Each name the module's imports bind, with the dotted path it stands for."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    bound[head] = head
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return bound
+
+
+def _dotted(node: ast.Attribute, bound: dict[str, str]) -> str | None:
+    """``a.b.c`` as the dotted path it stands for, when ``a`` is a name an import binds (and is
+    not private itself: that is reported at its import)."""
+    attrs: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        attrs.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name) or current.id not in bound:
+        return None
+    if _private_part(bound[current.id]) is not None:
+        return None
+    return ".".join([bound[current.id], *reversed(attrs)])
+
+
+def _paths_used(tree: ast.AST) -> Iterator[tuple[str, int, str]]:
+    """(dotted path, line, how) for every import, every attribute read through an imported name,
+    and every LangChain path written in a string (documentation strings aside)."""
+    bound = _bound_names(tree)
+    prose = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno, "imports"
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                yield f"{node.module}.{alias.name}", node.lineno, "imports"
+        elif isinstance(node, ast.Attribute) and (path := _dotted(node, bound)) is not None:
+            yield path, node.lineno, "uses"
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
+        ):
+            for match in _LANGCHAIN_PATH.finditer(node.value):
+                yield match.group(), node.lineno, "names in a string"
+
+
+def _coupling_violations(root: Path = ROOT) -> Iterator[str]:
+    """Each use of a private part of LangChain, or of frame inspection, with what to use instead."""
+    for _, path in _modules(root):
+        seen: set[tuple[int, str]] = set()
+        for dotted, line, how in _paths_used(ast.parse(path.read_text(encoding="utf-8"))):
+            module, _, name = dotted.rpartition(".")
+            private = _private_part(dotted)
+            if private is not None:
+                parts = dotted.split(".")
+                shown = ".".join(parts[: parts.index(private, 1) + 1])
+                instead = PUBLIC_INSTEAD.get(private, PUBLIC_INSTEAD_DEFAULT)
+                problem = f"private LangChain API {shown}; use {instead}"
+            elif name in FRAME_INSPECTION.get(module, ()):
+                problem = f"frame inspection {dotted}; use {FRAME_INSTEAD}"
+            else:
+                continue
+            if (line, problem) not in seen:
+                seen.add((line, problem))
+                yield f"{path.relative_to(root.parent)}:{line} {how} {problem}"
+
+
+def test_only_public_langchain_api_and_no_frame_inspection() -> None:
+    found = list(_coupling_violations())
+    assert found == [], "LangChain couplings that a release can break:\n" + "\n".join(found)
+
+
+def test_coupling_rule_catches_private_api_and_frames(tmp_path: Path) -> None:
+    """The checker itself, on a small tree holding one coupling of each kind and public uses."""
+    root = tmp_path / PACKAGE
+    files = {
+        "parsers/module.py": "from langchain_core.output_parsers._refusal import check\n",
+        "parsers/name.py": "from langchain_core.runnables.base import _ChunkAccumulator as A\n",
+        "parsers/string.py": "import importlib\n"
+        "M = importlib.import_module('langchain_core.output_parsers._refusal')\n",
+        "parsers/undocumented.py": "from langchain_core.runnables.config import "
+        "var_child_runnable_config\n",
+        "parsers/attribute.py": "import langchain_core.runnables.config as c\n"
+        "V = c.var_child_runnable_config.get()\n",
+        "parsers/package.py": "import langchain_core._api.deprecation\n",
+        "parsers/frame.py": "import sys\n\ndef f():\n    return sys._getframe(1)\n",
+        "parsers/frames.py": "import inspect as i\nX = i.currentframe()\nY = i.stack()\n",
+        "parsers/frame_import.py": "from sys import _getframe\n",
+        "parsers/public.py": '"""Not langchain_core.output_parsers._refusal: prose."""\n'
+        "import inspect\nimport sys\n"
+        "from langchain_core import __version__\n"
+        "from langchain_core.runnables import ensure_config\n"
+        "from langchain_robust_parsers.parsers import _ours\n"
+        "X = (sys.version_info, inspect.signature, ensure_config()._private_key_of_a_dict)\n"
+        "Y = ('langchain_core.runnables.base', 'my_langchain_core._x')\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    messages = list(_coupling_violations(root))
+    found = sorted(line.split(";", 1)[0].rsplit("/", 1)[1] for line in messages)
+    assert found == [
+        "attribute.py:2 uses private LangChain API "
+        "langchain_core.runnables.config.var_child_runnable_config",
+        "frame.py:4 uses frame inspection sys._getframe",
+        "frame_import.py:1 imports frame inspection sys._getframe",
+        "frames.py:2 uses frame inspection inspect.currentframe",
+        "frames.py:3 uses frame inspection inspect.stack",
+        "module.py:1 imports private LangChain API langchain_core.output_parsers._refusal",
+        "name.py:1 imports private LangChain API langchain_core.runnables.base._ChunkAccumulator",
+        "package.py:1 imports private LangChain API langchain_core._api",
+        "string.py:2 names in a string private LangChain API "
+        "langchain_core.output_parsers._refusal",
+        "undocumented.py:1 imports private LangChain API "
+        "langchain_core.runnables.config.var_child_runnable_config",
+    ]
+    assert all("; use " in line for line in messages)
+    assert any("ModelRefusalError" in line for line in messages)
+    assert any("ensure_config()" in line for line in messages)
 
 
 @pytest.mark.slow  # a subprocess
