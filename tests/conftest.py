@@ -21,7 +21,12 @@ os.environ[STRICT_ENV_VAR] = "1"
 # check): on a busy machine that fails tests for the machine, not the code. Speed is checked
 # by the slow tier's CPU-time tests instead.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("suite")
+# In CI the examples are the same on every run, so a red run can be reproduced and a green one
+# is not luck; a developer's runs keep exploring new examples.
+settings.register_profile(
+    "ci", parent=settings.get_profile("suite"), derandomize=True, print_blob=True
+)
+settings.load_profile("ci" if os.environ.get("CI") else "suite")
 
 
 def pytest_configure(config: pytest.Config) -> None:
