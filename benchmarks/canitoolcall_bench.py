@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import subprocess
 import sys
@@ -36,6 +37,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import Field
 
 from langchain_robust_parsers import TextToolCallAdapter, TextToolCallingChatModel
 
@@ -58,14 +60,15 @@ class ReplayModel(BaseChatModel):
     """A chat model that answers with a recorded output, streamed in the given chunks."""
 
     chunks: list[str]
-    metadata: dict[str, Any] = field(default_factory=dict)
+    finish: dict[str, Any] = Field(default_factory=dict)
+    """The response metadata of the answer's last chunk (its stop reason)."""
 
     @property
     def _llm_type(self) -> str:
         return "replay"
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, **kw: Any) -> ChatResult:
-        message = AIMessage(content="".join(self.chunks), response_metadata=dict(self.metadata))
+        message = AIMessage(content="".join(self.chunks), response_metadata=dict(self.finish))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
@@ -74,7 +77,7 @@ class ReplayModel(BaseChatModel):
         for text in self.chunks:
             yield ChatGenerationChunk(message=AIMessageChunk(content=text))
         yield ChatGenerationChunk(
-            message=AIMessageChunk(content="", response_metadata=dict(self.metadata))
+            message=AIMessageChunk(content="", response_metadata=dict(self.finish))
         )
 
 
@@ -97,7 +100,7 @@ def _expected_calls(fixture: Any) -> list[tuple[str, Any]]:
 def _splits(text: str, markers: Sequence[str], chunking: Any) -> list[list[str]]:
     """The chunkings a stream is replayed at."""
     cuts = sorted({i for m in markers for i in _find_all(text, m)} | {0, len(text)})
-    at_markers = [text[a:b] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    at_markers = [text[a:b] for a, b in itertools.pairwise(cuts) if b > a]
     chars = [chunking.split_text(text, chunking.ChunkStrategy("char", seed=s)) for s in CHAR_SEEDS]
     return [[text], at_markers, *chars]
 
@@ -160,7 +163,7 @@ def _replay(fixture: Any, markers: Sequence[str], chunking: Any, s: Score) -> No
     invoked: Any = None
     same = True
     for chunks in _splits(fixture.raw_output, markers, chunking):
-        model = TextToolCallingChatModel(ReplayModel(chunks=chunks, metadata=meta))
+        model = TextToolCallingChatModel(ReplayModel(chunks=chunks, finish=meta))
         bound = model.bind_tools(list(fixture.tools))
         if invoked is None:
             invoked = bound.invoke("q")
