@@ -26,7 +26,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
-from langchain_robust_parsers.engine.calls.call_stream import answer_content
+from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
 from langchain_robust_parsers.engine.calls.dialect_registry import TOOL_CALL_MARKER
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -519,7 +519,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)
             return self._with_invalid(message, text, reason), event
-        if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
+        if content_without_calls(decoded):  # harmony (gpt-oss): its final text only
             content = _remaining_content(message.content, answer_content(text, decoded))
             adapted = self._rebuild(
                 message,

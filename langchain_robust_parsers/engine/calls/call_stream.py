@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
+from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -35,6 +36,11 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     ParsedCall,
 )
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
+from langchain_robust_parsers.engine.calls.remaining_content import (
+    FUNCTIONARY_TEXT_RECIPIENT,
+    content_before_calls,
+    remaining_text,
+)
 from langchain_robust_parsers.engine.lexicon.markers import (
     ANSWER_CALL_OPENERS,
     HARMONY_MESSAGE,
@@ -55,6 +61,7 @@ __all__ = [
     "StreamStep",
     "answer_content",
     "content_before_calls",
+    "content_without_calls",
     "parse_answer",
     "remaining_text",
 ]
@@ -77,9 +84,7 @@ _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
-_FUNCTIONARY_ALL = "all\n"
-"""Functionary v3.2's recipient line for text to the user, opening an answer (its ``>>>`` was
-in the prompt): not content, when the answer holds Functionary calls."""
+_FUNCTIONARY_ALL = FUNCTIONARY_TEXT_RECIPIENT
 _ARROWS = ">>>"
 """Functionary's recipient prefix: the one opener that starts with ``>``."""
 _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
@@ -177,66 +182,30 @@ class ParsedAnswer:
     invalid: tuple[InvalidCall, ...] = ()
 
 
-def remaining_text(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """``text`` without the call regions ``spans``.
-
-    The text before the first region is kept as written, only its end trimmed (a stream has
-    shown it already); each later piece is stripped, and pieces are joined by a blank line
-    where a line break went with the removed text, else by a space (a call inside a sentence).
-    """
-    segments: list[tuple[bool, str]] = []  # (kept, text)
-    pos = 0
-    for a, b in sorted(spans):
-        if a > pos:
-            segments.append((True, text[pos:a]))
-        if b > max(a, pos):
-            segments.append((False, text[max(a, pos) : b]))
-        pos = max(pos, b)
-    if not segments:
-        return text
-    segments.append((True, text[pos:]))
-    out = ""
-    newline = False  # a line break since the last kept text
-    for index, (kept, segment) in enumerate(segments):
-        body = segment.strip()
-        if not kept or not body:
-            newline = newline or "\n" in segment
-            continue
-        if index == 0:  # before the first call: as written
-            out = segment.rstrip()
-        elif out:
-            lead = segment[: len(segment) - len(segment.lstrip())]
-            out += ("\n\n" if newline or "\n" in lead else " ") + body
-        else:
-            out = body
-        newline = "\n" in segment[len(segment.rstrip()) :]
-    return out
-
-
-def content_before_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """The serving stacks' content of an answer with calls: the text before the first call
-    region exactly as written (its whitespace kept), or ``""`` when that is only whitespace;
-    text between and after the calls goes with them."""
-    if not spans:
-        return text
-    head = text[: min(a for a, _b in spans)]
-    return head if head.strip() else ""
-
-
 def answer_content(text: str, decoded: DecodedCalls) -> str:
     """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
 
-    Call blocks of a dialect (markers, fences, a whole answer that is a call) leave the text
-    before the first call as written, as the serving stacks' tool parsers return it
-    (:func:`content_before_calls`). Calls written inside prose leave the prose around them,
-    and a harmony answer (gpt-oss) its final and preamble text (:func:`remaining_text`).
+    Calls written inside prose leave the prose around them (:func:`remaining_text`); calls of a
+    dialect leave what its record's ``remaining`` rule says: for call blocks, the text before
+    the first call as written, as the serving stacks' tool parsers return it
+    (:func:`content_before_calls`); for a harmony answer (gpt-oss), its final and preamble text.
     """
-    if decoded.dialect == "harmony" or decoded.report.source == "span":
+    if decoded.report.source == "span":
         return remaining_text(text, decoded.spans)
-    content = content_before_calls(text, decoded.spans)
-    if decoded.dialect == "functionary" and content.startswith(_FUNCTIONARY_ALL):
-        return content[len(_FUNCTIONARY_ALL) :]  # the recipient line of text for the user
-    return content
+    record = dialect_record(decoded.dialect)
+    if record is None:
+        return content_before_calls(text, decoded.spans)
+    return record.remaining(text, decoded.spans)
+
+
+def content_without_calls(decoded: DecodedCalls) -> bool:
+    """Is ``decoded``, holding no call, still an answer whose markup is not content (its
+    dialect's record says so: harmony's channel headers and analysis)? Then its content is
+    :func:`answer_content`'s, not the whole text."""
+    if decoded.calls:
+        return False
+    record = dialect_record(decoded.dialect)
+    return record is not None and record.content_without_calls
 
 
 def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +242,7 @@ def parse_answer(
         decoded = decode_calls(text, dialect=dialect)
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
-    if not decoded.calls and decoded.dialect == "harmony":  # gpt-oss: its final text only
+    if content_without_calls(decoded):  # harmony (gpt-oss): its final text only
         return ParsedAnswer(text, (), answer_content(text, decoded), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)

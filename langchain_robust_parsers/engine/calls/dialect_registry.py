@@ -26,6 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from langchain_robust_parsers.engine.calls.call_writers import (
+    JSON_WRITER,
+    PYTHON_WRITER,
+    CallWriter,
+    name_args_writer,
+    tagged_json_writer,
+    tagged_xml_writer,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import (
     FUNCTION,
     FUNCTION_CLOSE,
@@ -49,6 +57,12 @@ from langchain_robust_parsers.engine.calls.markup_variants import (
     read_hunyuan,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.remaining_content import (
+    RemainingRule,
+    content_after_text_recipient,
+    content_before_calls,
+    remaining_text,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -61,20 +75,21 @@ __all__ = [
     "MISTRAL_ARGS",
     "MISTRAL_CALL_ID",
     "MISTRAL_MARKER",
-    "REMOVED",
     "SEED_MARKER",
     "TOOL_CALL_MARKER",
     "DialectRecord",
     "Marker",
+    "MarkupReader",
+    "call_writer",
+    "dialect_record",
     "markup_reader",
+    "register_dialect",
 ]
 
-REMOVED = (
-    "the text before the first call block as written ('' when only whitespace); text between "
-    "and after the calls goes with them, as the serving stacks' tool parsers leave it"
-)
-"""The remaining-content rule of every marker dialect (see
-:func:`~langchain_robust_parsers.engine.calls.call_stream.answer_content`)."""
+MarkupReader = Callable[[str, int, int, RepairLog, bool], list[ParsedCall]]
+"""A reader of a block body ``text[a:b]``: ``(text, a, b, log, closed) -> calls``, raising
+:class:`~langchain_robust_parsers.engine.calls.parsed_call.CallDecodeError` for a body that
+does not decode; ``closed`` is false for a block cut off before its closing tag."""
 
 
 @dataclass(frozen=True)
@@ -96,15 +111,24 @@ class Marker:
 
 @dataclass(frozen=True)
 class DialectRecord:
-    """One tool-call dialect."""
+    """One tool-call dialect.
+
+    ``reader``: the name of a built-in reader (see the module doc) or a :data:`MarkupReader`
+    of the dialect's own. ``remaining``: the content left once the calls are taken out (by
+    default the text before the first call block as written, ``''`` when only whitespace, as
+    the serving stacks' tool parsers leave it). ``content_without_calls``: an answer read in
+    this dialect loses its markup even when it holds no call (harmony's channels).
+    ``writers``: how the chat model prompts in this dialect (the first is the default writer).
+    """
 
     name: str
     markers: tuple[Marker, ...]
-    reader: str
+    reader: str | MarkupReader
     families: str
     example: str
-    remaining: str = REMOVED
-    writer: str | None = None
+    remaining: RemainingRule = content_before_calls
+    writers: tuple[CallWriter, ...] = ()
+    content_without_calls: bool = False
 
 
 _NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
@@ -139,7 +163,10 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         '<tool_call>{"name": "f", "arguments": {..}}</tool_call>; '
         "<tool_call><function=f><parameter=k>v</parameter></function></tool_call>; "
         "<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>",
-        writer="hermes, xml",
+        writers=(
+            tagged_json_writer("hermes", TOOL_CALL_MARKER.open, TOOL_CALL_MARKER.close[0]),
+            tagged_xml_writer("xml", TOOL_CALL_MARKER.open, TOOL_CALL_MARKER.close[0]),
+        ),
     ),
     DialectRecord(
         "seed_tool_call",
@@ -217,8 +244,10 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "harmony",
         "gpt-oss",
         "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{..}<|call|>",
-        remaining="the text of the last final message, else of the last preamble (commentary "
-        "without a recipient)",
+        # The final and preamble text around the calls; the headers and the analysis channel
+        # are never content, with or without calls.
+        remaining=remaining_text,
+        content_without_calls=True,
     ),
     DialectRecord(
         "gemma",
@@ -233,7 +262,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "calls",
         "Mistral, Mixtral, Ministral, Magistral, Devstral, Mistral Small 3.x",
         "[TOOL_CALLS][{..}]; [TOOL_CALLS]f[ARGS]{..}; [TOOL_CALLS]f{..}",
-        writer="mistral",
+        writers=(name_args_writer("mistral", MISTRAL_MARKER.open, MISTRAL_ARGS),),
     ),
     DialectRecord(
         "python_tag",
@@ -299,6 +328,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "functionary",
         "Functionary v3.2 (the first call may come without its >>>)",
         '>>>f\n{"k": "v"}>>>g\n{}',
+        remaining=content_after_text_recipient,
     ),
     DialectRecord(
         "dots",
@@ -378,13 +408,58 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "GigaChat 3",
         'function call<|role_sep|>\\n{"name": "f", "arguments": {..}}',
     ),
+    DialectRecord(
+        "python",
+        (),
+        "calls",
+        "BFCL's format; any model prompted with Python call syntax",
+        '[f(k="v"), g(n=1)]',
+        writers=(PYTHON_WRITER,),
+    ),
+    DialectRecord(
+        "json",
+        (),
+        "calls",
+        "any model prompted for a JSON list of calls",
+        '[{"name": "f", "arguments": {"k": "v"}}]',
+        writers=(JSON_WRITER,),
+    ),
 )
-"""Every marker dialect, in the order their markers are tried at one position."""
+"""Every dialect, marker dialects in the order their markers are tried at one position."""
 
 MARKERS: tuple[Marker, ...] = tuple(m for r in DIALECT_RECORDS for m in r.markers)
-READERS: dict[str, str] = {r.name: r.reader for r in DIALECT_RECORDS}
+READERS: dict[str, str | MarkupReader] = {r.name: r.reader for r in DIALECT_RECORDS}
+_BY_NAME: dict[str, DialectRecord] = {r.name: r for r in DIALECT_RECORDS}
+_WRITERS: dict[str, CallWriter] = {w.name: w for r in DIALECT_RECORDS for w in r.writers}
 
-MarkupReader = Callable[[str, int, int, RepairLog, bool], list[ParsedCall]]
+
+def dialect_record(name: str) -> DialectRecord | None:
+    """The record of the dialect ``name``; ``None`` for a name that is not a record's
+    (``auto``, ``bare``, ``none``)."""
+    return _BY_NAME.get(name)
+
+
+def call_writer(name: str) -> CallWriter:
+    """The writer called ``name`` (``hermes``, ``python``...), from the record that holds it;
+    raises :class:`KeyError` for a name no record writes."""
+    return _WRITERS[name]
+
+
+def register_dialect(record: DialectRecord) -> None:
+    """Add ``record`` to the registry, after the built-in dialects.
+
+    The decoders and the stream splitter build their marker tables when they are first
+    imported, so a dialect defined outside this module is registered before they are (a
+    plugin's import, or a test's own interpreter). The prompt writers are looked up on use.
+    """
+    global DIALECT_RECORDS, MARKERS
+    if record.name in _BY_NAME:
+        raise ValueError(f"dialect {record.name!r} is registered already")
+    DIALECT_RECORDS = (*DIALECT_RECORDS, record)
+    MARKERS = (*MARKERS, *record.markers)
+    READERS[record.name] = record.reader
+    _BY_NAME[record.name] = record
+    _WRITERS.update((w.name, w) for w in record.writers)
 
 
 def _xml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
@@ -461,6 +536,8 @@ def markup_reader(
     """The markup reader for a block of ``dialect`` whose body is ``text[a:b]``; ``None``
     when it is read as JSON or Python calls."""
     reader = READERS.get(dialect, "calls")
+    if not isinstance(reader, str):
+        return reader  # the dialect's own reader
     if reader == "tool_call":
         reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
         if reader == "calls" and text.find(HY_SEP, a, b) >= 0 and is_hunyuan_call(text, a, b):
