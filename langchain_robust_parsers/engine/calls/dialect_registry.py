@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from langchain_robust_parsers.engine.calls.call_writers import (
     JSON_WRITER,
@@ -119,6 +120,14 @@ class DialectRecord:
     the serving stacks' tool parsers leave it). ``content_without_calls``: an answer read in
     this dialect loses its markup even when it holds no call (harmony's channels).
     ``writers``: how the chat model prompts in this dialect (the first is the default writer).
+
+    What the JSON/Python reader (``calls``) does differently for some dialects:
+    ``name_form``: a body may be a bare name and its JSON arguments, ``name[ARGS]{..}``
+    (``name_args``, Mistral's) or ``name<sep>{..}`` (``name_sep``, DeepSeek's separators);
+    ``name_led``: a body starts with a bare function name, so one cut off after it is still a
+    call, not prose (implied by ``name_form``); ``call_suffix``: dropped from the end of call
+    names (Llama 3.1's built-in tools, ``brave_search.call(..)``); ``unmarked_first_call``: the
+    prompt wrote the first call's marker, so a call before the first marker is a block too.
     """
 
     name: str
@@ -129,6 +138,10 @@ class DialectRecord:
     remaining: RemainingRule = content_before_calls
     writers: tuple[CallWriter, ...] = ()
     content_without_calls: bool = False
+    name_form: Literal["name_args", "name_sep"] | None = None
+    name_led: bool = False
+    call_suffix: str = ""
+    unmarked_first_call: bool = False
 
 
 _NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
@@ -221,6 +234,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{..}\\n```"
         "<｜tool▁call▁end｜>; <｜tool▁call▁begin｜>f<｜tool▁sep｜>{..}<｜tool▁call▁end｜>; ASCII "
         "spellings (<|tool▁call▁begin|>, <|tool_call_begin|>f<|tool_sep|>{..}) alike",
+        name_form="name_sep",
     ),
     DialectRecord(
         "kimi",
@@ -229,6 +243,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "Kimi K2",
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
         "<|tool_call_argument_begin|>{..}<|tool_call_end|><|tool_calls_section_end|>",
+        name_form="name_sep",  # DeepSeek's name<sep>{..} under the ASCII markers Kimi shares
     ),
     DialectRecord(
         "step3",
@@ -237,6 +252,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "Step-3",
         '<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f">'
         '<steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜>',
+        name_form="name_sep",  # DeepSeek's ASCII separators are also Step-3's
     ),
     DialectRecord(
         "harmony",
@@ -255,6 +271,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "gemma",
         "FunctionGemma",
         "<start_function_call>call:f{k:<escape>v<escape>,n:3}<end_function_call>",
+        name_led=True,
     ),
     DialectRecord(
         "mistral",
@@ -262,6 +279,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "calls",
         "Mistral, Mixtral, Ministral, Magistral, Devstral, Mistral Small 3.x",
         "[TOOL_CALLS][{..}]; [TOOL_CALLS]f[ARGS]{..}; [TOOL_CALLS]f{..}",
+        name_form="name_args",
         writers=(name_args_writer("mistral", MISTRAL_MARKER.open, MISTRAL_ARGS),),
     ),
     DialectRecord(
@@ -270,6 +288,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "calls",
         "Llama 3.1/3.2/3.3",
         '<|python_tag|>{"name": "f", "parameters": {..}}; {..}',
+        call_suffix=".call",
     ),
     DialectRecord(
         "python_start",
@@ -329,6 +348,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "Functionary v3.2 (the first call may come without its >>>)",
         '>>>f\n{"k": "v"}>>>g\n{}',
         remaining=content_after_text_recipient,
+        unmarked_first_call=True,
     ),
     DialectRecord(
         "dots",

@@ -48,6 +48,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
 from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
 from langchain_robust_parsers.engine.calls.dialect_registry import (
     DEEPSEEK_SEPS,
+    DIALECT_RECORDS,
     MARKERS,
     MISTRAL_ARGS,
     MISTRAL_CALL_ID,
@@ -403,12 +404,11 @@ def _deepseek_sep(text: str, a: int, b: int) -> tuple[int, int]:
     return -1, -1
 
 
-def _named_calls(
-    text: str, a: int, b: int, log: RepairLog, dialect: str
-) -> list[ParsedCall] | None:
-    """``name[ARGS]{..}`` (Mistral), ``name<｜tool▁sep｜>{..}`` (DeepSeek) and ``name\\n{..}``
-    (GLM); ``None`` when the body is written in none of these."""
-    if dialect == "deepseek":
+def _named_calls(text: str, a: int, b: int, log: RepairLog, form: str) -> list[ParsedCall] | None:
+    """``name[ARGS]{..}`` (``name_args``, Mistral), ``name<｜tool▁sep｜>{..}`` (``name_sep``,
+    DeepSeek) and ``name\\n{..}`` (``name_line``, GLM); ``None`` when the body is written in
+    none of these."""
+    if form == "name_sep":
         sep, rest = _deepseek_sep(text, a, b)
         if sep < 0:
             return None
@@ -421,7 +421,7 @@ def _named_calls(
         if not _IDENT.fullmatch(head):
             return None
         return [_named_call(text, head, None, rest, b, log)[0]]
-    if dialect == "mistral":
+    if form == "name_args":
         calls: list[ParsedCall] = []
         pos = a
         while True:
@@ -496,8 +496,9 @@ def _decode_body(
         ctx.log.add("fence_in_tag", a)
         close = text.find(fence.group(1), fence.end(), b)
         a, b = fence.end(), (b if close < 0 else close)
-    if dialect in _NAME_SEP_DIALECTS and "json" in ctx.kinds:
-        named = _named_calls(text, a, b, ctx.log, "mistral" if dialect == "mistral" else "deepseek")
+    form = _NAME_FORMS.get(dialect)
+    if form is not None and "json" in ctx.kinds:
+        named = _named_calls(text, a, b, ctx.log, form)
         if named is not None:
             return named
     kind = classify(text, a, b)
@@ -509,9 +510,10 @@ def _decode_body(
         kind = next(iter(ctx.kinds))  # the one syntax the dialect allows
     if kind == "ast":
         calls = decode_python_calls(text, a, b, positional=ctx.positional, log=ctx.log)
-        return _built_in_names(calls) if dialect == "python_tag" else calls
+        suffix = _CALL_SUFFIXES.get(dialect)
+        return _without_suffix(calls, suffix) if suffix else calls
     if not in_marker:
-        named = _named_calls(text, a, b, ctx.log, "glm") if text[a] not in "{[" else None
+        named = _named_calls(text, a, b, ctx.log, "name_line") if text[a] not in "{[" else None
         if named is not None:
             return named
     got = _decode_json_block(text, a, b, ctx.log, in_marker=in_marker, closed=closed)
@@ -526,12 +528,12 @@ def _decode_body(
     return got[0]
 
 
-def _built_in_names(calls: list[ParsedCall]) -> list[ParsedCall]:
+def _without_suffix(calls: list[ParsedCall], suffix: str) -> list[ParsedCall]:
     """Llama 3.1's built-in tools are written ``brave_search.call(query=..)``: the tool is
-    ``brave_search``."""
+    ``brave_search`` (its record's ``call_suffix``)."""
     return [
-        ParsedCall(c.name[: -len(".call")], c.args, c.id, c.start, c.end, c.raw)
-        if c.name.endswith(".call") and len(c.name) > len(".call")
+        ParsedCall(c.name[: -len(suffix)], c.args, c.id, c.start, c.end, c.raw)
+        if c.name.endswith(suffix) and len(c.name) > len(suffix)
         else c
         for c in calls
     ]
@@ -685,20 +687,20 @@ def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: st
     """The dialect blocks of the answer, without markers that prose merely names."""
     blocks = marker_blocks(text, begin, skip, _markers(dialect))
     blocks = [b for b in blocks if not _prose_after_marker(text, b)]
-    if blocks and blocks[0].dialect == "functionary":
-        blocks = _functionary_lead(text, begin, blocks)
+    if blocks and blocks[0].dialect in _UNMARKED_FIRST:
+        blocks = _unmarked_lead(text, begin, blocks)
     return blocks
 
 
-def _functionary_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
+def _unmarked_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
     """Functionary's prompt ends with ``>>>``, so its first call opens the answer without one
-    (``f\n{..}>>>g\n{..}``): that call is a block too."""
+    (``f\n{..}>>>g\n{..}``): that call is a block too (``all`` is its text recipient)."""
     a = _skip(text, begin, blocks[0].start, " \t\r\n")
     m = _NAME_LINE_ARGS.match(text, a, blocks[0].start)
     if m is None or m.group(1) == "all":
         return blocks
     stop = blocks[0].start
-    return [Block("functionary", a, a, stop, stop, True), *blocks]
+    return [Block(blocks[0].dialect, a, a, stop, stop, True), *blocks]
 
 
 def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
@@ -770,12 +772,11 @@ def _dialect_name(kind: CallKind | None) -> str:
     return "python" if kind == "ast" else "json"
 
 
-_NAME_SEP_DIALECTS = frozenset(("mistral", "deepseek", "kimi", "step3"))
-"""Blocks whose body may be ``name[ARGS]{..}`` or ``name<sep>{..}``: Mistral's, and DeepSeek's
-under its own markers or under the ASCII spellings that Kimi K2's and Step-3's markers share."""
-
-_NAME_LED = frozenset(("mistral", "deepseek", "kimi", "step3", "gemma"))
-"""Dialects whose body starts with a bare function name (cut off after it, still a call)."""
+# The records' fields on call bodies (see DialectRecord), as tables: looked up once a block.
+_NAME_FORMS: dict[str, str] = {r.name: r.name_form for r in DIALECT_RECORDS if r.name_form}
+_NAME_LED = frozenset(r.name for r in DIALECT_RECORDS if r.name_led or r.name_form)
+_CALL_SUFFIXES: dict[str, str] = {r.name: r.call_suffix for r in DIALECT_RECORDS if r.call_suffix}
+_UNMARKED_FIRST = frozenset(r.name for r in DIALECT_RECORDS if r.unmarked_first_call)
 
 
 def _has_words(text: str, a: int, b: int) -> bool:
