@@ -42,6 +42,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     INVOKE,
     KIMI_ARGS,
     STEP_SEPS,
+    function_unclosed_is_prose,
     read_arg_pairs,
     read_elements,
     read_gemma,
@@ -50,6 +51,8 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
 )
 from langchain_robust_parsers.engine.calls.markup_variants import (
     HY_SEP,
+    cwm_unclosed_is_prose,
+    functionary_unclosed_is_prose,
     is_hunyuan_body,
     is_hunyuan_call,
     read_cwm,
@@ -128,6 +131,9 @@ class DialectRecord:
     call, not prose (implied by ``name_form``); ``call_suffix``: dropped from the end of call
     names (Llama 3.1's built-in tools, ``brave_search.call(..)``); ``unmarked_first_call``: the
     prompt wrote the first call's marker, so a call before the first marker is a block too.
+    ``unclosed_is_prose``: is the body ``text[a:b]`` of a block cut off before its closing tag
+    prose that names the marker (``use <tool_call> tags``)? By default, when it holds neither
+    calls nor markup its reader knows.
     """
 
     name: str
@@ -142,6 +148,7 @@ class DialectRecord:
     name_led: bool = False
     call_suffix: str = ""
     unmarked_first_call: bool = False
+    unclosed_is_prose: Callable[[str, int, int], bool] | None = None
 
 
 _NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
@@ -203,6 +210,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "xml",
         "Qwen3-Coder and Step-3.5 without the wrapper, MiniCPM, Llama 3.1 (<function=f>{..})",
         '<function=f><parameter=k>v</parameter></function>; <function name="f">..</function>',
+        unclosed_is_prose=function_unclosed_is_prose,
     ),
     DialectRecord(
         "minimax",
@@ -349,6 +357,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         '>>>f\n{"k": "v"}>>>g\n{}',
         remaining=content_after_text_recipient,
         unmarked_first_call=True,
+        unclosed_is_prose=functionary_unclosed_is_prose,
     ),
     DialectRecord(
         "dots",
@@ -371,6 +380,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "cwm",
         "CWM (Code World Model), Cursor-style tool tags",
         '<tool: bash>\nterminal ls -la\n</tool>; <tool: function>\nf {"k": "v"}\n</tool>',
+        unclosed_is_prose=cwm_unclosed_is_prose,
     ),
     DialectRecord(
         "function_calls",

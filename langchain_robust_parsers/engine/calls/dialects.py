@@ -777,6 +777,7 @@ _NAME_FORMS: dict[str, str] = {r.name: r.name_form for r in DIALECT_RECORDS if r
 _NAME_LED = frozenset(r.name for r in DIALECT_RECORDS if r.name_led or r.name_form)
 _CALL_SUFFIXES: dict[str, str] = {r.name: r.call_suffix for r in DIALECT_RECORDS if r.call_suffix}
 _UNMARKED_FIRST = frozenset(r.name for r in DIALECT_RECORDS if r.unmarked_first_call)
+_PROSE_CHECKS = {r.name: r.unclosed_is_prose for r in DIALECT_RECORDS if r.unclosed_is_prose}
 
 
 def _has_words(text: str, a: int, b: int) -> bool:
@@ -796,18 +797,11 @@ def _prose_after_marker(text: str, block: Block) -> bool:
             return m is None and classify(text, a, b) is None
         nxt = _skip(text, m.end(), b)
         return nxt < b and text[nxt] not in "{["
-    if block.dialect == "cwm":  # `<tool: x>` without its `</tool>`: prose naming the tag
-        return True
-    if block.dialect == "functionary":  # `>>>NAME` and a line break, else an arrow in prose
-        m = _IDENT.match(text, a, b)
-        nxt = b if m is None else _skip(text, m.end(), b, " \t")
-        return m is None or (nxt < b and text[nxt] not in "\r\n")
+    check = _PROSE_CHECKS.get(block.dialect)
+    if check is not None:
+        return check(text, a, b)
     if block.dialect in _NAME_LED:
         return False
-    if block.dialect == "function_xml":  # `write <function=name> to call`: no parameters
-        head_end = text.find(">", a, b)
-        rest = _skip(text, head_end + 1, b, " \t\r\n") if head_end >= 0 else b
-        return rest < b and text.find("<param", rest, b) < 0 and text[rest] != "{"
     reader = markup_reader(block.dialect, text, a, b, closed=False)
     return classify(text, a, b) is None and reader is None
 

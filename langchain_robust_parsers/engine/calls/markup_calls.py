@@ -50,6 +50,7 @@ __all__ = [
     "PARAMETER_OPEN",
     "STEP_SEPS",
     "arg_pairs",
+    "function_unclosed_is_prose",
     "json_object",
     "read_arg_pairs",
     "read_elements",
@@ -467,3 +468,13 @@ def sniff_tool_call(text: str, a: int, b: int, *, closed: bool = True) -> str | 
     if (after >= b and closed) or text.startswith(ARG_KEY_OPEN, after):
         return "glm"
     return None
+
+
+def function_unclosed_is_prose(text: str, a: int, b: int) -> bool:
+    """An unclosed ``<function=name>`` followed by words and no parameter or JSON arguments
+    (``write <function=name> to call``) is prose naming the element."""
+    head_end = text.find(">", a, b)
+    rest = head_end + 1 if head_end >= 0 else b
+    while rest < b and text[rest] in " \t\r\n":
+        rest += 1
+    return rest < b and text.find("<param", rest, b) < 0 and text[rest] != "{"

@@ -35,6 +35,8 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
     "HY_SEP",
+    "cwm_unclosed_is_prose",
+    "functionary_unclosed_is_prose",
     "is_hunyuan_body",
     "is_hunyuan_call",
     "read_cwm",
@@ -160,6 +162,23 @@ def read_gemma4(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> l
 
 
 # ----------------------------------------------------------------------------- Functionary
+
+
+def functionary_unclosed_is_prose(text: str, a: int, b: int) -> bool:
+    """An unclosed ``>>>`` is a Functionary message only as ``>>>NAME`` and a line break;
+    otherwise it is an arrow in prose."""
+    m = _IDENT.match(text, a, b)
+    if m is None:
+        return True
+    nxt = m.end()
+    while nxt < b and text[nxt] in " \t":
+        nxt += 1
+    return nxt < b and text[nxt] not in "\r\n"
+
+
+def cwm_unclosed_is_prose(text: str, a: int, b: int) -> bool:
+    """A ``<tool: x>`` without its ``</tool>`` is prose naming the tag."""
+    return True
 
 
 def read_functionary(
