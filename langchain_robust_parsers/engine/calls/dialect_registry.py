@@ -2,11 +2,16 @@
 
 A record names the dialect, its markers (the tokens that open and close a call block), how its
 body is read (``reader``), what is left of the answer once the calls are taken out
-(``remaining``), which :mod:`~langchain_robust_parsers.engine.calls.tool_prompts` dialect
-writes it (``writer``, when the chat model can prompt in it), and the model families that
-write it. :mod:`~langchain_robust_parsers.engine.calls.dialects` finds the blocks and reads
-them with the record's reader; the stream splitter holds text at the same markers. Adding a
-dialect is one record here (and its reader when the body is new) plus its tests.
+(``remaining``, a rule of :mod:`~langchain_robust_parsers.engine.calls.remaining_content`),
+how the chat model prompts in it (``writers``, see
+:mod:`~langchain_robust_parsers.engine.calls.call_writers`), the few differences of its body
+that the JSON/Python reader handles, and the model families that write it. The code reads these
+fields, never a dialect's name: :mod:`~langchain_robust_parsers.engine.calls.dialects` finds
+the blocks and reads them with the record's reader, the stream splitter holds text at the same
+markers, ``answer_content`` applies the record's rule and
+:mod:`~langchain_robust_parsers.engine.calls.tool_prompts` its writers. Adding a dialect is one
+record here, plus its reader when the body is new (a built-in reader's name, or the reader
+function itself), plus its tests; ``docs/tool-call-dialects.md`` shows one.
 
 Readers by name:
 
