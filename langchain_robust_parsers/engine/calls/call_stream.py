@@ -84,7 +84,6 @@ _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
-_FUNCTIONARY_ALL = FUNCTIONARY_TEXT_RECIPIENT
 _ARROWS = ">>>"
 """Functionary's recipient prefix: the one opener that starts with ``>``."""
 _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
@@ -600,7 +599,7 @@ class CallStreamSplitter:
             return False
         m = _IDENT.match(text, i)
         assert m is not None  # the trigger matched a name's first character
-        if i == 0 and text.startswith(_FUNCTIONARY_ALL):  # Functionary's text recipient
+        if i == 0 and text.startswith(FUNCTIONARY_TEXT_RECIPIENT):  # Functionary's text recipient
             self._mode, self._calls_start, self._calls_scan = "calls", i, i
             return True
         if not self._answer_started and m.group() in _HARMONY_CHANNELS:
