@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from toy_dialect import TOY, toy_reader
 
+from langchain_robust_parsers import FunctionCallOutputParser
 from langchain_robust_parsers.engine.calls import dialect_registry as registry
 from langchain_robust_parsers.engine.calls.call_stream import answer_content, parse_answer
 from langchain_robust_parsers.engine.calls.call_writers import TOOLS_PLACEHOLDER, CallWriter
@@ -154,6 +156,17 @@ def test_every_writer_prompts_with_the_tools_and_returns_results(
     assert '{"temp_c": 21}' in turn and "no flights found" in turn
 
 
+@pytest.mark.parametrize("record", DIALECT_RECORDS, ids=RECORD_IDS)
+def test_the_call_parsers_instructions_follow_the_record(record: DialectRecord) -> None:
+    text = FunctionCallOutputParser(dialect=record.name).get_format_instructions()
+    if record.instructions == "json_in_tags":
+        assert text.count(record.markers[0].open) == 2 and record.markers[0].close[0] in text
+    elif record.instructions == "python_list":
+        assert "as a Python list" in text
+    else:
+        assert "as a JSON list" in text
+
+
 def test_an_unknown_writer_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         call_writer("klingon")
@@ -169,12 +182,6 @@ ALLOWED_SWITCHES = {
     ("engine/calls/dialects.py", "mistral"): "the calls reader's Mistral bodies (no tag)",
     ("engine/calls/dialects.py", "harmony"): "harmony has no markers: decode_calls tries its "
     "reader by the answer's structure, before the marker blocks",
-    # Which of FunctionCallOutputParser's three instruction texts to print: not yet on the
-    # records (its texts are not the chat model's writers).
-    ("parsers/function_calls.py", "python"): "format instructions",
-    ("parsers/function_calls.py", "toolcall"): "format instructions",
-    ("parsers/function_calls.py", "tool_call_start"): "format instructions",
-    ("parsers/function_calls.py", "tool_call"): "format instructions",
 }
 
 
@@ -290,6 +297,7 @@ def test_a_new_record_is_read_whole_and_streamed_without_other_code() -> None:
     script = TOY_SCRIPT.format(tests=str(Path(__file__).parent))
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(script)],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(PACKAGE.parent), *sys.path])},
         capture_output=True,
         text=True,
         check=True,

@@ -27,7 +27,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
 from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
-from langchain_robust_parsers.engine.calls.dialect_registry import TOOL_CALL_MARKER
+from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -290,11 +290,16 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     def get_format_instructions(self) -> str:
         """Instructions for the prompt, in the configured dialect (Python for ``auto``)."""
-        if self.dialect in ("auto", "python", "toolcall", "tool_call_start"):
+        record = dialect_record(self.dialect)  # None for auto (Python, as BFCL) and bare
+        if record is not None:
+            asked = record.instructions
+        else:
+            asked = "python_list" if self.dialect == "auto" else "json_list"
+        if asked == "python_list":
             text = _INSTRUCTIONS_PYTHON
             empty = _EMPTY_PYTHON
-        elif self.dialect == "tool_call":
-            tag = TOOL_CALL_MARKER
+        elif asked == "json_in_tags" and record is not None and record.markers[0].close:
+            tag = record.markers[0]
             return _INSTRUCTIONS_TAG.format(open=tag.open, close=tag.close[0])
         else:
             text, empty = _INSTRUCTIONS_JSON, _EMPTY_JSON

@@ -138,7 +138,9 @@ class DialectRecord:
     prompt wrote the first call's marker, so a call before the first marker is a block too.
     ``unclosed_is_prose``: is the body ``text[a:b]`` of a block cut off before its closing tag
     prose that names the marker (``use <tool_call> tags``)? By default, when it holds neither
-    calls nor markup its reader knows.
+    calls nor markup its reader knows. ``instructions``: what
+    ``FunctionCallOutputParser.get_format_instructions`` asks for in this dialect: a Python
+    list of calls, a JSON list, or a JSON object inside the dialect's first marker.
     """
 
     name: str
@@ -154,6 +156,7 @@ class DialectRecord:
     call_suffix: str = ""
     unmarked_first_call: bool = False
     unclosed_is_prose: Callable[[str, int, int], bool] | None = None
+    instructions: Literal["python_list", "json_list", "json_in_tags"] = "json_list"
 
 
 _NAME_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
@@ -188,6 +191,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         '<tool_call>{"name": "f", "arguments": {..}}</tool_call>; '
         "<tool_call><function=f><parameter=k>v</parameter></function></tool_call>; "
         "<tool_call>f<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>",
+        instructions="json_in_tags",
         writers=(
             tagged_json_writer("hermes", TOOL_CALL_MARKER.open, TOOL_CALL_MARKER.close[0]),
             tagged_xml_writer("xml", TOOL_CALL_MARKER.open, TOOL_CALL_MARKER.close[0]),
@@ -330,6 +334,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "calls",
         "LFM2",
         "<|tool_call_start|>[f(k=1)]<|tool_call_end|>",
+        instructions="python_list",
     ),
     DialectRecord(
         "tool_calls",
@@ -407,6 +412,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "calls",
         "Nemotron, BFCL's tag",
         '<TOOLCALL>[{"name": "f", "arguments": {..}}]</TOOLCALL>',
+        instructions="python_list",  # BFCL's prompt for Nemotron asks for Python calls
     ),
     DialectRecord(
         "apertus",
@@ -450,6 +456,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "BFCL's format; any model prompted with Python call syntax",
         '[f(k="v"), g(n=1)]',
         writers=(PYTHON_WRITER,),
+        instructions="python_list",
     ),
     DialectRecord(
         "json",
