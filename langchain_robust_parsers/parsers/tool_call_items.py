@@ -261,14 +261,6 @@ def message_calls(message: BaseMessage) -> list[WorkingCall]:
     return out
 
 
-def stopped_at_max_tokens(message: BaseMessage | None) -> bool:
-    """True when the message says the model stopped at its output token limit."""
-    meta = getattr(message, "response_metadata", None)
-    if not isinstance(meta, dict):
-        return False
-    return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
-
-
 def partial_value(parser: str, text: str) -> Any:
     """The JSON value of a prefix of argument text, or ``None``; an engine bug is logged once by
     the boundary (raised in strict mode) and never breaks a stream."""

@@ -74,7 +74,9 @@ from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
     raise_if_truncated,
+    stop_reason_cut,
     truncation_mode,
+    with_stop_reason,
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
@@ -92,7 +94,6 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     WorkingCall,
     message_calls,
     partial_value,
-    stopped_at_max_tokens,
     stream_entry,
     typed_text_calls,
 )
@@ -388,7 +389,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             )
             for c in streamed
         ]
-        return self._finish(calls, stream.text(), max_tokens=stream.max_tokens)
+        return self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
 
     # ---------------------------------------------------------------- work
 
@@ -440,7 +441,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         message = generation.message
         calls = message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
-        final = self._finish(calls, text, max_tokens=stopped_at_max_tokens(message))
+        final = self._finish(calls, text, stop_reason=stop_reason_cut(generation))
         return self._check_truncation(final, generation)
 
     def _check_truncation(self, final: FinalParse[Any], generation: Generation) -> FinalParse[Any]:
@@ -455,16 +456,18 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 "raise",
                 generation,
                 generation.text,
-                text_cut=any(c.report.truncated for c in calls),
+                text_cut=any(c.report.truncated in ("text", "both") for c in calls),
             )
         except TruncatedOutputError as error:
             return self._failure(error, [])
         return final
 
     def _finish(
-        self, calls: list[WorkingCall], text: str | None, *, max_tokens: bool = False
+        self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None
     ) -> FinalParse[Any]:
-        """Resolve ``calls`` (or read them from ``text``) and shape the output."""
+        """Resolve ``calls`` (or read them from ``text``) and shape the output. ``stop_reason``:
+        the provider's word for a cut at the token limit; every call then counts as cut off."""
+        max_tokens = stop_reason is not None
         if not calls and text and self.text_fallback:
             calls = self._text_calls(text)
         for call in calls:
@@ -474,6 +477,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         for call in selected:
             try:
                 self._resolve(call, max_tokens=max_tokens)
+                self._mark_cut(call, stop_reason)
             except UnrecoverableCall as err:
                 errors.append(err)
         if errors:
@@ -565,6 +569,22 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             raise UnrecoverableCall(message, raw or "") from err
         call.args = args
         call.report = report
+
+    def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
+        """A call of an answer stopped at the token limit is cut off, as if its arguments
+        were: its report says ``truncated``, and under ``allow_truncated=False`` it is not
+        returned (raises ``UnrecoverableCall``)."""
+        if stop_reason is None:
+            return
+        if not self.allow_truncated:
+            raw = call.raw_args_text()
+            raise UnrecoverableCall(
+                f"Tool call {call.raw_name!r} (id {call.id}) may be incomplete: the model "
+                f"stopped at its output token limit (stop reason {stop_reason!r}).\n"
+                f"{MAX_TOKENS_HINT}\nRaw arguments:\n{raw}",
+                raw,
+            )
+        call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:
         """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
