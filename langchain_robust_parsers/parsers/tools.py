@@ -39,7 +39,7 @@ from langchain_core.output_parsers import (
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
-from pydantic import ConfigDict, SkipValidation
+from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
@@ -393,9 +393,21 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     # ---------------------------------------------------------------- work
 
+    _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
+    """The names of ``tools`` and the identities of the tools they were read from: a stream
+    matches names on every chunk, and converting tools to schemas is not cheap."""
+
     def _bound_names(self) -> tuple[str, ...]:
-        """The names written names are matched to."""
-        return tuple(self.tool_names or ())
+        """The names written names are matched to: ``tool_names``, then the names of
+        ``tools``."""
+        return (*(self.tool_names or ()), *self._names_of_tools())
+
+    def _names_of_tools(self) -> tuple[str, ...]:
+        tools = tuple(self.tools or ())
+        key = tuple(map(id, tools))
+        if self._tools_names[0] != key:
+            self._tools_names = (key, tuple(bound_schemas(tools) or ()))
+        return self._tools_names[1]
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
