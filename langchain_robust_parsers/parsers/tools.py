@@ -55,6 +55,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.final_parse import (
@@ -73,8 +74,8 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
-    raise_if_truncated,
     stop_reason_cut,
+    truncation_error,
     truncation_mode,
     with_stop_reason,
 )
@@ -389,7 +390,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             )
             for c in streamed
         ]
-        return self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
+        final = self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
+        return self._check_truncation(final, stream.cut_stop_reason, stream.text())
 
     # ---------------------------------------------------------------- work
 
@@ -453,26 +455,23 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         message = generation.message
         calls = message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
-        final = self._finish(calls, text, stop_reason=stop_reason_cut(generation))
-        return self._check_truncation(final, generation)
+        stop_reason = stop_reason_cut(generation)
+        final = self._finish(calls, text, stop_reason=stop_reason)
+        return self._check_truncation(final, stop_reason, generation.text)
 
-    def _check_truncation(self, final: FinalParse[Any], generation: Generation) -> FinalParse[Any]:
-        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off and
-        ``on_truncation="raise"``."""
+    def _check_truncation(
+        self, final: FinalParse[Any], stop_reason: str | None, text: str
+    ) -> FinalParse[Any]:
+        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
+        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``."""
         if final.error is not None or truncation_mode(self.on_truncation) == "complete":
             return final
         calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
-        try:
-            raise_if_truncated(
-                self.get_name(),
-                "raise",
-                generation,
-                generation.text,
-                text_cut=any(c.report.truncated in ("text", "both") for c in calls),
-            )
-        except TruncatedOutputError as error:
-            return self._failure(error, [])
-        return final
+        text_cut = any(c.report.truncated in ("text", "both") for c in calls)
+        truncated = merge_truncation(text_cut, stop_reason is not None)
+        if truncated is None:
+            return final
+        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason), [])
 
     def _finish(
         self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None
