@@ -476,3 +476,11 @@ def test_an_ambiguous_value_is_left_for_validation_to_report() -> None:
     text = '<tool_call>{"name": "pick", "arguments": {"mode": "FAST"}}</tool_call>'
     adapted = TextToolCallAdapter(tools=[pick]).invoke(AIMessage(text))
     assert message_calls(adapted)[0] == [("pick", {"mode": "FAST"})]
+
+
+def test_a_tool_without_a_schema_leaves_native_calls_readable() -> None:
+    parser = RobustJsonOutputToolsParser(tools=[{"description": "not a tool definition"}])
+    message = native_call_message(FINISHED)
+    assert parser.invoke(message) == [
+        {"args": {"city": "Oslo", "unit": "c"}, "type": "get_weather"}
+    ]

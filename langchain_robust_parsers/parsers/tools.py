@@ -408,7 +408,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
         if self._tools_names[0] != key:
-            self._tools_names = (key, tuple(bound_schemas(tools) or ()))
+            try:
+                names = tuple(bound_schemas(tools) or ())
+            except (ValueError, TypeError):  # not a tool langchain-core can describe
+                logger.debug("tools: a bound tool has no schema; names matched exactly")
+                names = ()
+            self._tools_names = (key, names)
         return self._tools_names[1]
 
     def _matcher(self) -> ToolNameMatcher:
