@@ -484,3 +484,23 @@ def test_a_tool_without_a_schema_leaves_native_calls_readable() -> None:
     assert parser.invoke(message) == [
         {"args": {"city": "Oslo", "unit": "c"}, "type": "get_weather"}
     ]
+
+
+@pytest.mark.parametrize("spelling", ["openai", "gemini-enum", "ollama", "normalized"])
+def test_async_streams_end_as_invoke_ends(spelling: str) -> None:
+    async def chunks(text: str) -> Any:
+        for chunk in chunks_of(text, CUT_SPELLINGS[spelling]):
+            yield chunk
+
+    async def last(parser: Any, text: str) -> Any:
+        out = [value async for value in parser.atransform(chunks(text))]
+        return out[-1]
+
+    for parser, text in [
+        (RobustJsonOutputParser(on_truncation="raise"), JSON_ANSWER),
+        (RobustPydanticOutputParser(pydantic_object=Forecast, on_truncation="raise"), JSON_ANSWER),
+        (FunctionCallOutputParser(on_truncation="raise"), PYTHON_CALL),
+    ]:
+        with pytest.raises(TruncatedOutputError):
+            asyncio.run(last(parser, text))
+        assert asyncio.run(last(parser.model_copy(update={"on_truncation": "complete"}), text))
