@@ -504,3 +504,13 @@ def test_async_streams_end_as_invoke_ends(spelling: str) -> None:
         with pytest.raises(TruncatedOutputError):
             asyncio.run(last(parser, text))
         assert asyncio.run(last(parser.model_copy(update={"on_truncation": "complete"}), text))
+
+
+def test_reports_name_the_renaming_and_the_literal_coercion() -> None:
+    text = hermes("GetWeather")
+    _, report = FunctionCallOutputParser(tools=[get_weather]).parse_with_report(text)
+    assert {"tool_name", "coerce:get_weather.unit:enum"} <= set(report.repair_names)
+    _, tools_report = RobustJsonOutputToolsParser(tools=[get_weather]).parse_with_report(text)
+    (call,) = tools_report.calls
+    assert {"tool_name", "coerce:get_weather.unit:enum"} <= set(call.report.repair_names)
+    assert call.name == "get_weather" and call.raw_name == "GetWeather"
