@@ -514,3 +514,11 @@ def test_reports_name_the_renaming_and_the_literal_coercion() -> None:
     (call,) = tools_report.calls
     assert {"tool_name", "coerce:get_weather.unit:enum"} <= set(call.report.repair_names)
     assert call.name == "get_weather" and call.raw_name == "GetWeather"
+
+
+@pytest.mark.parametrize("written", ["GetWeather", "getWeather"])
+def test_a_streamed_call_keeps_the_name_it_was_first_shown_with(written: str) -> None:
+    parser = FunctionCallOutputParser(tools=[get_weather])
+    values = list(parser.transform(iter(chunks_of(hermes(written), FINISHED, size=5))))
+    assert values and all(next(iter(v[0])) == "get_weather" for v in values if v)
+    assert values[-1] == parser.invoke(hermes(written))

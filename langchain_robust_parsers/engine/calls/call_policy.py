@@ -94,9 +94,9 @@ class CallPolicy:
         return placed, invalid
 
     def type(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[str]]:
-        """``calls`` typed by the schemas (those whose positional arguments do not fit left
-        out), and the coercions made."""
-        placed, _ = self.place(calls)
+        """``calls`` named and typed by the schemas (those whose positional arguments do not
+        fit left out), and the coercions made: what a final parse will show of them."""
+        placed, _ = self.place(self.name(calls)[0])
         if not self.schemas:
             return placed, []
         return type_calls(placed, self.schemas)
