@@ -76,8 +76,8 @@ from langchain_robust_parsers.parsers.function_calls import (
     LIMIT_REASON,
     Dialect,
     new_call_id,
-    stopped_at_limit,
 )
+from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -316,7 +316,7 @@ class _StreamOut:
         self.reading = True  # False after an engine bug: the rest is read at the end only
 
     def absorb(self, chunk: Any) -> None:
-        if isinstance(chunk, BaseMessage) and stopped_at_limit(chunk):
+        if isinstance(chunk, BaseMessage) and stop_reason_cut(chunk) is not None:
             self.stopped_at_limit = True
         meta = _metadata_chunk(chunk)
         if meta is not None:
@@ -646,7 +646,7 @@ class TextToolCallingChatModel(BaseChatModel):
 
     def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
         """The token-limit rule: see :attr:`allow_truncated_calls`."""
-        cut = isinstance(output, BaseMessage) and stopped_at_limit(output)
+        cut = isinstance(output, BaseMessage) and stop_reason_cut(output) is not None
         return _cut_at_limit(answer) if cut and not self.allow_truncated_calls else answer
 
     def _message(self, answer: ParsedAnswer, output: Any) -> AIMessage:

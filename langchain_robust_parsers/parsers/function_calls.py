@@ -58,6 +58,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
     raise_if_truncated,
+    stop_reason_cut,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser, generation_of
 
@@ -141,15 +142,9 @@ def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolic
 
 
 LIMIT_REASON = (
-    "The answer stopped at the output token limit (finish_reason length): this call may be "
-    "incomplete and was not run."
+    "The answer stopped at the output token limit (the provider's stop reason says so): this "
+    "call may be incomplete and was not run."
 )
-
-
-def stopped_at_limit(message: BaseMessage) -> bool:
-    """Did the provider stop this message at its output token limit?"""
-    meta = message.response_metadata or {}
-    return meta.get("finish_reason") == "length" or meta.get("stop_reason") == "max_tokens"
 
 
 def _cut_call(call: ToolCall) -> InvalidToolCall:
@@ -543,7 +538,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
             for c in vetted.invalid
         ]
         calls = [_tool_call(c) for c in vetted.calls]
-        if calls and not self.allow_truncated_calls and stopped_at_limit(message):
+        if calls and not self.allow_truncated_calls and stop_reason_cut(message) is not None:
             invalid += [_cut_call(c) for c in calls]
             calls = []
         adapted = self._rebuild(

@@ -139,14 +139,17 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         return self._parse_partial(text)
 
     def _stream_final(
-        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+        self,
+        stream: JsonValueStream,
+        clean: tuple[Any, ParseReport] | None,
+        stop_reason: str | None = None,
     ) -> FinalParse[Any]:
-        if clean is not None and self.pydantic_object is None:
+        if clean is not None and stop_reason is None and self.pydantic_object is None:
             value, report = clean
             return FinalParse(
                 value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
             )
-        return self._parse_final(stream.text())
+        return self._parse_final(stream.text(), stop_reason=stop_reason)
 
     # ---------------------------------------------------------------- work
 

@@ -41,6 +41,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
     plain_start,
 )
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -124,10 +125,34 @@ def texts(chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
         yield chunk_text(chunk)
 
 
-async def atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
-    """``chunks`` as text, asynchronously."""
-    async for chunk in chunks:
-        yield chunk_text(chunk)
+class StopReasonWatch:
+    """The text of a stream's chunks, noting on the way the provider's word when a message
+    chunk says the output token limit stopped the model (providers send it on the last chunk):
+    the final parse of a stream must see the cut that ``invoke`` sees."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self) -> None:
+        self.reason: str | None = None
+
+    def _note(self, chunk: str | BaseMessage) -> None:
+        meta = getattr(chunk, "response_metadata", None)
+        if meta:
+            self.reason = cut_stop_reason(meta) or self.reason
+
+    def texts(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
+        """``chunks`` as text."""
+        for chunk in chunks:
+            if type(chunk) is not str:
+                self._note(chunk)
+            yield chunk_text(chunk)
+
+    async def atexts(self, chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
+        """``chunks`` as text, asynchronously."""
+        async for chunk in chunks:
+            if type(chunk) is not str:
+                self._note(chunk)
+            yield chunk_text(chunk)
 
 
 def _stream_decoder() -> JsonStreamDecoder:
@@ -289,12 +314,16 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         return value
 
     def _stream_final(
-        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+        self,
+        stream: JsonValueStream,
+        clean: tuple[Any, ParseReport] | None,
+        stop_reason: str | None = None,
     ) -> FinalParse[Any]:
         """What ``parse`` gives for the whole streamed text, with the event that reports it.
         Its value is yielded last unless it equals the last item yielded; its error is raised,
         so a stream fails where ``invoke`` fails. ``clean`` is the value and report when the
-        stream needs no second reading."""
+        stream needs no second reading; ``stop_reason``: a chunk said the output token limit
+        stopped the model."""
         raise NotImplementedError
 
     def _diff(self, prev: Any, next: Any) -> Any:
@@ -334,8 +363,13 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Stream values as the text arrives; message chunks become text before tracing."""
+        watch = StopReasonWatch()
+
+        def run(texts: Iterator[str | BaseMessage]) -> Iterator[Any]:
+            return self._transform(texts, watch)
+
         yield from self._transform_stream_with_config(
-            map(chunk_text, input), self._transform, config, run_type="parser"
+            watch.texts(input), run, config, run_type="parser"
         )
 
     async def atransform(
@@ -345,8 +379,13 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
+        watch = StopReasonWatch()
+
+        def run(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+            return self._atransform(texts, watch)
+
         async for chunk in self._atransform_stream_with_config(
-            atexts(input), self._atransform, config, run_type="parser"
+            watch.atexts(input), run, config, run_type="parser"
         ):
             yield chunk
 
@@ -355,7 +394,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         per-chunk loops then skip the item and output steps."""
         return type(self)._stream_item is StreamingJsonParser._stream_item and not self.diff
 
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+    def _transform(
+        self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
+    ) -> Iterator[Any]:
         stream = JsonValueStream(self._stream_partial)
         push = stream.push
         plain = self._plain_items()
@@ -372,7 +413,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._output(prev, item)
                 prev = item
-        final = self._stream_final(stream, stream.clean_result())
+        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         publish(final.event, self._stats)
         value = final.unwrap()
         if value != prev:  # a final None after values (an on_error fallback) is yielded too
@@ -381,6 +422,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     async def _atransform(
         self,
         input: AsyncIterator[str | BaseMessage],
+        watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
         stream = JsonValueStream(self._stream_partial)
         push = stream.push
@@ -398,7 +440,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if item is not None:
                 yield self._output(prev, item)
                 prev = item
-        final = self._stream_final(stream, stream.clean_result())
+        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         await apublish(final.event, self._stats)
         value = final.unwrap()
         if value != prev:  # a final None after values (an on_error fallback) is yielded too

@@ -201,15 +201,18 @@ class RobustPydanticOutputParser(
             return None
 
     def _stream_final(
-        self, stream: JsonValueStream, clean: tuple[Any, ParseReport] | None
+        self,
+        stream: JsonValueStream,
+        clean: tuple[Any, ParseReport] | None,
+        stop_reason: str | None = None,
     ) -> FinalParse[Any]:
-        if clean is not None:
+        if clean is not None and stop_reason is None:
             value, report = clean
             fitted = self._fit(value)
             if not isinstance(fitted, Exception) and not fitted[1]:
                 event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
                 return FinalParse(fitted[0], report, event)
-        return self._parse_final(stream.text())
+        return self._parse_final(stream.text(), stop_reason)
 
     # ---------------------------------------------------------------- work
 

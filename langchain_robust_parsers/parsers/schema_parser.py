@@ -109,8 +109,10 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def _stream_item(self, value: Any) -> Any:
         return dump_value(super()._stream_item(value))
 
-    def _stream_final(self, stream: JsonValueStream, clean: Any) -> FinalParse[Any]:
-        final = super()._stream_final(stream, clean)
+    def _stream_final(
+        self, stream: JsonValueStream, clean: Any, stop_reason: str | None = None
+    ) -> FinalParse[Any]:
+        final = super()._stream_final(stream, clean, stop_reason)
         if final.error is not None:
             return final
         return dataclasses.replace(final, value=dump_value(final.value))

@@ -1,22 +1,11 @@
 """Whether the model was cut off at its output-token limit, and the error for a cut answer.
 
-Providers say so in different words and places. LangChain's partner packages copy the provider's
-field into ``AIMessage.response_metadata`` (chat models) or ``Generation.generation_info``
-(completion models):
-
-- OpenAI, Azure, Groq, Mistral, Together, Fireworks, DeepSeek, xAI, vLLM, llama.cpp, TGI:
-  ``finish_reason == "length"`` (Mistral also ``"model_length"``);
-- OpenAI's Responses API: ``status == "incomplete"`` with
-  ``incomplete_details == {"reason": "max_output_tokens"}``;
-- Anthropic (and Claude on Bedrock or Vertex): ``stop_reason == "max_tokens"``;
-- Ollama: ``done_reason == "length"``;
-- Gemini / Vertex AI: ``finish_reason == "MAX_TOKENS"`` (sometimes the ``FinishReason`` enum);
-- Bedrock Converse: ``stopReason == "max_tokens"``; Cohere: ``finish_reason == "MAX_TOKENS"``;
-  watsonx: ``stop_reason == "max_tokens"``.
-
-:func:`stop_reason_cut` reads all of them, case-insensitively. Every parser that can see a cut
-answer has one option, ``on_truncation``: ``"complete"`` (complete it, as LangChain does, and say
-so in the report) or ``"raise"`` (:class:`TruncatedOutputError`).
+The providers' words for it, and where they sit, are one table in
+:mod:`langchain_robust_parsers.engine.lexicon.stop_reasons`; :func:`stop_reason_cut` reads it
+from a message (``response_metadata``) or a generation (its message's metadata, then its
+``generation_info``). Every parser that can see a cut answer has one option, ``on_truncation``:
+``"complete"`` (complete it, as LangChain does, and say so in the report) or ``"raise"``
+(:class:`TruncatedOutputError`).
 """
 
 from __future__ import annotations
@@ -29,6 +18,12 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 
+from langchain_robust_parsers.engine.lexicon.stop_reasons import (
+    CUT_STOP_REASONS,
+    STOP_REASON_KEYS,
+    cut_stop_reason,
+    stop_reason_of,
+)
 from langchain_robust_parsers.engine.report import ParseReport, Truncation, merge_truncation
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 
@@ -50,52 +45,6 @@ OnTruncation = Literal["complete", "raise"]
 """What a parser does with a cut-off answer: complete it (the report says ``truncated``), or
 raise :class:`TruncatedOutputError`."""
 
-STOP_REASON_KEYS = ("finish_reason", "stop_reason", "done_reason", "stopReason", "finishReason")
-"""Where the providers' stop reason sits in ``response_metadata`` / ``generation_info``."""
-
-CUT_STOP_REASONS = frozenset(
-    {"length", "max_tokens", "max_output_tokens", "model_length", "max_length", "token_limit"}
-)
-"""Stop reasons (case-folded, ``FinishReason.`` prefix and dashes removed) meaning the output
-token limit was reached."""
-
-_ENUM_PREFIX = "finishreason."
-"""``str()`` of Gemini's ``FinishReason.MAX_TOKENS`` enum on some SDK versions."""
-
-
-def _normal(value: object) -> str | None:
-    """A stop reason as text, folded for comparison; ``None`` for anything that is not one."""
-    name = getattr(value, "name", None)  # an enum member (Gemini's FinishReason)
-    text = name if isinstance(name, str) else value
-    if not isinstance(text, str):
-        return None
-    folded = text.strip().casefold().replace("-", "_")
-    return folded.removeprefix(_ENUM_PREFIX)
-
-
-def _reasons(metadata: Mapping[str, Any] | None) -> list[str]:
-    """Every stop reason in a metadata mapping, as written, in :data:`STOP_REASON_KEYS` order
-    (then the Responses API's incomplete reason)."""
-    if not isinstance(metadata, Mapping):
-        return []
-    found: list[str] = []
-    for key in STOP_REASON_KEYS:
-        value = metadata.get(key)
-        if value is not None and _normal(value) is not None:
-            name = getattr(value, "name", None)
-            found.append(name if isinstance(name, str) else str(value))
-    details = metadata.get("incomplete_details")
-    if isinstance(details, Mapping) and isinstance(details.get("reason"), str):
-        found.append(str(details["reason"]))
-    return found
-
-
-def stop_reason_of(metadata: Mapping[str, Any] | None) -> str | None:
-    """The stop reason in a ``response_metadata`` or ``generation_info`` mapping, as written
-    (the first of :data:`STOP_REASON_KEYS` present, else the Responses API's incomplete reason)."""
-    reasons = _reasons(metadata)
-    return reasons[0] if reasons else None
-
 
 def _metadata(source: BaseMessage | Generation | Mapping[str, Any] | None) -> list[Any]:
     if isinstance(source, Mapping):
@@ -114,9 +63,9 @@ def stop_reason_cut(source: BaseMessage | Generation | Mapping[str, Any] | None)
     ``None``. ``source`` is a message, a generation (its message's ``response_metadata``, then
     its ``generation_info``) or one such mapping."""
     for metadata in _metadata(source):
-        for reason in _reasons(metadata):
-            if _normal(reason) in CUT_STOP_REASONS:
-                return reason
+        reason = cut_stop_reason(metadata)
+        if reason is not None:
+            return reason
     return None
 
 

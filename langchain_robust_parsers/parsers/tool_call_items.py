@@ -20,6 +20,7 @@ from typing_extensions import TypedDict
 from langchain_robust_parsers.engine import ParseReport, Repair, decode
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
+from langchain_robust_parsers.engine.calls.tool_args import RENAME_REPAIR
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import Outcome
 from langchain_robust_parsers.parsers.boundary import engine_call
@@ -49,9 +50,6 @@ logger = logging.getLogger("langchain_robust_parsers")
 
 COERCION_REPAIR_PREFIX = "coerce:"
 """Coercions of the Pydantic variant appear in a call's report as repairs ``coerce:<rule>``."""
-
-RENAME_REPAIR = "tool_name"
-"""Repair name: the written tool name was matched to a differently spelled bound name."""
 
 MAX_TOKENS_HINT = (
     "The model stopped at its output token limit (max_tokens): the arguments are likely "
@@ -259,14 +257,6 @@ def message_calls(message: BaseMessage) -> list[WorkingCall]:
                     )
                 )
     return out
-
-
-def stopped_at_max_tokens(message: BaseMessage | None) -> bool:
-    """True when the message says the model stopped at its output token limit."""
-    meta = getattr(message, "response_metadata", None)
-    if not isinstance(meta, dict):
-        return False
-    return meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
 
 
 def partial_value(parser: str, text: str) -> Any:

@@ -40,6 +40,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.json_streaming import (
     JsonValueStream,
@@ -275,7 +276,7 @@ class ToolCallStream:
         self._chunks = _CallList(reparse)
         self._raw = _CallList(reparse, lazy=True)
         self.raw_key = False
-        self.max_tokens = False
+        self.cut_stop_reason: str | None = None  # a chunk said the token limit stopped it
         """A chunk said the model stopped at its output token limit."""
         self.kept_text: list[str] | None = [] if keep_text else None
         """The text pieces kept for the text fallback (``None``: not kept)."""
@@ -307,10 +308,9 @@ class ToolCallStream:
 
     def note_stop(self, meta: dict[str, Any]) -> None:
         """Note a chunk's ``response_metadata`` saying the model stopped at its token limit."""
-        if meta and (
-            meta.get("stop_reason") == "max_tokens" or meta.get("finish_reason") == "length"
-        ):
-            self.max_tokens = True
+        reason = cut_stop_reason(meta) if meta else None
+        if reason is not None:
+            self.cut_stop_reason = reason
 
     def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
         """Consume one chunk; True when a call changed. ``text`` is its text, when known."""

@@ -39,7 +39,7 @@ from langchain_core.output_parsers import (
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
-from pydantic import ConfigDict, SkipValidation
+from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine import ParseReport, Repair
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
@@ -55,6 +55,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.final_parse import (
@@ -73,8 +74,10 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
-    raise_if_truncated,
+    stop_reason_cut,
+    truncation_error,
     truncation_mode,
+    with_stop_reason,
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
@@ -92,7 +95,6 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     WorkingCall,
     message_calls,
     partial_value,
-    stopped_at_max_tokens,
     stream_entry,
     typed_text_calls,
 )
@@ -388,13 +390,31 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             )
             for c in streamed
         ]
-        return self._finish(calls, stream.text(), max_tokens=stream.max_tokens)
+        final = self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
+        return self._check_truncation(final, stream.cut_stop_reason, stream.text())
 
     # ---------------------------------------------------------------- work
 
+    _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
+    """The names of ``tools`` and the identities of the tools they were read from: a stream
+    matches names on every chunk, and converting tools to schemas is not cheap."""
+
     def _bound_names(self) -> tuple[str, ...]:
-        """The names written names are matched to."""
-        return tuple(self.tool_names or ())
+        """The names written names are matched to: ``tool_names``, then the names of
+        ``tools``."""
+        return (*(self.tool_names or ()), *self._names_of_tools())
+
+    def _names_of_tools(self) -> tuple[str, ...]:
+        tools = tuple(self.tools or ())
+        key = tuple(map(id, tools))
+        if self._tools_names[0] != key:
+            try:
+                names = tuple(bound_schemas(tools) or ())
+            except (ValueError, TypeError):  # not a tool langchain-core can describe
+                logger.debug("tools: a bound tool has no schema; names matched exactly")
+                names = ()
+            self._tools_names = (key, names)
+        return self._tools_names[1]
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
@@ -440,31 +460,30 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         message = generation.message
         calls = message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
-        final = self._finish(calls, text, max_tokens=stopped_at_max_tokens(message))
-        return self._check_truncation(final, generation)
+        stop_reason = stop_reason_cut(generation)
+        final = self._finish(calls, text, stop_reason=stop_reason)
+        return self._check_truncation(final, stop_reason, generation.text)
 
-    def _check_truncation(self, final: FinalParse[Any], generation: Generation) -> FinalParse[Any]:
-        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off and
-        ``on_truncation="raise"``."""
+    def _check_truncation(
+        self, final: FinalParse[Any], stop_reason: str | None, text: str
+    ) -> FinalParse[Any]:
+        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
+        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``."""
         if final.error is not None or truncation_mode(self.on_truncation) == "complete":
             return final
         calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
-        try:
-            raise_if_truncated(
-                self.get_name(),
-                "raise",
-                generation,
-                generation.text,
-                text_cut=any(c.report.truncated for c in calls),
-            )
-        except TruncatedOutputError as error:
-            return self._failure(error, [])
-        return final
+        text_cut = any(c.report.truncated in ("text", "both") for c in calls)
+        truncated = merge_truncation(text_cut, stop_reason is not None)
+        if truncated is None:
+            return final
+        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason), [])
 
     def _finish(
-        self, calls: list[WorkingCall], text: str | None, *, max_tokens: bool = False
+        self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None
     ) -> FinalParse[Any]:
-        """Resolve ``calls`` (or read them from ``text``) and shape the output."""
+        """Resolve ``calls`` (or read them from ``text``) and shape the output. ``stop_reason``:
+        the provider's word for a cut at the token limit; every call then counts as cut off."""
+        max_tokens = stop_reason is not None
         if not calls and text and self.text_fallback:
             calls = self._text_calls(text)
         for call in calls:
@@ -474,6 +493,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         for call in selected:
             try:
                 self._resolve(call, max_tokens=max_tokens)
+                self._mark_cut(call, stop_reason)
             except UnrecoverableCall as err:
                 errors.append(err)
         if errors:
@@ -565,6 +585,22 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             raise UnrecoverableCall(message, raw or "") from err
         call.args = args
         call.report = report
+
+    def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
+        """A call of an answer stopped at the token limit is cut off, as if its arguments
+        were: its report says ``truncated``, and under ``allow_truncated=False`` it is not
+        returned (raises ``UnrecoverableCall``)."""
+        if stop_reason is None:
+            return
+        if not self.allow_truncated:
+            raw = call.raw_args_text()
+            raise UnrecoverableCall(
+                f"Tool call {call.raw_name!r} (id {call.id}) may be incomplete: the model "
+                f"stopped at its output token limit (stop reason {stop_reason!r}).\n"
+                f"{MAX_TOKENS_HINT}\nRaw arguments:\n{raw}",
+                raw,
+            )
+        call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:
         """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""

@@ -1,5 +1,9 @@
-"""Which decoded calls may run: typed by the bound tools' schemas, and the calls that must not
+"""Which decoded calls may run: named and typed by the bound tools, and the calls that must not
 run (to a tool that is not bound, or cut off) set apart as invalid calls with their reason.
+
+A written name is matched to a bound tool's by :class:`ToolNameMatcher` (``GetWeather``,
+``getWeather`` and ``get-weather`` all call ``get_weather``), the one rule every call reader
+follows; the report names each renaming (``tool_name``).
 
 An agent must never execute half a call or a call to a tool it does not have: such calls go
 to ``AIMessage.invalid_tool_calls`` (with the reason), not to ``tool_calls``, unless the user
@@ -8,8 +12,9 @@ opts in (``allow_unknown``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Sequence, Set
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
 from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
@@ -18,6 +23,7 @@ from langchain_robust_parsers.engine.calls.schema_types import (
     place_positional,
     type_calls,
 )
+from langchain_robust_parsers.engine.calls.tool_args import RENAME_REPAIR, tool_name_matcher
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls"]
@@ -58,6 +64,22 @@ class CallPolicy:
     schemas: ToolSchemas | None = None
     allow_unknown: bool = True
 
+    def name(
+        self, calls: Sequence[ParsedCall], tool_names: Iterable[str] = ()
+    ) -> tuple[list[ParsedCall], int]:
+        """``calls`` with each written name replaced by the bound name it means (among
+        ``tool_names`` and the schemas' names), and how many were renamed."""
+        matcher = tool_name_matcher((*tool_names, *(self.schemas or {})))
+        if not matcher:
+            return list(calls), 0
+        named: list[ParsedCall] = []
+        for call in calls:
+            bound = matcher.match(call.name)
+            named.append(
+                call if bound in (None, call.name) else dataclasses.replace(call, name=bound)
+            )
+        return named, sum(a is not b for a, b in zip(calls, named, strict=True))
+
     def place(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[InvalidCall]]:
         """``calls`` with their positional arguments on their tools' parameters, and those
         whose positional arguments do not fit as invalid calls."""
@@ -72,24 +94,27 @@ class CallPolicy:
         return placed, invalid
 
     def type(self, calls: Sequence[ParsedCall]) -> tuple[list[ParsedCall], list[str]]:
-        """``calls`` typed by the schemas (those whose positional arguments do not fit left
-        out), and the coercions made."""
-        placed, _ = self.place(calls)
+        """``calls`` named and typed by the schemas (those whose positional arguments do not
+        fit left out), and the coercions made: what a final parse will show of them."""
+        placed, _ = self.place(self.name(calls)[0])
         if not self.schemas:
             return placed, []
         return type_calls(placed, self.schemas)
 
     def runnable(self, calls: Sequence[ParsedCall], tool_names: Set[str]) -> list[ParsedCall]:
         """The calls that may run (typed), without the invalid ones (for streaming)."""
-        typed, _ = self.type(calls)
+        named, _ = self.name(calls, tool_names)
+        typed, _ = self.type(named)
         if self.allow_unknown or not tool_names:
             return typed
         return [c for c in typed if c.name in tool_names]
 
     def vet(self, decoded: DecodedCalls, tool_names: Set[str]) -> VettedCalls:
         """Type ``decoded.calls`` and set apart the calls that must not run."""
-        placed, invalid = self.place(decoded.calls)
+        named, renamed = self.name(decoded.calls, tool_names)
+        placed, invalid = self.place(named)
         typed, coercions = self.type(placed)
+        coercions = [RENAME_REPAIR] * renamed + coercions
         keep: list[ParsedCall] = []
         names = ", ".join(sorted(tool_names)) or "none"
         for call in typed:

@@ -7,6 +7,11 @@ tools known, a value is coerced to its parameter's type: ``"2"`` to 2 for an ``i
 was read as JSON back to its text for a ``string``. Each coercion is named in the report as
 ``coerce:<tool>.<argument>:<type>``. A value that does not convert stays as it is (the tool's
 own validation reports it). Nothing is evaluated: numbers and JSON are read with ``json``.
+
+A value of a parameter with an ``enum`` (a ``Literal`` or ``Enum`` in the tool's signature) that
+is not one of its members becomes the one member it names ignoring case, ``_``, ``-`` and spaces
+(``"C"`` for ``Literal["c", "f"]`` is ``"c"``), by :func:`match_literal`, the rule the Pydantic
+parsers follow; named ``coerce:<tool>.<argument>:enum``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.coercion import match_literal
 from langchain_robust_parsers.engine.json.numbers import number_value
 
 __all__ = ["ToolSchemas", "tool_schemas", "type_calls"]
@@ -125,6 +131,15 @@ def _typed(value: Any, raw: str | None, kinds: list[str]) -> tuple[bool, Any, st
     return False, value, ""
 
 
+def _member(value: Any, prop: Mapping[str, Any]) -> Any:
+    """The ``enum`` member of ``prop`` that ``value`` names (see :func:`match_literal`), or
+    ``value`` itself."""
+    members = prop.get("enum")
+    if not isinstance(members, list) or not isinstance(value, str):
+        return value
+    return match_literal(value, members)
+
+
 def place_positional(call: ParsedCall, schemas: ToolSchemas) -> ParsedCall | str:
     """``call`` with its positional arguments placed on its tool's parameters in the order the
     schema declares them (``area(10, 5)`` -> ``{"width": 10, "height": 5}``), as Python binds
@@ -166,6 +181,9 @@ def type_calls(
                 continue
             raw = None if call.raw is None else call.raw.get(key)
             changed, typed, kind = _typed(value, raw, _types(prop))
+            member = _member(typed, prop)
+            if member is not typed:
+                changed, typed, kind = True, member, "enum"
             if changed:
                 args[key] = typed
                 coercions.append(f"coerce:{call.name}.{key}:{kind}")

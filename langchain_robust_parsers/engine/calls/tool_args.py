@@ -28,6 +28,7 @@ from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = [
     "MAX_ARGUMENT_CANDIDATES",
+    "RENAME_REPAIR",
     "ToolArgumentsError",
     "ToolNameMatcher",
     "decode_arguments",
@@ -124,6 +125,9 @@ def decode_arguments(
 
 
 # --------------------------------------------------------------------------- tool names
+
+RENAME_REPAIR = "tool_name"
+"""Repair name: the written tool name was matched to a differently spelled bound name."""
 
 
 def name_key(name: str) -> str:
