@@ -13,8 +13,7 @@ import re
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
-from langchain_robust_parsers.engine.lexicon.fences import Fence
-from langchain_robust_parsers.engine.lexicon.fences import find_fences as fenced_blocks
+from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
 from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
 
 __all__ = [
@@ -43,6 +42,7 @@ MAX_FAILED_BLOCKS = 256
 """Blocks that fail to decode before the rest are dropped unread: a failed block costs the
 lenient repair path (hundreds of times a clean block), and an answer of thousands of broken
 calls (``'<tool_call>{"name": ' * 20_000``) is hostile, not a model's."""
+
 
 def skip_chars(text: str, pos: int, stop: int, chars: str = " \t\r\n,;") -> int:
     """The first position at or after ``pos`` (before ``stop``) not in ``chars``."""

@@ -24,6 +24,7 @@ _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re
 # A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
 _SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")
 
+
 @dataclass(frozen=True)
 class Region:
     """A candidate payload: ``text[start:stop]``; ``closed`` says a closing fence or tag ended

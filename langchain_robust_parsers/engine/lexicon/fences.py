@@ -33,6 +33,8 @@ __all__ = [
     "find_fences",
     "find_marker",
     "match_fence_open",
+    "open_fence_at_end",
+    "trailing_fence",
 ]
 
 MAX_FENCE_INFO = 40
@@ -133,6 +135,34 @@ def fence_opening_cut(text: str, pos: int) -> bool:
     return len(rest) - len(opening.run) <= MAX_FENCE_INFO + 2  # blanks before the info
 
 
+def trailing_fence(text: str, start: int = 0) -> int:
+    """Where a closing fence line that ends ``text`` (blanks after it allowed) starts, with the
+    line break before it; -1 when ``text[start:]`` does not end with one."""
+    i = len(text)
+    while i > start and text[i - 1] in " \t\r\n":
+        i -= 1
+    end = i
+    while i > start and text[i - 1] == text[end - 1]:
+        i -= 1
+    if end - i < 3 or text[end - 1] not in "`~":
+        return -1
+    while i > start and text[i - 1] in " \t":
+        i -= 1
+    if i > start and text[i - 1] != "\n":
+        return -1
+    if i > start:
+        i -= 2 if i - 1 > start and text[i - 2] == "\r" else 1
+    return i
+
+
+def open_fence_at_end(text: str) -> bool:
+    """Did ``text`` open a code fence it did not close?"""
+    closed = True
+    for fence in find_fences(text):
+        closed = fence.closed
+    return not closed
+
+
 def find_marker(text: str, marker: str, pos: int, stop: int | None = None) -> int:
     """``text.find(marker, pos, stop)``, faster for a marker whose first character is rare.
 
@@ -218,9 +248,7 @@ class _OpenerFinder:
             pos = hit + 3
 
 
-def find_fences(
-    text: str, begin: int = 0, skip: Sequence[tuple[int, int]] = ()
-) -> Iterator[Fence]:
+def find_fences(text: str, begin: int = 0, skip: Sequence[tuple[int, int]] = ()) -> Iterator[Fence]:
     """The fenced blocks of ``text`` from ``begin`` (``` or ~~~, any language tag or none,
     closed or not), outside the ``skip`` regions (reasoning), at most :data:`MAX_FENCES`."""
     finder = _OpenerFinder(text)
