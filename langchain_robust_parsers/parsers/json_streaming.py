@@ -23,7 +23,7 @@ yielded is a :class:`StreamedList`, whose sum is the last one.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import jsonpatch
@@ -31,7 +31,6 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.plain_partial import (
     JSON_WS,
     NOT_PLAIN,
@@ -43,10 +42,14 @@ from langchain_robust_parsers.engine.json.plain_partial import (
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
+    chunk_text,
+    traced_transform,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal_message,
     publish,
 )
 
@@ -103,31 +106,6 @@ class StreamedList(list[Any]):
 def streamed(value: Any) -> Any:
     """``value`` as a stream yields it: a list becomes a :class:`StreamedList`."""
     return StreamedList(value) if type(value) is list else value
-
-
-def chunk_text(chunk: str | BaseMessage) -> str:
-    """The text of a ``str`` or message chunk: a string content, or its text blocks joined.
-
-    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is
-    read directly. A message that holds a refusal raises langchain-core's ``ModelRefusalError``
-    (1.7.5 and later), as its own parsers do.
-    """
-    if isinstance(chunk, str):
-        return chunk
-    check_refusal_message(chunk)
-    return content_text(chunk.content)
-
-
-def texts(chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
-    """``chunks`` as text."""
-    for chunk in chunks:
-        yield chunk_text(chunk)
-
-
-async def atexts(chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
-    """``chunks`` as text, asynchronously."""
-    async for chunk in chunks:
-        yield chunk_text(chunk)
 
 
 def _stream_decoder() -> JsonStreamDecoder:
@@ -334,9 +312,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Stream values as the text arrives; message chunks become text before tracing."""
-        yield from self._transform_stream_with_config(
-            map(chunk_text, input), self._transform, config, run_type="parser"
-        )
+        yield from traced_transform(self, input, config)
 
     async def atransform(
         self,
@@ -345,9 +321,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
-        async for chunk in self._atransform_stream_with_config(
-            atexts(input), self._atransform, config, run_type="parser"
-        ):
+        async for chunk in atraced_transform(self, input, config):
             yield chunk
 
     def _plain_items(self) -> bool:
