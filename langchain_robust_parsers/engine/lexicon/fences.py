@@ -10,8 +10,9 @@ The rule follows CommonMark with a model's habits added:
   ``[`` or ``<`` ends the info string and starts the body there; a line that cannot be an info
   string (too long, or a backtick in a backtick fence) keeps only its language word;
 - a closing fence is a run of the same character at least as long as the opening one, at the
-  start of a line; failing that, the run anywhere after the body (inline fences); failing that,
-  the block runs to the end of the text (a cut-off answer).
+  start of a line, or at the end of one (models close ```` {"a": 1}``` ```` on the last line); a
+  run inside a line is text (a string may hold one); with no closing fence the block runs to
+  the end of the text (a cut-off answer).
 """
 
 from __future__ import annotations
@@ -129,10 +130,12 @@ def fence_opening_cut(text: str, pos: int) -> bool:
     rest = text[pos:]
     if rest in ("`", "``", "~", "~~"):
         return True
-    opening = match_fence_open(text, pos)
-    if opening is None or opening.body < len(text):
+    run = FENCE_OPEN.match(text, pos)
+    if run is None:
         return False
-    return len(rest) - len(opening.run) <= MAX_FENCE_INFO + 2  # blanks before the info
+    info = (_TICK_INFO if rest[0] == "`" else _TILDE_INFO).match(text, run.end())
+    assert info is not None  # every part of the pattern may be empty
+    return info.end() == len(text) and len(info.group(1)) < MAX_FENCE_INFO
 
 
 def trailing_fence(text: str, start: int = 0) -> int:
@@ -179,34 +182,37 @@ def find_marker(text: str, marker: str, pos: int, stop: int | None = None) -> in
         pos = hit + 1
 
 
-def _line_run(text: str, run: str, pos: int, stop: int) -> int:
-    """The first ``run`` at or after ``pos`` that starts a line (after indentation), or -1."""
-    while True:
-        hit = find_marker(text, run, pos, stop)
-        if hit < 0:
-            return -1
-        i = hit
-        while i > 0 and text[i - 1] in " \t":
-            i -= 1
-        if i == 0 or text[i - 1] == "\n":
-            return hit
-        pos = hit + len(run)
+def _closes(text: str, hit: int, run: str, stop: int) -> bool:
+    """Is the run at ``hit`` a closing fence: at the start of its line (after indentation), or
+    at the end of it (```` {"a": 1}``` ````)? A run inside a line is text, as in a string."""
+    i = hit
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    if i == 0 or text[i - 1] == "\n":
+        return True
+    j = hit + len(run)
+    while j < stop and text[j] == run[0]:
+        j += 1
+    while j < stop and text[j] in " \t\r":
+        j += 1
+    return j >= stop or text[j] == "\n"
 
 
 def closing_fence(text: str, run: str, pos: int, stop: int | None = None) -> tuple[int, int]:
     """Where the fence opened by ``run`` closes after ``pos``: the start and end of its closing
-    run (a run of the same character at least as long, at the start of a line, else anywhere),
-    or ``(-1, -1)`` when the block runs to the end."""
+    run (a run of the same character at least as long, at the start or the end of a line), or
+    ``(-1, -1)`` when the block runs to the end."""
     stop = len(text) if stop is None else stop
-    hit = _line_run(text, run, pos, stop)
-    if hit < 0:
+    while True:
         hit = find_marker(text, run, pos, stop)
-    if hit < 0:
-        return -1, -1
-    end = hit + len(run)
-    while end < stop and text[end] == run[0]:
-        end += 1
-    return hit, end
+        if hit < 0:
+            return -1, -1
+        end = hit + len(run)
+        while end < stop and text[end] == run[0]:
+            end += 1
+        if _closes(text, hit, run, stop):
+            return hit, end
+        pos = end
 
 
 def _region_end(pos: int, skip: Sequence[tuple[int, int]]) -> int:
