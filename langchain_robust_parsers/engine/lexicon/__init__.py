@@ -1,6 +1,7 @@
 """The one home of the words models write around an answer: reasoning blocks
-(:mod:`.reasoning`), code fences (:mod:`.fences`), the special tokens of tool-call dialects that
-belong to the call text (:mod:`.markers`) and tags in general (:mod:`.tags`).
+(:mod:`.reasoning`), code fences (:mod:`.fences`), string escapes and where one is cut off
+(:mod:`.escapes`), the special tokens of tool-call dialects that belong to the call text
+(:mod:`.markers`) and tags in general (:mod:`.tags`).
 
 Every reader asks these modules, so that the JSON locator, the call decoder, the stream splitters
 and the agent readers agree on where a payload starts and what is not the answer. The markers of
