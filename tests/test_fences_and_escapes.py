@@ -133,6 +133,8 @@ def test_yaml_parser_reads_every_spelling(spelling: str) -> None:
     text = fenced(body, spelling, "yaml")
     parser = RobustYamlOutputParser(pydantic_object=Trip)
     assert parser.parse(text) == Trip(city="Oslo", days=3, tags=["fjords", "museums"])
+    for size in CHUNK_SIZES:
+        assert streamed(parser, text, size)[-1] == parser.parse(text), size
 
 
 @spelled
@@ -159,13 +161,20 @@ def test_react_parser_reads_an_action_in_every_spelling(spelling: str) -> None:
 )
 def test_function_call_parser_reads_every_spelling(spelling: str, lang: str, body: str) -> None:
     text = fenced(body, spelling, lang)
-    assert FunctionCallOutputParser().parse(text) == [{"get_weather": {"city": "Oslo", "days": 3}}]
+    parser = FunctionCallOutputParser()
+    assert parser.parse(text) == [{"get_weather": {"city": "Oslo", "days": 3}}]
+    for size in CHUNK_SIZES:
+        assert streamed(parser, text, size)[-1] == parser.parse(text), size
 
 
 @spelled
 def test_action_parser_reads_every_spelling(spelling: str) -> None:
     body = '{"action_type": "click", "x": 412, "y": 96}'
-    actions = ActionOutputParser().parse(fenced(body, spelling, "json"))
+    text = fenced(body, spelling, "json")
+    parser = ActionOutputParser()
+    actions = parser.parse(text)
+    for size in CHUNK_SIZES:
+        assert streamed(parser, text, size)[-1] == actions, size
     assert [(a.action_type, getattr(a, "x", None), getattr(a, "y", None)) for a in actions] == [
         ("CLICK", 412, 96)
     ]
