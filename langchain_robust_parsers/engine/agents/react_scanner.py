@@ -314,12 +314,16 @@ class ReActScanner(JsonActions, TextLayout):
     def _hold_fence(self, text: str, i: int, base: int) -> int:
         n = len(text)
         hold = self._hold
-        while i < n:
-            c = text[i]
-            if not hold.text or c == hold.text[0]:
-                hold.text += c
-                i += 1
-                continue
+        if i < n:
+            # The whole run at once: adding a character at a time to an attribute copies the
+            # held run each time (quadratic in a long run of backticks).
+            mark = hold.text[0] if hold.text else text[i]
+            j = i
+            while j < n and text[j] == mark:
+                j += 1
+            hold.text += text[i:j]
+            i = j
+        if i < n:
             held = hold.text
             if len(held) < 3:
                 self._release(held)
