@@ -8,7 +8,12 @@ work with a constant bound per call, so joining ``n`` pieces is linear in their 
 
 from __future__ import annotations
 
-import re
+from langchain_robust_parsers.engine.lexicon.fences import (
+    match_fence_open,
+    open_fence_at_end,
+    trailing_fence,
+)
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 
 __all__ = ["MAX_OVERLAP_CHARS", "MIN_OVERLAP_CHARS", "RESTART_PROBE_CHARS", "stitch"]
 
@@ -22,30 +27,19 @@ search constant-time (at most this many ``endswith`` checks of at most this leng
 RESTART_PROBE_CHARS = 40
 """How much of the start of the answer a continuation must repeat to count as a restart."""
 
-_FENCE_OPEN = re.compile(r"[ \t\r\n]*(?:```|~~~)[A-Za-z0-9_+.-]{0,20}[ \t]*\r?\n")
-"""A fence opener at the start of a continuation (with its language tag); no nested
-quantifiers, anchored by ``match``."""
-
-_FENCE_CLOSE = re.compile(r"\r?\n?[ \t]*(?:```|~~~)[ \t\r\n]*\Z")
-"""A fence closer ending a continuation."""
-
-
-def _has_open_fence(text: str) -> bool:
-    """True when ``text`` opened a code fence it did not close."""
-    return (text.count("```") + text.count("~~~")) % 2 == 1
-
 
 def _drop_restarted_fence(head: str, piece: str) -> str:
     """``piece`` without a fence opener it starts with (the answer's own fence, if any, is
     still open in ``head``); a closer is dropped too when ``head`` had no fence to close."""
-    found = _FENCE_OPEN.match(piece)
-    if found is None:
-        return piece
-    piece = piece[found.end() :]
-    if not _has_open_fence(head):
-        closer = _FENCE_CLOSE.search(piece)
-        if closer is not None:
-            piece = piece[: closer.start()]
+    start = skip_space(piece, 0, len(piece))
+    found = match_fence_open(piece, start)
+    if found is None or not piece.startswith("\n", found.body - 1):
+        return piece  # a restarted fence has its own line
+    piece = piece[found.body :]
+    if not open_fence_at_end(head):
+        closer = trailing_fence(piece)
+        if closer >= 0:
+            piece = piece[:closer]
     return piece
 
 

@@ -25,12 +25,15 @@ from langchain_robust_parsers.engine.agents.dialog import (
     parse_dialog,
     wrap,
 )
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
+    chunk_text,
+    traced_transform,
+)
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
-from langchain_robust_parsers.parsers.text_formats import achunk_texts, chunk_texts
 from langchain_robust_parsers.parsers.vocabulary import ReportingParser
 
 __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
@@ -116,19 +119,9 @@ def _to_turn(parsed: DialogParse) -> DialogTurn:
     )
 
 
-def _message_text(message: BaseMessage) -> str:
-    """The text of a message, a refusal block's text included: a refusal becomes a turn, not
-    an error."""
-    return content_text(message.content, refusals=True)
-
-
-def _chunk_text(chunk: str | BaseMessage) -> str:
-    return chunk if isinstance(chunk, str) else _message_text(chunk)
-
-
 def _generation_text(generation: Generation) -> str:
     if isinstance(generation, ChatGeneration):
-        return _message_text(generation.message)
+        return chunk_text(generation.message, "text")  # a refusal becomes a turn
     return generation.text
 
 
@@ -243,9 +236,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     ) -> Iterator[DialogTurn]:
         """Stream turns as the text arrives; message chunks become text before tracing (which
         would otherwise merge every message chunk into the previous ones)."""
-        yield from self._transform_stream_with_config(
-            chunk_texts(input, _message_text), self._transform, config, run_type="parser"
-        )
+        yield from traced_transform(self, input, config, "text")
 
     async def atransform(
         self,
@@ -254,16 +245,14 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         **kwargs: Any,
     ) -> AsyncIterator[DialogTurn]:
         """Async :meth:`transform`."""
-        async for turn in self._atransform_stream_with_config(
-            achunk_texts(input, _message_text), self._atransform, config, run_type="parser"
-        ):
+        async for turn in atraced_transform(self, input, config, "text"):
             yield turn
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[DialogTurn]:
         stream = _SafeStream()
         last: DialogTurn | None = None
         for chunk in input:
-            snapshot = stream.feed(_chunk_text(chunk))
+            snapshot = stream.feed(chunk_text(chunk, "text"))
             if snapshot is not None:
                 last = _to_turn(snapshot)
                 yield last
@@ -279,7 +268,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         stream = _SafeStream()
         last: DialogTurn | None = None
         async for chunk in input:
-            snapshot = stream.feed(_chunk_text(chunk))
+            snapshot = stream.feed(chunk_text(chunk, "text"))
             if snapshot is not None:
                 last = _to_turn(snapshot)
                 yield last

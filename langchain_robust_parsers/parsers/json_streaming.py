@@ -23,6 +23,7 @@ yielded is a :class:`StreamedList`, whose sum is the last one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,6 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.json.plain_partial import (
     JSON_WS,
     NOT_PLAIN,
@@ -44,10 +44,14 @@ from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport, Source
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
+    chunk_text,
+    traced_transform,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
-    check_refusal_message,
     publish,
 )
 
@@ -106,29 +110,10 @@ def streamed(value: Any) -> Any:
     return StreamedList(value) if type(value) is list else value
 
 
-def chunk_text(chunk: str | BaseMessage) -> str:
-    """The text of a ``str`` or message chunk: a string content, or its text blocks joined.
-
-    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is
-    read directly. A message that holds a refusal raises langchain-core's ``ModelRefusalError``
-    (1.7.5 and later), as its own parsers do.
-    """
-    if isinstance(chunk, str):
-        return chunk
-    check_refusal_message(chunk)
-    return content_text(chunk.content)
-
-
-def texts(chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
-    """``chunks`` as text."""
-    for chunk in chunks:
-        yield chunk_text(chunk)
-
-
 class StopReasonWatch:
-    """The text of a stream's chunks, noting on the way the provider's word when a message
-    chunk says the output token limit stopped the model (providers send it on the last chunk):
-    the final parse of a stream must see the cut that ``invoke`` sees."""
+    """Passes a stream's chunks on, noting the provider's word when a message chunk says the
+    output token limit stopped the model (providers send it on the last chunk): the final parse
+    of a stream must see the cut that ``invoke`` sees."""
 
     __slots__ = ("reason",)
 
@@ -140,19 +125,21 @@ class StopReasonWatch:
         if meta:
             self.reason = cut_stop_reason(meta) or self.reason
 
-    def texts(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str]:
-        """``chunks`` as text."""
+    def chunks(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
+        """``chunks``, as they are."""
         for chunk in chunks:
             if type(chunk) is not str:
                 self._note(chunk)
-            yield chunk_text(chunk)
+            yield chunk
 
-    async def atexts(self, chunks: AsyncIterator[str | BaseMessage]) -> AsyncIterator[str]:
-        """``chunks`` as text, asynchronously."""
+    async def achunks(
+        self, chunks: AsyncIterator[str | BaseMessage]
+    ) -> AsyncIterator[str | BaseMessage]:
+        """``chunks``, as they are, asynchronously."""
         async for chunk in chunks:
             if type(chunk) is not str:
                 self._note(chunk)
-            yield chunk_text(chunk)
+            yield chunk
 
 
 def _stream_decoder() -> JsonStreamDecoder:
@@ -364,13 +351,8 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     ) -> Iterator[Any]:
         """Stream values as the text arrives; message chunks become text before tracing."""
         watch = StopReasonWatch()
-
-        def run(texts: Iterator[str | BaseMessage]) -> Iterator[Any]:
-            return self._transform(texts, watch)
-
-        yield from self._transform_stream_with_config(
-            watch.texts(input), run, config, run_type="parser"
-        )
+        transformer = functools.partial(self._transform, watch=watch)
+        yield from traced_transform(self, watch.chunks(input), config, transformer=transformer)
 
     async def atransform(
         self,
@@ -380,12 +362,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
         watch = StopReasonWatch()
-
-        def run(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
-            return self._atransform(texts, watch)
-
-        async for chunk in self._atransform_stream_with_config(
-            watch.atexts(input), run, config, run_type="parser"
+        transformer = functools.partial(self._atransform, watch=watch)
+        async for chunk in atraced_transform(
+            self, watch.achunks(input), config, transformer=transformer
         ):
             yield chunk
 

@@ -12,17 +12,23 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import (
+    BaseTransformOutputParser,
     CommaSeparatedListOutputParser,
     MarkdownListOutputParser,
     NumberedListOutputParser,
 )
+from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
-from langchain_robust_parsers.parsers.text_formats import (
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
     chunk_text,
+    traced_transform,
+)
+from langchain_robust_parsers.parsers.text_formats import (
     final_parse,
     published_with_report,
 )
@@ -64,10 +70,37 @@ class _RobustList:
         """The items of ``text`` with what was located and repaired to obtain them."""
         return self._final(text)
 
+    def _as_parser(self) -> BaseTransformOutputParser[list[str]]:
+        # Every concrete list parser is one (this class is mixed into langchain-core's).
+        return cast("BaseTransformOutputParser[list[str]]", self)
+
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[list[str]]:
+        """Stream items as the text arrives; message chunks become text before tracing."""
+        yield from traced_transform(
+            cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
+        )
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[list[str]]:
+        """Async :meth:`transform`."""
+        async for item in atraced_transform(
+            cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
+        ):
+            yield item
+
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[list[str]]:
         stream = ListStream(self.list_kind)
         for chunk in input:
-            for item in stream.feed(chunk_text(chunk)):
+            for item in stream.feed(chunk_text(chunk, "skip")):
                 yield [item]
         for item in stream.close():
             yield [item]
@@ -77,7 +110,7 @@ class _RobustList:
     ) -> AsyncIterator[list[str]]:
         stream = ListStream(self.list_kind)
         async for chunk in input:
-            for item in stream.feed(chunk_text(chunk)):
+            for item in stream.feed(chunk_text(chunk, "skip")):
                 yield [item]
         for item in stream.close():
             yield [item]

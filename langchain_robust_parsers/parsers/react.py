@@ -57,7 +57,11 @@ from langchain_robust_parsers.engine.agents.react import (
 from langchain_robust_parsers.engine.agents.text_delta import as_delta
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
-from langchain_robust_parsers.parsers.json_streaming import chunk_text
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
+    chunk_text,
+    traced_transform,
+)
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -65,7 +69,6 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
-from langchain_robust_parsers.parsers.text_formats import achunk_texts, chunk_texts
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -359,9 +362,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
         return map(
             as_delta,
-            self._transform_stream_with_config(
-                chunk_texts(input, chunk_text), self._transform, config, run_type="parser"
-            ),
+            traced_transform(self, input, config),
         )
 
     async def atransform(
@@ -371,9 +372,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
-        async for item in self._atransform_stream_with_config(
-            achunk_texts(input, chunk_text), self._atransform, config, run_type="parser"
-        ):
+        async for item in atraced_transform(self, input, config):
             yield as_delta(item)
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:

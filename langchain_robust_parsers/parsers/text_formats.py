@@ -9,13 +9,11 @@ llm_output=text)``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import BaseMessage
 
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -28,7 +26,7 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
-__all__ = ["achunk_texts", "chunk_text", "chunk_texts", "final_parse", "published_with_report"]
+__all__ = ["final_parse", "published_with_report"]
 
 T = TypeVar("T")
 
@@ -75,29 +73,3 @@ def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> Fi
     error.__cause__ = exc
     event = ParseEvent(parser, format, "failed", None, str(exc))
     return FinalParse(None, None, event, error)
-
-
-def chunk_text(chunk: str | BaseMessage) -> str:
-    """The text of a streamed chunk: a string, or a message whose content is a string or a list
-    of content blocks (whose text blocks are read, where LangChain's parsers skip the chunk)."""
-    if isinstance(chunk, BaseMessage):
-        content: Any = chunk.content
-        return content_text(content)
-    return chunk
-
-
-def chunk_texts(
-    chunks: Iterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
-) -> Iterator[str]:
-    """The texts of streamed chunks, a message read by ``read``: a streaming parser hands these
-    to LangChain's tracing, which would otherwise merge each message chunk into the previous."""
-    for chunk in chunks:
-        yield chunk if isinstance(chunk, str) else read(chunk)
-
-
-async def achunk_texts(
-    chunks: AsyncIterator[str | BaseMessage], read: Callable[[BaseMessage], str] = chunk_text
-) -> AsyncIterator[str]:
-    """Async :func:`chunk_texts`."""
-    async for chunk in chunks:
-        yield chunk if isinstance(chunk, str) else read(chunk)

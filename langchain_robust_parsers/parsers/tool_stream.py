@@ -45,9 +45,9 @@ from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.parsers.json_streaming import (
     JsonValueStream,
     StreamedList,
-    chunk_text,
     streamed,
 )
+from langchain_robust_parsers.parsers.message_text import chunk_text
 from langchain_robust_parsers.parsers.report_events import refusal_check
 
 __all__ = [

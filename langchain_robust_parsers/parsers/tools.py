@@ -64,7 +64,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.json_streaming import chunk_text
+from langchain_robust_parsers.parsers.message_text import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,

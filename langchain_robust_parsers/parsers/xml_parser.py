@@ -10,6 +10,7 @@ from xml.etree import ElementTree
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import XMLOutputParser
+from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.utils import AddableDict
 from pydantic import ConfigDict
 
@@ -17,8 +18,12 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import XML, ParseStats
-from langchain_robust_parsers.parsers.text_formats import (
+from langchain_robust_parsers.parsers.message_text import (
+    atraced_transform,
     chunk_text,
+    traced_transform,
+)
+from langchain_robust_parsers.parsers.text_formats import (
     final_parse,
     published_with_report,
 )
@@ -102,10 +107,29 @@ class RobustXMLOutputParser(XMLOutputParser):
 
     # ---------------------------------------------------------------- streaming
 
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[dict[str, Any]]:
+        """Stream the document as the text arrives; message chunks become text before tracing."""
+        yield from traced_transform(self, input, config, "skip")
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Async :meth:`transform`."""
+        async for item in atraced_transform(self, input, config, "skip"):
+            yield item
+
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[AddableDict]:
         emitter = _Emitter()
         for chunk in input:
-            yield from emitter.emit(emitter.stream.feed(chunk_text(chunk)))
+            yield from emitter.emit(emitter.stream.feed(chunk_text(chunk, "skip")))
         yield from emitter.emit(emitter.stream.close())
 
     async def _atransform(
@@ -113,7 +137,7 @@ class RobustXMLOutputParser(XMLOutputParser):
     ) -> AsyncIterator[AddableDict]:
         emitter = _Emitter()
         async for chunk in input:
-            for item in emitter.emit(emitter.stream.feed(chunk_text(chunk))):
+            for item in emitter.emit(emitter.stream.feed(chunk_text(chunk, "skip"))):
                 yield item
         for item in emitter.emit(emitter.stream.close()):
             yield item

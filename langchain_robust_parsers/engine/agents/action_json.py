@@ -20,6 +20,7 @@ from typing import Any, Literal
 from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
 from langchain_robust_parsers.engine.calls.markup_calls import FUNCTION_OPEN
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS, match_fence_open
 from langchain_robust_parsers.engine.lexicon.tags import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
@@ -66,15 +67,14 @@ UI_TARS_KEYWORDS: tuple[str, ...] = (
 )
 """Lower-case markers of a UI-TARS answer (``Thought: ...\\nAction: click(...)``)."""
 
-_FENCES = ("```", "~~~")
 _ACTION_LIST_KEYS = ("actions", "action")
 _TYPE_KEYS = ("action_type", "type", "action")
 
 
 def _fence_body(text: str, pos: int) -> int:
-    """Where the body of the fence opening at ``pos`` starts (after its info line)."""
-    line_end = text.find("\n", pos)
-    return len(text) if line_end < 0 else line_end + 1
+    """Where the body of the fence opening at ``pos`` starts (after its info string)."""
+    opening = match_fence_open(text, pos)
+    return len(text) if opening is None else opening.body
 
 
 def detect_format(text: str) -> ResponseFormat:
@@ -84,14 +84,14 @@ def detect_format(text: str) -> ResponseFormat:
     begin = skip_space(text, locate.payload_start(text, RepairLog()))
     if text.startswith(("{", "["), begin):
         return "json"
-    if text.startswith(_FENCES, begin):
+    if text.startswith(FENCE_MARKS, begin):
         body = skip_space(text, _fence_body(text, begin))
         if text.startswith(("{", "["), body):
             return "markdown_json"
     rest = text[begin:].lower()
     if any(keyword in rest for keyword in UI_TARS_KEYWORDS):
         return "ui_tars"
-    if any(fence in rest for fence in _FENCES):
+    if any(fence in rest for fence in FENCE_MARKS):
         return "markdown_json"
     return "text"
 

@@ -23,15 +23,11 @@ regular expression has nested quantifiers. Nothing here imports LangChain, print
 
 from __future__ import annotations
 
-import re
-
 from langchain_robust_parsers.engine.agents import dialog_header
 from langchain_robust_parsers.engine.agents.dialog_body import BodyScanner, scan_body
 from langchain_robust_parsers.engine.agents.dialog_header import *  # noqa: F403
 from langchain_robust_parsers.engine.agents.dialog_header import (
     _ALNUM,
-    _FENCE,
-    _FENCE_CLOSE_TAIL,
     DEFAULT_TONE,
     EMPTY_RESPONSE,
     MAX_HEADER_LENGTH,
@@ -53,6 +49,11 @@ from langchain_robust_parsers.engine.agents.dialog_header import (
     _skip_space,
     locate_header,
     tone_from_text,
+)
+from langchain_robust_parsers.engine.lexicon.fences import (
+    FENCE_OPEN,
+    match_fence_open,
+    trailing_fence,
 )
 
 # The header module's public names are this format's too: re-exported whole, not listed twice.
@@ -129,13 +130,13 @@ def _from_header(
 def _content_region(text: str) -> tuple[int, int]:
     """``text`` without surrounding whitespace and code fence lines."""
     start = _skip_space(text, 0)
-    m = _FENCE.match(text, start)
+    fence = match_fence_open(text, start)
     stop = len(text)
-    if m is not None:
-        start = _skip_space(text, m.end())
-        tail = _FENCE_CLOSE_TAIL.search(text, start)
-        if tail is not None:
-            stop = tail.start()
+    if fence is not None:
+        start = _skip_space(text, fence.body)
+        tail = trailing_fence(text, start)
+        if tail >= 0:
+            stop = tail
     return start, stop
 
 
@@ -171,10 +172,6 @@ def _salvage_free_text(text: str, start: int, stop: int) -> DialogParse | None:
         warnings=tuple(warnings),
         outcome="salvaged",
     )
-
-
-_FENCE_ONLY = re.compile(r"[ \t\r\n]*(?:```|~~~)[ \t\r\n]*")
-"""What is left of an empty fenced block once its opening line is skipped."""
 
 
 def silent_turn() -> DialogParse:
@@ -216,7 +213,7 @@ def parse_dialog(text: str) -> DialogParse:
     for a ``str``; linear in the length of the text. An empty or whitespace-only text (a code
     fence with nothing in it too) is a silent turn with the warning :data:`EMPTY_RESPONSE`."""
     start, stop = _content_region(text)
-    if not text[start:stop].strip() or _FENCE_ONLY.fullmatch(text, start, stop):
+    if not text[start:stop].strip() or FENCE_OPEN.fullmatch(text[start:stop].strip()):
         return silent_turn()
     header = locate_header(text)
     if isinstance(header, DialogHeader):

@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from langchain_robust_parsers.engine.lexicon.fences import (
+    MAX_FENCE_INFO,
+    fence_opening_cut,
+    match_fence_open,
+)
+
 __all__ = [
     "COMPLETE_FAILURE",
     "DEFAULT_TONE",
@@ -54,9 +60,6 @@ in the text and the re-reads of a stream's first chunks constant-time."""
 
 MAX_SPEAKER_NAME = 40
 """Characters of a ``Name:`` speaker prefix; longer text before a colon is prose, not a name."""
-
-MAX_FENCE_INFO = 32
-"""Characters after an opening code fence's backticks (its language tag) up to the line end."""
 
 MAX_PREAMBLE = MAX_FENCE_INFO + MAX_SPEAKER_NAME + 32
 """Characters that may come before the header at the start: whitespace, a fence line, a speaker
@@ -208,8 +211,6 @@ _SPEAKER_PREFIX = re.compile(
     rf"([^\W\d_][\w .'\-]{{0,{MAX_SPEAKER_NAME - 1}}}?)"  # the name: a letter, then name characters
     r"[*_]{0,3}[ \t]*:[*_]{0,3}[ \t]*"
 )
-_FENCE = re.compile(rf"(?:```|~~~)[^\n]{{0,{MAX_FENCE_INFO}}}\n")
-_FENCE_CLOSE_TAIL = re.compile(r"\n[ \t]*(?:```|~~~)[ \t]*\Z")
 
 
 @dataclass(frozen=True)
@@ -663,13 +664,11 @@ def locate_header(text: str, *, final: bool = True) -> DialogHeader | str | None
     i = _skip_space(text, 0)
     if i >= n:
         return None if final else _INCOMPLETE
-    if text.startswith(("```", "~~~"), i) or (not final and text[i:] in ("`", "``", "~", "~~")):
-        m = _FENCE.match(text, i)
-        if m is None:
-            if not final and "\n" not in text[i : i + MAX_FENCE_INFO + 4]:
-                return _INCOMPLETE
-            return None
-        i = _skip_space(text, m.end())
+    if not final and fence_opening_cut(text, i):
+        return _INCOMPLETE
+    fence = match_fence_open(text, i)
+    if fence is not None:
+        i = _skip_space(text, fence.body)
     m = _SPEAKER_PREFIX.match(text, i)
     if m is not None and m.group(1).strip().upper() not in _HEADER_WORDS:
         if m.end() >= n:

@@ -36,6 +36,7 @@ from langchain_robust_parsers.engine.agents.react_steps import (
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
+from langchain_robust_parsers.engine.lexicon.escapes import HEX4, unfinished_escape_start
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
 __all__ = [
@@ -63,10 +64,6 @@ _WORD_RUN = re.compile(r"[^\s,:{}\[\]\"']+")
 _WS = frozenset(" \t\r\n\f\v")
 _KEY_START = re.compile(r"[\w$\-]")
 _STRING_CLOSERS = frozenset(",:}]")
-_HEX_DIGITS = re.compile(r"[0-9a-fA-F]*")
-_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-_UNFINISHED_ESCAPE_LIMIT = 5
-"""Characters an unfinished escape may have: ``\\u`` and three hex digits."""
 
 
 class JState(IntEnum):
@@ -154,27 +151,12 @@ def split_decodable(text: str) -> tuple[int, int]:
     a high surrogate escape (``\\ud83d``) waiting for its low half; ``text[unfinished:]`` is an
     escape not finished yet (``\\``, ``\\u00``). A ``\\u`` followed by a non-hex character is
     finished: it is malformed whatever follows."""
-    n = len(text)
-    end = n
-    k = text.rfind("\\", max(0, n - _UNFINISHED_ESCAPE_LIMIT))
-    if k >= 0 and _backslashes_before(text, k) % 2 == 0:
-        tail = text[k:]
-        if len(tail) == 1 or (
-            tail[1] == "u" and len(tail) < 6 and _HEX_DIGITS.fullmatch(tail, 2) is not None
-        ):
-            end = k
-    h = end - 6
-    if (
-        h >= 0
-        and text[h] == "\\"
-        and text[h + 1] == "u"
-        and text[h + 2] in "dD"
-        and text[h + 3] in "89abAB"
-        and _HEX_DIGITS.fullmatch(text, h + 4, end) is not None
-        and _backslashes_before(text, h) % 2 == 0
-    ):
-        return h, end
-    return end, end
+    start = unfinished_escape_start(text, len(text))
+    if start < 0:
+        return len(text), len(text)
+    if text.startswith("\\u", start) and len(text) - start >= 6:
+        return start, start + 6  # the complete high half, then what is cut after it
+    return start, start
 
 
 def _keep_malformed_unicode_escapes(raw: str) -> str:
@@ -185,7 +167,7 @@ def _keep_malformed_unicode_escapes(raw: str) -> str:
     i = 0
     k = raw.find("\\")
     while k >= 0:
-        if raw.startswith("u", k + 1) and _HEX4.fullmatch(raw, k + 2, k + 6) is None:
+        if raw.startswith("u", k + 1) and HEX4.fullmatch(raw, k + 2, k + 6) is None:
             out.append(raw[i:k])
             out.append("\\\\u")
             i = k + 2

@@ -29,6 +29,7 @@ from langchain_robust_parsers.engine.agents.react_text import (
     TextValue,
     classify_marker,
 )
+from langchain_robust_parsers.engine.lexicon.fences import MAX_FENCE_INFO
 
 # the members, for the hot paths (a module global is read faster than an enum member)
 _H_FENCE = HoldKind.FENCE
@@ -51,7 +52,7 @@ _S_THOUGHT_START = ScanState.THOUGHT_START
 _S_VALUE = ScanState.VALUE
 _S_VALUE_START = ScanState.VALUE_START
 
-__all__ = ["FENCE_INFO_LIMIT", "TAG_HOLD_LIMIT", "THINK_TAIL", "ReActScanner"]
+__all__ = ["TAG_HOLD_LIMIT", "THINK_TAIL", "ReActScanner"]
 
 TAG_HOLD_LIMIT = 16
 """Characters held back while ``<`` may still open or close a reasoning block; ``<reasoning>``,
@@ -60,10 +61,6 @@ the longest tag recognised, is 11."""
 THINK_TAIL = 24
 """Characters of a reasoning block held back between chunks so that a closing tag split
 across two chunks is still found; longer than the longest closing tag (``</reasoning  >``)."""
-
-FENCE_INFO_LIMIT = 40
-"""Characters allowed between a fence marker and the end of its line (the info string, such as
-``json``). A longer line is prose with backticks in it, not an action fence."""
 
 _HSPACE = " \t"
 _J_STRING = JState.STRING
@@ -317,12 +314,16 @@ class ReActScanner(JsonActions, TextLayout):
     def _hold_fence(self, text: str, i: int, base: int) -> int:
         n = len(text)
         hold = self._hold
-        while i < n:
-            c = text[i]
-            if not hold.text or c == hold.text[0]:
-                hold.text += c
-                i += 1
-                continue
+        if i < n:
+            # The whole run at once: adding a character at a time to an attribute copies the
+            # held run each time (quadratic in a long run of backticks).
+            mark = hold.text[0] if hold.text else text[i]
+            j = i
+            while j < n and text[j] == mark:
+                j += 1
+            hold.text += text[i:j]
+            i = j
+        if i < n:
             held = hold.text
             if len(held) < 3:
                 self._release(held)
@@ -457,7 +458,7 @@ class ReActScanner(JsonActions, TextLayout):
             if c in "{[":
                 self._begin_fenced_json(base + i)
                 return i
-            if c in "`~" or len(fence.text) > FENCE_INFO_LIMIT:
+            if c in "`~" or len(fence.text) > len("```") + MAX_FENCE_INFO:  # prose, not a fence
                 self._fence_failed()
                 return i
             fence.text += c

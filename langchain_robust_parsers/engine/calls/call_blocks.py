@@ -10,18 +10,16 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
-from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
 from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
 
 __all__ = [
     "ALL_MARKERS",
     "MAX_BLOCKS",
     "MAX_FAILED_BLOCKS",
-    "MAX_FENCES",
     "Block",
     "Fence",
     "find_fences",
@@ -44,9 +42,6 @@ MAX_FAILED_BLOCKS = 256
 """Blocks that fail to decode before the rest are dropped unread: a failed block costs the
 lenient repair path (hundreds of times a clean block), and an answer of thousands of broken
 calls (``'<tool_call>{"name": ' * 20_000``) is hostile, not a model's."""
-
-MAX_FENCES = 64
-"""Fenced blocks read from one answer, as the JSON locator reads."""
 
 
 def skip_chars(text: str, pos: int, stop: int, chars: str = " \t\r\n,;") -> int:
@@ -231,55 +226,9 @@ def find_text(text: str, needle: str, a: int, b: int, ignore_case: bool) -> int:
     return -1 if m is None else m.start()
 
 
-@dataclass(frozen=True)
-class Fence:
-    start: int
-    lang: str
-    body_start: int
-    body_stop: int
-    end: int
-
-
 def find_fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[Fence]:
     """Fenced blocks (any language tag or none, closed or not), outside reasoning."""
-    out: list[Fence] = []
-    pos = begin
-    while len(out) < MAX_FENCES:
-        tick, tilde = text.find("```", pos), text.find("~~~", pos)
-        hits = [h for h in (tick, tilde) if h >= 0]
-        if not hits:
-            break
-        hit = min(hits)
-        inside = in_region(hit, skip)
-        if inside >= 0:
-            pos = inside
-            continue
-        m = FENCE_OPEN.match(text, hit)
-        assert m is not None  # three backticks or tildes always match
-        marker, body = m.group(1), m.end()
-        close = line_marker(text, marker, body)
-        if close < 0:
-            close = text.find(marker, body)
-        if close < 0:
-            out.append(Fence(hit, m.group(2) or "", body, len(text), len(text)))
-            break
-        out.append(Fence(hit, m.group(2) or "", body, close, close + len(marker)))
-        pos = close + len(marker)
-    return out
-
-
-def line_marker(text: str, marker: str, pos: int) -> int:
-    """The first ``marker`` at or after ``pos`` that starts a line, or -1."""
-    while True:
-        hit = text.find(marker, pos)
-        if hit < 0:
-            return -1
-        i = hit
-        while i > 0 and text[i - 1] in " \t":
-            i -= 1
-        if i == 0 or text[i - 1] == "\n":
-            return hit
-        pos = hit + len(marker)
+    return list(fenced_blocks(text, begin, skip))
 
 
 def has_wrappers(text: str) -> bool:

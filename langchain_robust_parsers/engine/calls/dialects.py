@@ -76,7 +76,7 @@ from langchain_robust_parsers.engine.calls.python_calls import (
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
-from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN as _FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.fences import closing_fence, match_fence_open
 from langchain_robust_parsers.engine.lexicon.markers import WRAPPER_TOKENS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
@@ -377,10 +377,10 @@ def _named_call(
     """A call written as a name and then its JSON arguments in ``text[a:b]`` (in a fence or
     not); returns it and where its arguments end."""
     a = _skip(text, a, b, " \t\r\n")
-    fence = _FENCE_OPEN.match(text, a, b)
+    fence = match_fence_open(text, a, b)
     if fence is not None:
-        a = fence.end()
-        close = text.find(fence.group(1), a, b)
+        a = fence.body
+        close, _end = closing_fence(text, fence.run, a, b)
         b = b if close < 0 else close
     for value, _start, end, truncated in _json_values(text, a, b, log):
         if truncated:  # half a call is never run
@@ -491,11 +491,11 @@ def _decode_body(
     reader = markup_reader(dialect, text, a, b, closed=closed) if in_marker else None
     if reader is not None:
         return reader(text, a, b, ctx.log, closed)
-    fence = _FENCE_OPEN.match(text, a, b) if in_marker else None
+    fence = match_fence_open(text, a, b) if in_marker else None
     if fence is not None:  # <tool_call>```json\n{..}\n```</tool_call> (Falcon 3)
         ctx.log.add("fence_in_tag", a)
-        close = text.find(fence.group(1), fence.end(), b)
-        a, b = fence.end(), (b if close < 0 else close)
+        close, _end = closing_fence(text, fence.run, fence.body, b)
+        a, b = fence.body, (b if close < 0 else close)
     form = _NAME_FORMS.get(dialect)
     if form is not None and "json" in ctx.kinds:
         named = _named_calls(text, a, b, ctx.log, form)
@@ -762,7 +762,7 @@ def _fence_calls(ctx: _Ctx, fence: Fence) -> tuple[list[ParsedCall] | None, Call
     got = _decode_body(ctx, a, b, dialect="", in_marker=False)
     if got is not None:
         return got, classify(ctx.text, a, b)
-    if fence.lang.lower() in PYTHON_FENCES and "ast" in ctx.kinds:
+    if fence.lang in PYTHON_FENCES and "ast" in ctx.kinds:
         # A `# comment` first, or code: read as Python all the same.
         return decode_python_calls(ctx.text, a, b, positional=ctx.positional, log=ctx.log), "ast"
     return None, None

@@ -30,6 +30,11 @@ from langchain_robust_parsers.engine.json.scan_containers import (
     decode_clean_container,
 )
 from langchain_robust_parsers.engine.json.scan_lexicon import LenientError, more_members_follow
+from langchain_robust_parsers.engine.lexicon.fences import (
+    FENCE_MARKS,
+    match_fence_open,
+    trailing_fence,
+)
 from langchain_robust_parsers.engine.lexicon.tags import skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
@@ -266,11 +271,16 @@ def _decode_fenced(text: str, a: int, stop: int) -> tuple[_Decode | None, _Decod
     if end <= stop:
         return (value, end), None
     after = skip_space(text, end, len(text))
-    return ((value, end) if text.startswith(("```", "~~~"), after) else None), None
+    return ((value, end) if text.startswith(FENCE_MARKS, after) else None), None
 
 
-_FENCED_STRING = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n(.*)\n[ \t]*```", re.DOTALL)
-"""A fenced block that is the whole content of a string payload."""
+def _fenced_body(inner: str) -> str | None:
+    """The body of a fenced block that is the whole of ``inner`` (a string payload), or None."""
+    opening = match_fence_open(inner, 0)
+    if opening is None or not inner.startswith("\n", opening.body - 1):
+        return None
+    close = trailing_fence(inner, opening.body)
+    return None if close < 0 else inner[opening.body : close]
 
 
 def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
@@ -278,9 +288,9 @@ def _undo_double_encoding(value: Any, log: RepairLog, pos: int) -> Any:
     if not isinstance(value, str):
         return value
     inner = value.strip()
-    fenced = _FENCED_STRING.fullmatch(inner) if inner.startswith("```") else None
+    fenced = _fenced_body(inner) if inner.startswith(FENCE_MARKS) else None
     if fenced is not None:
-        inner = fenced.group(1).strip()  # `"```json\n{...}\n```"`: a fenced answer, encoded
+        inner = fenced.strip()  # `"```json\n{...}\n```"`: a fenced answer, encoded
     if len(inner) < 2 or inner[0] not in "{[" or inner[-1] not in "}]":
         return value
     try:

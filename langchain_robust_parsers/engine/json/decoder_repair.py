@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from langchain_robust_parsers.engine.lexicon.escapes import unfinished_escape_start
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_DECODER_REPAIRS = 12
@@ -27,11 +28,6 @@ MAX_DECODER_REPAIRS = 12
 with many defects (where the linear scanner wins) from costing ``defects x length``."""
 
 _STRICT = json.JSONDecoder(strict=True)
-_HALF_ESCAPE = re.compile(
-    r"(\\+)(?:u[dD][89abAB][0-9a-fA-F]{2}(?:\\(?:u[0-9a-fA-F]{0,3})?)?|u[0-9a-fA-F]{0,3})?\Z"
-)
-"""Half an escape at the end of cut-off text, including the first half of a surrogate pair
-(``\\ud83d`` without its ``\\ude00``: a character that is not there yet)."""
 _KEY_AFTER_COMMA = re.compile(r",[ \t]*[A-Za-z_][A-Za-z0-9_\-]*[ \t]*:")
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -194,9 +190,9 @@ def complete_truncated(text: str, *, prefix_checked: bool = False) -> Any:
                 raise
     # Older jiter (pydantic-core < 2.27, jiter#207) drops the whole string when it ends in half
     # an escape; drop the half escape first, as the value would anyway.
-    half = _HALF_ESCAPE.search(text, len(text) - 64) if "\\" in text[-6:] else None
-    if half is not None and len(half.group(1)) % 2 == 1:
-        text = text[: half.start() + len(half.group(1)) - 1]
+    half = unfinished_escape_start(text, len(text))
+    if half >= 0:
+        text = text[:half]
     return from_json(text, allow_partial="trailing-strings")
 
 

@@ -20,7 +20,6 @@ from langchain_robust_parsers.engine.json.scan_containers import (
     decode_clean_container,
 )
 from langchain_robust_parsers.engine.json.scan_lexicon import (
-    SIMPLE_ESCAPES,
     SKIP_STARTS,
     LenientError,
     more_members_follow,
@@ -41,7 +40,6 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 __all__ = [
     "MAX_DEPTH",
     "MAX_STRAY_CLOSERS",
-    "SIMPLE_ESCAPES",
     "LenientError",
     "decode_clean_container",
     "more_members_follow",

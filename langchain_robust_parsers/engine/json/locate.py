@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN as _FENCE_OPEN
+from langchain_robust_parsers.engine.lexicon.fences import MAX_FENCES, find_fences
 from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
@@ -23,10 +23,6 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 _TAG_OPEN = re.compile(r"<(json|output|answer|result|response|data)\b[^>]*>", re.I)
 # A `{` counts only when a key (or `}`) can follow it; `{{{{` in prose is skipped at C speed.
 _SPAN_START = re.compile(r"\{(?=\s*[\"'}A-Za-z0-9_$“‘])|\[")
-
-MAX_FENCES = 64
-"""Fenced blocks considered; an answer with more is a document, not a reply, and each costs a
-decode attempt."""
 
 
 @dataclass(frozen=True)
@@ -117,63 +113,10 @@ def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
 
 
 def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterator[Region]:
-    """Bodies of ```` ``` ```` and ``~~~`` blocks, any language tag or none, closed or not.
-
-    A closing fence is the same marker at the start of a line; failing that, the next marker
-    anywhere (inline fences); failing that, the end of the text.
-    """
-    finder = _FenceFinder(text)
-    pos = start
-    for _ in range(MAX_FENCES):
-        m = finder.next_opener(pos)
-        if m is None:
-            return
-        if _inside(m.start(), skip):
-            pos = m.end()
-            continue
-        marker = m.group(1)
-        body = m.end()
-        close = _line_fence(text, marker, body)
-        if close < 0:
-            close = find_marker(text, marker, body)
-        if close < 0:
-            yield Region("fenced", body, len(text), False)
-            return
-        yield Region("fenced", body, close, True)
-        pos = close + len(marker)
-
-
-class _FenceFinder:
-    """Finds fence openers, remembering where each marker kind occurs next so that the text is
-    searched once per kind rather than once per fence (a long answer may hold no ``~~~`` at
-    all, and searching for it after every fence would read the text again each time)."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._next = {"```": -2, "~~~": -2}  # -2: not searched yet; -1: none left
-
-    def _find(self, marker: str, pos: int) -> int:
-        hit = self._next[marker]
-        if hit == -1:
-            return -1
-        if hit < pos:
-            hit = find_marker(self._text, marker, pos)
-            self._next[marker] = hit
-        return hit
-
-    def next_opener(self, pos: int) -> re.Match[str] | None:
-        """The next fence opener at or after ``pos``, found with ``str.find`` (a fast scan)
-        before the full pattern is matched at one position."""
-        text = self._text
-        while True:
-            hits = [h for h in (self._find("```", pos), self._find("~~~", pos)) if h >= 0]
-            if not hits:
-                return None
-            hit = min(hits)
-            if hit == 0 or text[hit - 1] not in "\"'\\":
-                return _FENCE_OPEN.match(text, hit)
-            # Right after a quote or a backslash the marker is inside a JSON string.
-            pos = hit + 3
+    """Bodies of ```` ``` ```` and ``~~~`` blocks, any language tag or none, closed or not
+    (the rule is :mod:`~langchain_robust_parsers.engine.lexicon.fences`'s)."""
+    for fence in find_fences(text, start, skip):
+        yield Region("fenced", fence.body_start, fence.body_stop, fence.closed)
 
 
 def _not_blank(body: str) -> bool:
@@ -192,35 +135,6 @@ def answer_region(
         if holds(text[region.start : region.stop]):
             return region, skip
     return Region("whole", start, len(text), False), skip
-
-
-def find_marker(text: str, marker: str, pos: int) -> int:
-    """``text.find(marker, pos)``, faster for a marker whose first character is rare.
-
-    A one-character search is a vectorised scan in CPython, while a multi-character search in
-    text with non-ASCII characters is several times slower; fences are rare, so jumping from
-    one candidate first character to the next reads the text once, quickly.
-    """
-    first = marker[0]
-    while True:
-        hit = text.find(first, pos)
-        if hit < 0 or text.startswith(marker, hit):
-            return hit
-        pos = hit + 1
-
-
-def _line_fence(text: str, marker: str, pos: int) -> int:
-    """The first ``marker`` after ``pos`` that starts a line (after indentation), or -1."""
-    while True:
-        hit = find_marker(text, marker, pos)
-        if hit < 0:
-            return -1
-        i = hit
-        while i > 0 and text[i - 1] in " \t":
-            i -= 1
-        if i > 0 and text[i - 1] == "\n":
-            return hit
-        pos = hit + len(marker)
 
 
 def tagged_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterator[Region]:

@@ -50,9 +50,6 @@ _UNQUOTED_VALUE_IN_ARRAY = re.compile(r"[^,\]}\n\r\"“”]*")
 _DANGLING_EXPONENT = re.compile(r"[eE][-+]?\Z")
 
 
-_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
-
-
 # Characters that end a bare token (number, literal, unquoted key).
 _DELIMITERS = frozenset(
     " \t\r\n\f\v,:}])#`\u00a0\u1680\u180e\u202f\u205f\u3000\ufeff"
@@ -85,19 +82,6 @@ _QUOTE_REPAIR = {
 
 _RUNS: dict[str, re.Pattern[str]] = {
     q: re.compile("[^" + re.escape(c) + r"\\\x00-\x1f`]*") for q, c in _CLOSERS.items()
-}
-
-
-SIMPLE_ESCAPES: dict[str, str] = {
-    '"': '"',
-    "\\": "\\",
-    "/": "/",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "'": "'",  # not JSON, but models escape apostrophes; shared by every string reader
 }
 
 

@@ -10,7 +10,6 @@ import re
 from langchain_robust_parsers.engine.json.scan_lexicon import (
     _ARR,
     _CLOSERS,
-    _HEX4,
     _INLINE_WS,
     _LITERAL_PREFIXES,
     _LITERALS,
@@ -20,7 +19,6 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _RUNS,
     _WORD,
     _WS,
-    SIMPLE_ESCAPES,
     _canonical_closer,
     _closer_is_structural,
     _Frame,
@@ -29,15 +27,20 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     _next_significant,
     after_string_prefix,
 )
+from langchain_robust_parsers.engine.lexicon.escapes import (
+    HEX4,
+    MAX_UNFINISHED_ESCAPE,
+    MODEL_ESCAPES,
+    is_high_surrogate,
+    is_low_surrogate,
+    join_surrogates,
+    unfinished_escape_start,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 _DOUBLED_KEY = re.compile(r'"[ \t]*[^"\s:,{}\[\]][^"\n:,{}\[\]]*"[ \t]*:')
 """``"" key":`` from the second quote: key text (not starting with a space run alone), its
 closing quote and the colon; the classes exclude the quote, so the match is linear."""
-
-
-_HALF_U = re.compile(r"(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
-"""What may stand at the end of cut-off text in place of a ``\\uXXXX`` escape."""
 
 
 def _quote_closes(
@@ -264,26 +267,24 @@ def _read_escape(
         return -1
     e = src[pos + 1]
     if e == "u":
-        h = _HEX4.match(src, pos + 2, end)
+        if end - pos <= MAX_UNFINISHED_ESCAPE and unfinished_escape_start(src, end, pos) == pos:
+            return -1  # half a `\\uXXXX`, or a high surrogate cut before its low half
+        h = HEX4.match(src, pos + 2, end)
         if h is None:
-            if end - (pos + 2) < 4 and re.fullmatch(r"[0-9a-fA-F]*", src[pos + 2 : end]):
-                return -1
             log.add("invalid_escape", pos)
             parts.append("\\u")
             return pos + 2
         code = int(h.group(), 16)
         pos += 6
-        if 0xD800 <= code < 0xDC00 and end - pos < 6 and _HALF_U.fullmatch(src, pos, end):
-            return -1  # cut between the halves of a surrogate pair: the character is not there
-        if 0xD800 <= code < 0xDC00 and src.startswith("\\u", pos):
-            low = _HEX4.match(src, pos + 2, end)
-            if low is not None and 0xDC00 <= int(low.group(), 16) < 0xE000:
-                code = 0x10000 + ((code - 0xD800) << 10) + (int(low.group(), 16) - 0xDC00)
+        if is_high_surrogate(code) and src.startswith("\\u", pos):
+            low = HEX4.match(src, pos + 2, end)
+            if low is not None and is_low_surrogate(int(low.group(), 16)):
+                code = join_surrogates(code, int(low.group(), 16))
                 pos += 6
         parts.append(chr(code))
         return pos
-    if e in SIMPLE_ESCAPES:
-        parts.append(SIMPLE_ESCAPES[e])
+    if e in MODEL_ESCAPES:
+        parts.append(MODEL_ESCAPES[e])
     elif e in closers or e in "„“”‘’":
         if e not in closers:
             log.add("invalid_escape", pos)

@@ -36,10 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_robust_parsers.engine.json.lenient import (
-    MAX_DEPTH,
-    SIMPLE_ESCAPES as _SIMPLE_ESCAPES,
-)
+from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
 from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401 (kept importable here)
@@ -56,6 +53,14 @@ from langchain_robust_parsers.engine.json.stream_lexicon import (
     WHOLE_LITERAL as _WHOLE_LITERAL,
     WHOLE_NUMBER as _WHOLE_NUMBER,
     scanstring as _scanstring,
+)
+from langchain_robust_parsers.engine.lexicon.escapes import (
+    HEX4,
+    MODEL_ESCAPES,
+    SIMPLE_ESCAPES,
+    is_high_surrogate,
+    is_low_surrogate,
+    join_surrogates,
 )
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
@@ -129,9 +134,6 @@ _MISSING = object()
 _AFTER_ROOT_OK = " \t\r\n`~"
 _CONTROL = re.compile(r"[\x00-\x1f]")
 _RUN_WS = " \t\r\n"
-
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-"""What a ``\\uXXXX`` escape may hold."""
 
 
 class _Frame:
@@ -781,26 +783,24 @@ class JsonStreamDecoder:
                 self._escape = "\\u"
                 return i + 1
             self._escape = ""
-            if c not in _SIMPLE_ESCAPES or c == "'":
+            if c not in SIMPLE_ESCAPES:
                 self.lenient = True  # an escape JSON does not have
-            self._add(_SIMPLE_ESCAPES.get(c, "\\" + c))
+            self._add(MODEL_ESCAPES.get(c, "\\" + c))
             return i + 1
         self._escape += c
         if len(self._escape) < 6:
             return i + 1
         digits = self._escape[2:]
-        if not _HEX_DIGITS.issuperset(digits):
+        if HEX4.fullmatch(digits) is None:
             # `int(.., 16)` alone would accept " f22", "+f22", "0x12" and "f_22"
             raise _Unsupported
         code = int(digits, 16)
         self._escape = ""
-        if self._high_surrogate:
-            high = ord(self._high_surrogate)
-            if 0xDC00 <= code < 0xE000:
-                self._high_surrogate = ""
-                self._add(chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)))
-                return i + 1
-        if 0xD800 <= code < 0xDC00:
+        if self._high_surrogate and is_low_surrogate(code):
+            high, self._high_surrogate = ord(self._high_surrogate), ""
+            self._add(chr(join_surrogates(high, code)))
+            return i + 1
+        if is_high_surrogate(code):
             if self._high_surrogate:
                 self._add("")  # the high surrogate before this one stands alone
             self._high_surrogate = chr(code)  # wait for its low half

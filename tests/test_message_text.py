@@ -1,0 +1,63 @@
+"""What each parser reads from a message, and what a refusal content block does to it: one rule
+(``parsers/message_text.py``) with one switch, whether the message is streamed or invoked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import langchain_core.exceptions
+import pytest
+from langchain_core.messages import AIMessage, AIMessageChunk
+
+from langchain_robust_parsers import (
+    DialogOutputParser,
+    ReActOutputParser,
+    RobustJsonOutputParser,
+)
+from langchain_robust_parsers.parsers.list_parsers import RobustCommaSeparatedListOutputParser
+from langchain_robust_parsers.parsers.message_text import chunk_text, texts_for_tracing
+
+needs_refusals = pytest.mark.skipif(
+    not hasattr(langchain_core.exceptions, "ModelRefusalError"),
+    reason="langchain-core < 1.7.5 has no refusal handling",
+)
+
+REFUSAL = {"type": "refusal", "refusal": "I can't help with that."}
+
+
+def test_text_blocks_are_joined_and_strings_pass_through() -> None:
+    message = AIMessageChunk(content=[{"type": "text", "text": '{"a": '}, "1}"])
+    assert chunk_text(message) == '{"a": 1}'
+    assert chunk_text('{"a": 1}') == '{"a": 1}'
+    assert list(texts_for_tracing(["x", AIMessageChunk(content="y")])) == ["x", "y"]
+
+
+@needs_refusals
+@pytest.mark.parametrize(
+    "parser", [RobustJsonOutputParser(), ReActOutputParser()], ids=["json", "react"]
+)
+def test_a_refusal_raises_in_parsers_whose_langchain_twin_raises(parser: Any) -> None:
+    from langchain_core.exceptions import ModelRefusalError  # type: ignore[attr-defined]
+
+    chunks = [
+        AIMessageChunk(content=[{"type": "text", "text": "{"}]),
+        AIMessageChunk(content=[REFUSAL]),
+    ]
+    with pytest.raises(ModelRefusalError):
+        list(parser.transform(iter(chunks)))
+    with pytest.raises(ModelRefusalError):
+        parser.invoke(AIMessage(content=[REFUSAL]))
+
+
+def test_a_refusal_is_skipped_by_the_list_parser_as_langchain_skips_it() -> None:
+    parser = RobustCommaSeparatedListOutputParser()
+    chunks = [AIMessageChunk(content="red, green, "), AIMessageChunk(content=[REFUSAL]), "blue"]
+    items = [item for part in parser.transform(iter(chunks)) for item in part]
+    assert items == ["red", "green", "blue"]
+
+
+def test_the_dialog_parser_never_raises_a_refusal_becomes_its_turn() -> None:
+    parser = DialogOutputParser()
+    turns = list(parser.transform(iter([AIMessageChunk(content=[REFUSAL])])))
+    assert turns[-1].content == "I can't help with that."
+    assert parser.invoke(AIMessage(content=[REFUSAL])).content == "I can't help with that."
