@@ -53,6 +53,9 @@ LAYER_ALLOWED: dict[str, frozenset[str]] = {
     "chains": frozenset({"engine", "parsers", "chains", "_version"}),
     "chat_models": frozenset({"engine", "parsers", "chat_models", "_version"}),
     "cli": frozenset({"engine", "parsers", "chains", "chat_models", "cli", "_version"}),
+    "middleware": frozenset(
+        {"engine", "parsers", "chains", "chat_models", "middleware", "_version"}
+    ),
 }
 FACADE = frozenset({"__init__", "json_text", "_version"})
 _SUBPACKAGES = frozenset(LAYER_ALLOWED)
