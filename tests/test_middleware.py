@@ -386,6 +386,16 @@ def test_structured_answer_through_the_output_tool_with_broken_arguments() -> No
     assert isinstance(state["messages"][-1], ToolMessage)
 
 
+def test_structured_answer_through_the_output_tool_bent_to_the_schema() -> None:
+    """Valid JSON that LangChain's validation refuses ("18", "Cloudy") is coerced, not retried."""
+    answer = calls("Weather", {"City": "Paris", "temperature": "18", "conditions": "Cloudy"})
+    state, model = run([answer], response_format=Weather)
+    assert state["structured_response"] == Weather(
+        city="Paris", temperature=18, conditions="cloudy"
+    )
+    assert len(model.received) == 1
+
+
 def test_structured_answer_after_a_tool_call() -> None:
     answer = AIMessage(content='{"city": "Paris", "temperature": 18, "conditions": "cloudy"')
     state, _ = run([broken("get_weather", "{'city': 'Paris'}"), answer], response_format=Weather)
@@ -482,3 +492,25 @@ def test_parse_report_event_names_the_repair() -> None:
     agent = create_agent(model, TOOLS, middleware=[RobustToolCallMiddleware()])
     agent.invoke({"messages": [HumanMessage("Weather?")]}, config={"callbacks": [Collect()]})
     assert any(e.get("outcome") == "recovered" for e in events)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "",
+        "{",
+        "}",
+        "null",
+        "[1, 2]",
+        '"just a string"',
+        "{'a': [1, {'b': ",
+        "\x00\ud800",
+        "{" * 5000,
+    ],
+)
+def test_any_arguments_give_a_run_or_an_error_message(args: str) -> None:
+    """Whatever the model sends, the agent runs a tool or tells the model; it never raises."""
+    state, _ = run([broken("add", args), calls("add", {"a": 1, "b": 1}, "call_2"), FINAL])
+    first = tool_messages(state)[0]
+    assert first.tool_call_id == "call_1"
+    assert first.status == "error" or RAN[0][0] == "add"

@@ -186,11 +186,17 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """The response to hand on (reviewed) and the parse events to publish."""
         if not isinstance(response, ModelResponse) or response.structured_response is not None:
             return response, []
+        if len(response.result) == 2:
+            return self._output_tool_retry(request, response), []
         if len(response.result) != 1 or not isinstance(response.result[0], AIMessage):
             return response, []
         message = response.result[0]
         schemas = structured_schemas(request.response_format) if self.structured_answers else {}
-        review = review_calls(message, [*request.tools, *schemas.values()])
+        try:
+            review = review_calls(message, [*request.tools, *schemas.values()])
+        except Exception:  # a bug in the review must not end the agent: hand on the answer
+            logger.exception("tool-call review failed; the answer is handed on as it was")
+            return response, []
         answer = self._structured(message, review, schemas)
         if answer is not None:
             return answer, review.events
@@ -227,6 +233,29 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             return None
         value = answer_from_text(message, schemas)
         return None if value is None else ModelResponse(result=[message], structured_response=value)
+
+    def _output_tool_retry(
+        self, request: ModelRequest[Any], response: ModelResponse[Any]
+    ) -> ModelResponse[Any]:
+        """LangChain's retry of an output-tool call whose arguments did not validate, replaced by
+        the structured response when the package's coercion makes them valid."""
+        message, reply = response.result
+        schemas = structured_schemas(request.response_format) if self.structured_answers else {}
+        if not (isinstance(message, AIMessage) and isinstance(reply, ToolMessage) and schemas):
+            return response
+        for call in message.tool_calls:
+            schema = schemas.get(call["name"])
+            if schema is None or call["id"] != reply.tool_call_id:
+                continue
+            value = answer_from_args(call["args"], schema)
+            if value is not None:
+                done = ToolMessage(
+                    STRUCTURED_TOOL_TEXT.format(value=value),
+                    tool_call_id=reply.tool_call_id,
+                    name=call["name"],
+                )
+                return ModelResponse(result=[message, done], structured_response=value)
+        return response
 
     def _stopped(self, message: AIMessage, review: CallReview) -> AIMessage:
         """The answer that ends the run: what went wrong, and no calls."""
