@@ -60,6 +60,15 @@ CLAIMS: dict[str, list[str]] = {
         "('get_time', {'tz': 'Europe/Oslo'})]",
         "Problem: The answer contains no function call.",
     ],
+    "agent_middleware.ipynb": [
+        "{'call_1': ['invalid_native_call', 'single_quotes']}",
+        "ai   'Let me check.\\n' [('get_weather', {'city': 'Paris'})]",
+        "('add', {'a': 2, 'b': 40})]",
+        "tool error \"Problem: There is no tool named 'get_forecast'; the call was not run.\"",
+        "so its arguments may be incomplete; it was not run.",
+        "The agent stopped: the model's tool calls could not be used after 2 attempts in a row",
+        "Weather(city='Paris', temperature=18.0, conditions='cloudy')",
+    ],
     "actions.ipynb": [
         "text='user@example.com'",
         "Hello \"world\" | recovered | ('inner_quote', 'inner_quote', 'comment')",

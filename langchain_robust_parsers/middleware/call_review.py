@@ -189,8 +189,8 @@ class _Reviewer:
             review.rejected.append(Rejection(kept, (problem,), _requirement(name, schema), raw))
             return
         item = items[0]
-        repairs = [INVALID_CALL_REPAIR]
-        repairs += report.calls[0].report.repair_names if report.calls else ()
+        names = report.calls[0].report.repair_names if report.calls else ()
+        repairs = [INVALID_CALL_REPAIR, *dict.fromkeys(names)]  # each repair named once
         self.check(tool_call(name=item["type"], args=item["args"], id=call_id), repairs, review)
 
 

@@ -263,7 +263,7 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             f"- {r.call['name'] or '?'}: {' '.join(r.problems)}" for r in review.rejected
         )
         text = STOPPED_TEXT.format(n=self.max_retries + 1, problems=problems)
-        logger.warning("agent stopped after %d refused answers", self.max_retries + 1)
+        logger.info("agent stopped after %d refused answers", self.max_retries + 1)
         reviewed = _rebuilt(message, review, content=text, tool_calls=[])
         reviewed.response_metadata[METADATA_KEY]["stopped"] = True
         return reviewed
