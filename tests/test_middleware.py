@@ -250,6 +250,21 @@ def test_calls_written_as_text_become_tool_calls(text: str) -> None:
     )
 
 
+def test_text_call_with_a_loosely_written_name_runs() -> None:
+    text = '<tool_call>{"name": "Get-Weather", "arguments": {"city": "Paris"}}</tool_call>'
+    state, _ = run([AIMessage(content=text), FINAL])
+    assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+    assert state["messages"][1].tool_calls[0]["name"] == "get_weather"
+
+
+def test_text_call_to_an_unknown_tool_is_refused() -> None:
+    text = '<tool_call>{"name": "search_web", "arguments": {"q": "Paris weather"}}</tool_call>'
+    state, _ = run([AIMessage(content=text), calls("get_weather", {"city": "Paris"}), FINAL])
+    error = tool_messages(state)[0]
+    assert error.status == "error" and "search_web" in error.content
+    assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+
+
 def test_reasoning_never_yields_a_call() -> None:
     """A call the model only considered inside its reasoning is not run."""
     text = (
@@ -394,6 +409,15 @@ def test_structured_answer_through_the_output_tool_bent_to_the_schema() -> None:
         city="Paris", temperature=18, conditions="cloudy"
     )
     assert len(model.received) == 1
+
+
+def test_structured_answer_written_as_a_text_call_to_the_output_tool() -> None:
+    text = (
+        '<tool_call>{"name": "Weather", "arguments": '
+        '{"city": "Paris", "temperature": 18, "conditions": "rain"}}</tool_call>'
+    )
+    state, _ = run([AIMessage(content=text)], response_format=Weather)
+    assert state["structured_response"] == Weather(city="Paris", temperature=18, conditions="rain")
 
 
 def test_structured_answer_after_a_tool_call() -> None:

@@ -200,7 +200,11 @@ def _cut(call: ToolCall, reason: str, raw: str = "") -> Rejection:
 
 def _text_calls(message: AIMessage, tools: Sequence[Any]) -> tuple[AIMessage, ParseEvent]:
     """The answer with the calls written in its text moved into its calls (any dialect)."""
-    adapter = TextToolCallAdapter(tools=list(tools) or None, allow_truncated_calls=True)
+    # Unknown names pass: the review matches names to the bound tools itself, as for native
+    # calls, and refuses what matches none with the names there are.
+    adapter = TextToolCallAdapter(
+        tools=list(tools) or None, allow_unknown_tools=True, allow_truncated_calls=True
+    )
     adapted, event = adapter.adapt(message)
     return (adapted if isinstance(adapted, AIMessage) else message), event
 
@@ -219,10 +223,11 @@ def _read_text_calls(
         name = invalid.get("name") or ""
         kept = tool_call(name=name, args={}, id=invalid.get("id") or new_call_id())
         problem = invalid.get("error") or ARGS_PROBLEM.format(name=name)
-        if name and reviewer.matcher.match(name) is None:
+        bound = reviewer.matcher.match(name) if name else None
+        if name and bound is None:
             reviewer.reject_unknown(kept, review)
             continue
-        requirement = _requirement(name, _schema_of(reviewer.tools[name])) if name else ""
+        requirement = _requirement(bound, _schema_of(reviewer.tools[bound])) if bound else ""
         review.rejected.append(Rejection(kept, (problem,), requirement, invalid.get("args") or ""))
 
 
