@@ -473,11 +473,15 @@ def test_async_stream_recovers_from_an_unrepairable_call() -> None:
         ScriptedToolModel(script=script), TOOLS, middleware=[RobustToolCallMiddleware()]
     )
 
-    async def go() -> list[Any]:
+    async def go() -> list[tuple[str, Any]]:
         question = {"messages": [HumanMessage("What is the weather in Paris?")]}
-        return [u async for u in agent.astream(question, stream_mode="updates")]
+        modes = ["updates", "messages"]
+        return [(mode, data) async for mode, data in agent.astream(question, stream_mode=modes)]
 
-    updates = asyncio.run(go())
+    both = asyncio.run(go())
+    updates = [data for mode, data in both if mode == "updates"]
+    tokens = [data[0] for mode, data in both if mode == "messages"]
+    assert any(isinstance(m, AIMessageChunk) for m in tokens)
     assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
     errors = [
         m
@@ -538,3 +542,36 @@ def test_any_arguments_give_a_run_or_an_error_message(args: str) -> None:
     first = tool_messages(state)[0]
     assert first.tool_call_id == "call_1"
     assert first.status == "error" or RAN[0][0] == "add"
+
+
+def test_stats_count_each_review() -> None:
+    from langchain_robust_parsers import ParseStats
+
+    stats = ParseStats()
+    middleware = [RobustToolCallMiddleware(stats=stats)]
+    run([broken("get_weather", "{'city': 'Paris'}"), FINAL], middleware=middleware)
+    counts = stats.snapshot()
+    assert counts["tools"]["recovered"] == 1  # the repaired native call
+    assert counts["function_calls"]["success"] == 1  # the final answer, read for text calls
+
+
+def test_middleware_pickles_with_its_options() -> None:
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(RobustToolCallMiddleware(max_retries=5)))
+    assert copy.max_retries == 5 and copy.structured_answers is True
+
+
+def test_package_imports_without_langchain_and_says_what_is_missing() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['langchain'] = None\n"
+        "import langchain_robust_parsers as p\n"
+        "p.RobustJsonOutputParser\n"
+        "try:\n    p.RobustToolCallMiddleware\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "langchain>=1.0" in out.stdout

@@ -24,6 +24,7 @@ from langchain_robust_parsers.chains.step_types import describe_validation_error
 from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.model_validation import validate_model
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.function_calls import TextToolCallAdapter, new_call_id
 from langchain_robust_parsers.parsers.report_events import ParseEvent
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
@@ -138,7 +139,8 @@ def _args_text(args: Any) -> str:
 class _Reviewer:
     """The bound tools by name, and the steps every call goes through."""
 
-    def __init__(self, tools: Sequence[Any]) -> None:
+    def __init__(self, tools: Sequence[Any], stats: ParseStats | None) -> None:
+        self.stats = stats
         self.tools = {_tool_name(t): t for t in tools if _tool_name(t)}
         self.matcher = ToolNameMatcher(self.tools)
 
@@ -177,7 +179,10 @@ class _Reviewer:
         name = invalid.get("name") or ""
         raw = invalid.get("args") or ""
         parser = RobustJsonOutputToolsParser(
-            return_id=True, allow_truncated=False, tool_names=list(self.tools) or None
+            return_id=True,
+            allow_truncated=False,
+            tool_names=list(self.tools) or None,
+            stats=self.stats,
         )
         single = AIMessage(content="", invalid_tool_calls=[{**invalid, "id": call_id}])
         try:
@@ -231,15 +236,19 @@ def _read_text_calls(
         review.rejected.append(Rejection(kept, (problem,), requirement, invalid.get("args") or ""))
 
 
-def review_calls(message: AIMessage, tools: Sequence[Any]) -> CallReview:
+def review_calls(
+    message: AIMessage, tools: Sequence[Any], stats: ParseStats | None = None
+) -> CallReview:
     """Review every call of ``message`` against the bound ``tools`` (``BaseTool``s, OpenAI
     tool dicts or pydantic models).
 
     Native calls are checked; invalid native calls are repaired first; a message without
     native calls has the calls written in its text read. When the provider says the answer
-    stopped at its output token limit, no call of it is accepted.
+    stopped at its output token limit, no call of it is accepted. The repair of each invalid
+    native call is published (and counted in ``stats``) as it happens; the other events are in
+    the review, for the caller to publish.
     """
-    reviewer = _Reviewer(tools)
+    reviewer = _Reviewer(tools, stats)
     review = CallReview(message.content, dict(message.additional_kwargs))
     if message.tool_calls or message.invalid_tool_calls:
         for call in message.tool_calls:

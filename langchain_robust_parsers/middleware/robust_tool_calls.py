@@ -193,7 +193,7 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         message = response.result[0]
         schemas = structured_schemas(request.response_format) if self.structured_answers else {}
         try:
-            review = review_calls(message, [*request.tools, *schemas.values()])
+            review = review_calls(message, [*request.tools, *schemas.values()], self.stats)
         except Exception:  # a bug in the review must not end the agent: hand on the answer
             logger.exception("tool-call review failed; the answer is handed on as it was")
             return response, []
