@@ -294,7 +294,8 @@ def test_unrepairable_call_goes_back_to_the_model_which_recovers() -> None:
     assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
     error = tool_messages(state)[0]
     assert error.status == "error" and error.tool_call_id == "call_1"
-    assert "could not be read" in error.content and '"city"' in error.content  # the schema
+    assert "could not be read (no JSON object found" in error.content
+    assert '"city"' in error.content  # the schema to follow
     seen = model.received[1]
     assert any(isinstance(m, ToolMessage) and m.status == "error" for m in seen)
     assert state["messages"][-1].content == FINAL.content
@@ -331,6 +332,18 @@ def test_call_cut_at_the_token_limit_never_runs(meta: dict[str, str]) -> None:
     assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
     error = tool_messages(state)[0]
     assert error.status == "error" and "cut off" in error.content
+
+
+def test_native_call_with_cut_arguments_never_runs() -> None:
+    """No stop reason, but the arguments end mid-string: the call is not completed and run."""
+    script = [
+        broken("get_weather", '{"city": "Par'),
+        calls("get_weather", {"city": "Paris"}),
+        FINAL,
+    ]
+    state, _ = run(script)
+    assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+    assert "cut off" in tool_messages(state)[0].content
 
 
 def test_text_call_cut_off_mid_arguments_never_runs() -> None:

@@ -56,6 +56,7 @@ CUT_REQUIREMENT = (
 )
 UNKNOWN_PROBLEM = "There is no tool named {name!r}; the call was not run."
 ARGS_PROBLEM = "The arguments of the call to {name!r} could not be read; it was not run."
+ARGS_REASON = "The arguments of the call to {name!r} could not be read ({reason}); it was not run."
 INVALID_PROBLEM = "The call to {name!r} was not run: {reason}"
 TOOLS_REQUIREMENT = "Call one of the available tools instead: {names}."
 SCHEMA_REQUIREMENT = (
@@ -187,16 +188,26 @@ class _Reviewer:
         single = AIMessage(content="", invalid_tool_calls=[{**invalid, "id": call_id}])
         try:
             items, report = parser.parse_with_report(single)
-        except OutputParserException:
+        except OutputParserException as error:
             kept = tool_call(name=name, args={}, id=call_id)
-            schema = _schema_of(self.tools[name]) if name in self.tools else None
-            problem = ARGS_PROBLEM.format(name=name)
+            bound = self.matcher.match(name)
+            schema = _schema_of(self.tools[bound]) if bound else None
+            problem = _args_problem(name, str(error))
             review.rejected.append(Rejection(kept, (problem,), _requirement(name, schema), raw))
             return
         item = items[0]
         names = report.calls[0].report.repair_names if report.calls else ()
         repairs = [INVALID_CALL_REPAIR, *dict.fromkeys(names)]  # each repair named once
         self.check(tool_call(name=item["type"], args=item["args"], id=call_id), repairs, review)
+
+
+def _args_problem(name: str, error: str) -> str:
+    """The problem line for arguments the tools parser could not recover, with its reason (the
+    part of its first line after the call's id: "the arguments are cut off.")."""
+    reason = error.partition("\n")[0].partition("): ")[2].rstrip(".")
+    if not reason:
+        return ARGS_PROBLEM.format(name=name)
+    return ARGS_REASON.format(name=name, reason=reason)
 
 
 def _cut(call: ToolCall, reason: str, raw: str = "") -> Rejection:
