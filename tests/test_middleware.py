@@ -356,6 +356,17 @@ def test_text_call_cut_off_mid_arguments_never_runs() -> None:
     assert tool_messages(state)[0].status == "error"
 
 
+def test_call_block_too_broken_to_name_is_refused_under_a_name() -> None:
+    """A call block cut before its name: the model is told, and the refused call keeps a
+    non-empty name (providers refuse an empty one in the history)."""
+    cut = AIMessage(content='<tool_call>\n{"na', response_metadata={"finish_reason": "length"})
+    state, _ = run([cut, calls("get_weather", {"city": "Paris"}), FINAL])
+    refused = state["messages"][1]
+    assert all(c["name"] for c in refused.tool_calls)
+    assert tool_messages(state)[0].status == "error"
+    assert RAN == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+
+
 def test_retries_are_bounded_and_the_run_ends_with_a_clear_message() -> None:
     bad = [broken("get_weather", "???", f"call_{i}") for i in range(3)]
     state, model = run(bad, middleware=[RobustToolCallMiddleware(max_retries=2)])

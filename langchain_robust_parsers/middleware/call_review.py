@@ -42,6 +42,10 @@ INVALID_CALL_REPAIR = "invalid_native_call"
 RENAMED_REPAIR = "renamed_tool"
 """Repair name recorded when a written tool name was matched to a bound tool's name."""
 
+UNNAMED_CALL = "unnamed_call"
+"""The name a refused call keeps in ``tool_calls`` when the model's text gave none (a call block
+too broken to read): providers refuse a tool call with an empty name in the history."""
+
 MAX_SCHEMA_CHARS = 1500
 """The schema quoted back to the model is cut here: enough for an ordinary tool's parameters,
 short enough not to crowd the model's context when a tool takes a large nested model."""
@@ -177,7 +181,7 @@ class _Reviewer:
     def repair(self, invalid: InvalidToolCall, review: CallReview) -> None:
         """An invalid native call: its arguments repaired by the tools parser, then checked."""
         call_id = invalid.get("id") or new_call_id()
-        name = invalid.get("name") or ""
+        name = invalid.get("name") or UNNAMED_CALL
         raw = invalid.get("args") or ""
         parser = RobustJsonOutputToolsParser(
             return_id=True,
@@ -237,7 +241,7 @@ def _read_text_calls(
         reviewer.check(call, [TEXT_CALL_REPAIR], review)
     for invalid in adapted.invalid_tool_calls:
         name = invalid.get("name") or ""
-        kept = tool_call(name=name, args={}, id=invalid.get("id") or new_call_id())
+        kept = tool_call(name=name or UNNAMED_CALL, args={}, id=invalid.get("id") or new_call_id())
         problem = invalid.get("error") or ARGS_PROBLEM.format(name=name)
         bound = reviewer.matcher.match(name) if name else None
         if name and bound is None:
