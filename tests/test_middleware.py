@@ -17,7 +17,7 @@ if getattr(agents, "create_agent", None) is None:
 
 from langchain.agents import create_agent  # noqa: E402
 from langchain.agents.middleware import ModelCallLimitMiddleware  # noqa: E402
-from langchain.agents.structured_output import ProviderStrategy  # noqa: E402
+from langchain.agents.structured_output import ProviderStrategy, ToolStrategy  # noqa: E402
 from langchain_core.callbacks import (  # noqa: E402
     AsyncCallbackManagerForLLMRun,
     CallbackManagerForLLMRun,
@@ -442,6 +442,14 @@ def test_structured_answer_written_as_a_text_call_to_the_output_tool() -> None:
     )
     state, _ = run([AIMessage(content=text)], response_format=Weather)
     assert state["structured_response"] == Weather(city="Paris", temperature=18, conditions="rain")
+
+
+def test_output_tool_without_langchain_retries_is_coerced_too() -> None:
+    """``ToolStrategy(handle_errors=False)`` raises on arguments it cannot validate; the
+    middleware's coercion gives the structured response instead."""
+    answer = calls("Weather", {"City": "Paris", "temperature": "18", "conditions": "Cloudy"})
+    state, _ = run([answer], response_format=ToolStrategy(Weather, handle_errors=False))
+    assert state["structured_response"].conditions == "cloudy"
 
 
 def test_structured_answer_after_a_tool_call() -> None:

@@ -22,7 +22,7 @@ from langchain.agents.middleware import (
     ModelResponse,
 )
 from langchain.agents.structured_output import StructuredOutputValidationError
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
 
 from langchain_robust_parsers.engine.clarification_text import clarification_message
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -100,6 +100,12 @@ def _rebuilt(message: AIMessage, review: CallReview, **changes: Any) -> AIMessag
     return AIMessage(**fields)
 
 
+def _done(call: ToolCall, value: Any) -> ToolMessage:
+    """The output tool's reply once its arguments gave the structured response."""
+    text = STRUCTURED_TOOL_TEXT.format(value=value)
+    return ToolMessage(text, tool_call_id=call["id"] or "", name=call["name"])
+
+
 def _error_message(rejection: Rejection) -> ToolMessage:
     text = clarification_message(rejection.problems, rejection.requirement)
     call = rejection.call
@@ -175,10 +181,18 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ModelResponse[Any]:
         """The structured answer LangChain could not read, read with repair; else re-raise."""
         schemas = structured_schemas(request.response_format) if self.structured_answers else {}
-        value = answer_from_text(error.ai_message, schemas) if schemas else None
+        message = error.ai_message
+        for call in message.tool_calls:  # ToolStrategy(handle_errors=False): the output tool
+            schema = schemas.get(call["name"])
+            value = None if schema is None else answer_from_args(call["args"], schema)
+            if value is not None:
+                return ModelResponse(
+                    result=[message, _done(call, value)], structured_response=value
+                )
+        value = answer_from_text(message, schemas) if schemas else None
         if value is None:
             raise error
-        return ModelResponse(result=[error.ai_message], structured_response=value)
+        return ModelResponse(result=[message], structured_response=value)
 
     def review(
         self, request: ModelRequest[Any], response: ModelResponse[Any]
@@ -223,12 +237,7 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             if value is None:
                 continue
             reviewed = _rebuilt(message, review, tool_calls=[call])
-            done = ToolMessage(
-                STRUCTURED_TOOL_TEXT.format(value=value),
-                tool_call_id=call["id"] or "",
-                name=call["name"],
-            )
-            return ModelResponse(result=[reviewed, done], structured_response=value)
+            return ModelResponse(result=[reviewed, _done(call, value)], structured_response=value)
         if review.accepted or review.rejected:
             return None
         value = answer_from_text(message, schemas)
@@ -249,12 +258,9 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
                 continue
             value = answer_from_args(call["args"], schema)
             if value is not None:
-                done = ToolMessage(
-                    STRUCTURED_TOOL_TEXT.format(value=value),
-                    tool_call_id=reply.tool_call_id,
-                    name=call["name"],
+                return ModelResponse(
+                    result=[message, _done(call, value)], structured_response=value
                 )
-                return ModelResponse(result=[message, done], structured_response=value)
         return response
 
     def _stopped(self, message: AIMessage, review: CallReview) -> AIMessage:
