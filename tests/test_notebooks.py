@@ -129,6 +129,10 @@ CLAIMS: dict[str, list[str]] = {
 }
 
 
+NEEDS: dict[str, str] = {"agent_middleware.ipynb": "langchain.agents.middleware"}
+"""Notebooks that need a package the floor versions do not install: skipped there."""
+
+
 def _outputs(cell: object) -> str:
     parts = []
     for output in getattr(cell, "outputs", []):
@@ -141,6 +145,8 @@ def _outputs(cell: object) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
 def test_notebook_runs_and_shows_its_claims(name: str, tmp_path: Path) -> None:
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name], reason=f"{name} needs langchain>=1.0 (create_agent)")
     copy = tmp_path / name
     shutil.copyfile(NOTEBOOKS / name, copy)
     notebook = nbformat.read(copy, as_version=4)
