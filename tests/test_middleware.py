@@ -15,6 +15,11 @@ agents = pytest.importorskip("langchain.agents", reason="the middleware needs la
 if getattr(agents, "create_agent", None) is None:
     pytest.skip("create_agent needs langchain 1.x", allow_module_level=True)
 
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,
+)
 from langchain.agents import create_agent  # noqa: E402
 from langchain.agents.middleware import ModelCallLimitMiddleware  # noqa: E402
 from langchain.agents.structured_output import ProviderStrategy, ToolStrategy  # noqa: E402
@@ -37,6 +42,7 @@ from pydantic import BaseModel, Field  # noqa: E402
 
 from langchain_robust_parsers import RobustToolCallMiddleware  # noqa: E402
 from langchain_robust_parsers.middleware import METADATA_KEY  # noqa: E402
+from langchain_robust_parsers.middleware.call_review import review_calls  # noqa: E402
 
 RAN: list[tuple[str, dict[str, Any]]] = []
 
@@ -607,3 +613,45 @@ def test_package_imports_without_langchain_and_says_what_is_missing() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "langchain>=1.0" in out.stdout
+
+
+# ----------------------------------------------------------------------------- any text
+
+CALL_TEXT = st.one_of(
+    st.text(max_size=80),
+    st.sampled_from(
+        [
+            '<tool_call>{"name": "add", "arguments": {"a": "1", "b": 2}}</tool_call>',
+            '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": 3}}]',
+            "add(a='x', b=2)",
+            '{"name": "nope", "arguments": {}}',
+            "<tool_call>{'name': 'add', 'arguments': {'a': 1",
+        ]
+    ),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    content=CALL_TEXT,
+    args=st.one_of(st.text(max_size=40), CALL_TEXT),
+    name=st.sampled_from(["add", "get_weather", "Add", "missing", ""]),
+    cut=st.booleans(),
+)
+def test_review_accepts_only_calls_that_fit_a_bound_tool(
+    content: str, args: str, name: str, cut: bool
+) -> None:
+    """For any text and any arguments: the review returns, every accepted call names a bound
+    tool with arguments that validate, and nothing of a cut answer is accepted."""
+    bad = invalid_tool_call(name=name, args=args, id="x", error="")
+    meta = {"finish_reason": "length"} if cut else {}
+    for message in (
+        AIMessage(content=content, response_metadata=meta),
+        AIMessage(content="", invalid_tool_calls=[bad], response_metadata=meta),
+    ):
+        review = review_calls(message, TOOLS)
+        schemas = {t.name: t.tool_call_schema for t in TOOLS}
+        for call in review.accepted:
+            schemas[call["name"]].model_validate(call["args"])  # type: ignore[union-attr]
+        assert not (cut and review.accepted)
+        assert all(r.call["name"] and r.problems for r in review.rejected)

@@ -59,6 +59,7 @@ CUT_REQUIREMENT = (
     "work over several calls."
 )
 UNKNOWN_PROBLEM = "There is no tool named {name!r}; the call was not run."
+NO_NAME_PROBLEM = "The call gave no tool name; it was not run."
 ARGS_PROBLEM = "The arguments of the call to {name!r} could not be read; it was not run."
 ARGS_REASON = "The arguments of the call to {name!r} could not be read ({reason}); it was not run."
 INVALID_PROBLEM = "The call to {name!r} was not run: {reason}"
@@ -150,7 +151,11 @@ class _Reviewer:
         self.matcher = ToolNameMatcher(self.tools)
 
     def reject_unknown(self, call: ToolCall, review: CallReview) -> None:
-        problem = UNKNOWN_PROBLEM.format(name=call["name"])
+        if not call["name"] or call["name"] == UNNAMED_CALL:
+            call = tool_call(name=UNNAMED_CALL, args=call["args"], id=call["id"])
+            problem = NO_NAME_PROBLEM
+        else:
+            problem = UNKNOWN_PROBLEM.format(name=call["name"])
         names = ", ".join(sorted(self.tools)) or "none"
         review.rejected.append(Rejection(call, (problem,), TOOLS_REQUIREMENT.format(names=names)))
 
@@ -181,7 +186,7 @@ class _Reviewer:
     def repair(self, invalid: InvalidToolCall, review: CallReview) -> None:
         """An invalid native call: its arguments repaired by the tools parser, then checked."""
         call_id = invalid.get("id") or new_call_id()
-        name = invalid.get("name") or UNNAMED_CALL
+        name = invalid.get("name") or ""
         raw = invalid.get("args") or ""
         parser = RobustJsonOutputToolsParser(
             return_id=True,
@@ -193,7 +198,7 @@ class _Reviewer:
         try:
             items, report = parser.parse_with_report(single)
         except OutputParserException as error:
-            kept = tool_call(name=name, args={}, id=call_id)
+            kept = tool_call(name=name or UNNAMED_CALL, args={}, id=call_id)
             bound = self.matcher.match(name)
             schema = _schema_of(self.tools[bound]) if bound else None
             problem = _args_problem(name, str(error))
