@@ -106,6 +106,21 @@ def _done(call: ToolCall, value: Any) -> ToolMessage:
     return ToolMessage(text, tool_call_id=call["id"] or "", name=call["name"])
 
 
+def _output_tool_answer(
+    message: AIMessage, schemas: dict[str, Any], call_id: str | None = None
+) -> ModelResponse[Any] | None:
+    """The structured response from the first call to an output tool (the one with ``call_id``
+    when given) whose arguments the package's coercion makes valid, with the tool's reply."""
+    for call in message.tool_calls:
+        schema = schemas.get(call["name"])
+        if schema is None or call_id not in (None, call["id"]):
+            continue
+        value = answer_from_args(call["args"], schema)
+        if value is not None:
+            return ModelResponse(result=[message, _done(call, value)], structured_response=value)
+    return None
+
+
 def _error_message(rejection: Rejection) -> ToolMessage:
     text = clarification_message(rejection.problems, rejection.requirement)
     call = rejection.call
@@ -182,13 +197,9 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """The structured answer LangChain could not read, read with repair; else re-raise."""
         schemas = structured_schemas(request.response_format) if self.structured_answers else {}
         message = error.ai_message
-        for call in message.tool_calls:  # ToolStrategy(handle_errors=False): the output tool
-            schema = schemas.get(call["name"])
-            value = None if schema is None else answer_from_args(call["args"], schema)
-            if value is not None:
-                return ModelResponse(
-                    result=[message, _done(call, value)], structured_response=value
-                )
+        answer = _output_tool_answer(message, schemas)  # ToolStrategy(handle_errors=False)
+        if answer is not None:
+            return answer
         value = answer_from_text(message, schemas) if schemas else None
         if value is None:
             raise error
@@ -252,16 +263,7 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         schemas = structured_schemas(request.response_format) if self.structured_answers else {}
         if not (isinstance(message, AIMessage) and isinstance(reply, ToolMessage) and schemas):
             return response
-        for call in message.tool_calls:
-            schema = schemas.get(call["name"])
-            if schema is None or call["id"] != reply.tool_call_id:
-                continue
-            value = answer_from_args(call["args"], schema)
-            if value is not None:
-                return ModelResponse(
-                    result=[message, _done(call, value)], structured_response=value
-                )
-        return response
+        return _output_tool_answer(message, schemas, reply.tool_call_id) or response
 
     def _stopped(self, message: AIMessage, review: CallReview) -> AIMessage:
         """The answer that ends the run: what went wrong, and no calls."""
