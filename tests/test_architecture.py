@@ -8,6 +8,8 @@ import cannot slip past it. Layers, bottom to top:
   and a group reads only groups below it: ``json`` < ``calls`` < ``agents``.
 - ``parsers``: the engine and langchain-core.
 - ``chains`` and ``chat_models``: peers above the parsers; neither imports the other.
+- ``middleware``: agent middleware for LangChain v1's ``create_agent``, above the parsers,
+  chains and chat models; no layer imports it (the facade exports it lazily).
 - ``cli``: anything below it.
 - The facade (the package ``__init__``, ``json_text``) re-exports for users; nothing inside the
   package imports it.
