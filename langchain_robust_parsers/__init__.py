@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from langchain_robust_parsers.engine.stats import (
         ParseStats as ParseStats,
     )
+    from langchain_robust_parsers.middleware import (
+        RobustToolCallMiddleware as RobustToolCallMiddleware,
+    )
     from langchain_robust_parsers.parsers.actions import (
         ActionOutputParser as ActionOutputParser,
         ActionParse as ActionParse,
@@ -139,6 +142,7 @@ _LAZY: dict[str, str] = {
     "register_step_type": ".chains",
     "robust_structured_output": ".chains",
     "TextToolCallingChatModel": ".chat_models",
+    "RobustToolCallMiddleware": ".middleware",  # needs langchain>=1.0
     "ParseReport": ".engine",
     "Repair": ".engine",
     "Action": ".engine.agents.actions",

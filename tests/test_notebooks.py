@@ -60,6 +60,15 @@ CLAIMS: dict[str, list[str]] = {
         "('get_time', {'tz': 'Europe/Oslo'})]",
         "Problem: The answer contains no function call.",
     ],
+    "agent_middleware.ipynb": [
+        "{'call_1': ['invalid_native_call', 'single_quotes']}",
+        "ai   'Let me check.\\n' [('get_weather', {'city': 'Paris'})]",
+        "('add', {'a': 2, 'b': 40})]",
+        "tool error \"Problem: There is no tool named 'get_forecast'; the call was not run.\"",
+        "so its arguments may be incomplete; it was not run.",
+        "The agent stopped: the model's tool calls could not be used after 2 attempts in a row",
+        "Weather(city='Paris', temperature=18.0, conditions='cloudy')",
+    ],
     "actions.ipynb": [
         "text='user@example.com'",
         "Hello \"world\" | recovered | ('inner_quote', 'inner_quote', 'comment')",
@@ -120,6 +129,10 @@ CLAIMS: dict[str, list[str]] = {
 }
 
 
+NEEDS: dict[str, str] = {"agent_middleware.ipynb": "langchain.agents.middleware"}
+"""Notebooks that need a package the floor versions do not install: skipped there."""
+
+
 def _outputs(cell: object) -> str:
     parts = []
     for output in getattr(cell, "outputs", []):
@@ -132,6 +145,8 @@ def _outputs(cell: object) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
 def test_notebook_runs_and_shows_its_claims(name: str, tmp_path: Path) -> None:
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name], reason=f"{name} needs langchain>=1.0 (create_agent)")
     copy = tmp_path / name
     shutil.copyfile(NOTEBOOKS / name, copy)
     notebook = nbformat.read(copy, as_version=4)
