@@ -395,3 +395,22 @@ def test_a_runnable_after_the_parser_receives_the_last_value() -> None:
         chain = RobustJsonOutputParser() | RunnableLambda(seen.append)
         list(chain.transform(iter(pieces(_ROWS, size))))
         assert seen[-1] == RobustJsonOutputParser().invoke(_ROWS)
+
+
+@pytest.mark.parametrize("size", [1, 7, 64])
+async def test_traced_input_of_a_stream_is_the_whole_text(size: int) -> None:
+    """The trace's input is the answer as one text (joined once, not added up chunk by chunk,
+    which is quadratic), and the parser reads each chunk once."""
+    chunks = pieces(_ROWS, size)
+
+    async def agen(_: Any) -> Any:
+        for chunk in chunks:
+            yield AIMessageChunk(content=chunk)
+
+    chain = RunnableLambda(agen) | RobustJsonOutputParser().with_config(run_name="rows")
+    ended: dict[str, Any] = {}
+    async for event in chain.astream_events(None, version="v2"):
+        if event["name"] == "rows" and event["event"] == "on_parser_end":
+            ended = event["data"]
+    assert ended["input"] == _ROWS
+    assert ended["output"] == json.loads(_ROWS)

@@ -15,7 +15,7 @@ from langchain_robust_parsers import (
     RobustJsonOutputParser,
 )
 from langchain_robust_parsers.parsers.list_parsers import RobustCommaSeparatedListOutputParser
-from langchain_robust_parsers.parsers.message_text import chunk_text, texts_for_tracing
+from langchain_robust_parsers.parsers.message_text import WholeText, chunk_text, texts_for_tracing
 
 needs_refusals = pytest.mark.skipif(
     not hasattr(langchain_core.exceptions, "ModelRefusalError"),
@@ -29,7 +29,11 @@ def test_text_blocks_are_joined_and_strings_pass_through() -> None:
     message = AIMessageChunk(content=[{"type": "text", "text": '{"a": '}, "1}"])
     assert chunk_text(message) == '{"a": 1}'
     assert chunk_text('{"a": 1}') == '{"a": 1}'
-    assert list(texts_for_tracing(["x", AIMessageChunk(content="y")])) == ["x", "y"]
+    traced = list(texts_for_tracing(["x", AIMessageChunk(content="y")]))
+    assert traced == ["x", "y", "xy"]  # the chunks, then the whole text for the trace
+    assert type(traced[-1]) is WholeText
+    with pytest.raises(TypeError):  # LangChain then keeps the latest input: the whole text
+        traced[0] + traced[1]
 
 
 @needs_refusals

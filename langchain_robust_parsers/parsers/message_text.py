@@ -28,7 +28,9 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.parsers.report_events import check_refusal_message
 
 __all__ = [
+    "FirstText",
     "RefusalRule",
+    "WholeText",
     "atexts_for_tracing",
     "atraced_transform",
     "chunk_text",
@@ -70,12 +72,46 @@ def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
     return _READERS[refusal](chunk)
 
 
+class FirstText(str):
+    """The first text of a stream handed to LangChain's tracing: a ``str``, except that adding
+    a text to it raises ``TypeError``.
+
+    LangChain adds a stream's input chunks together with ``+`` for its trace. For strings each
+    addition copies the whole text so far (langchain-core 1.7 and later add them one at a time
+    after the stream), so a long answer in small chunks costs time quadratic in its length. On
+    ``TypeError`` LangChain keeps the latest chunk instead, which is the :class:`WholeText`
+    handed to it last: the trace shows the whole text, joined once.
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: object) -> str:
+        raise TypeError("a stream's texts are traced whole (WholeText), not added up")
+
+
+class WholeText(str):
+    """The whole text of a stream, handed to LangChain's tracing after its last chunk; the
+    parser skips it (:func:`traced_transform`)."""
+
+    __slots__ = ()
+
+
+def _traced(texts: Iterator[str]) -> Iterator[str]:
+    """``texts``, the first one as a :class:`FirstText`, then their :class:`WholeText`."""
+    parts: list[str] = []
+    for text in texts:
+        yield text if parts else FirstText(text)
+        parts.append(text)
+    yield WholeText("".join(parts))
+
+
 def texts_for_tracing(
     chunks: Iterable[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> Iterator[str]:
-    """``chunks`` as text, for a streaming parser to hand to LangChain's tracing, which would
-    otherwise merge every message chunk into the previous ones (quadratic in the stream)."""
-    return map(_READERS[refusal], chunks)
+    """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
+    otherwise merge every message chunk into the previous ones), then the whole text once
+    (:class:`FirstText`): both linear in the stream."""
+    return _traced(map(_READERS[refusal], chunks))
 
 
 async def atexts_for_tracing(
@@ -83,8 +119,25 @@ async def atexts_for_tracing(
 ) -> AsyncIterator[str]:
     """Async :func:`texts_for_tracing`."""
     read = _READERS[refusal]
+    parts: list[str] = []
     async for chunk in chunks:
-        yield read(chunk)
+        text = read(chunk)
+        yield text if parts else FirstText(text)
+        parts.append(text)
+    yield WholeText("".join(parts))
+
+
+def _without_whole(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
+    """``texts`` without the :class:`WholeText` meant for tracing only."""
+    return (text for text in texts if text.__class__ is not WholeText)
+
+
+async def _awithout_whole(
+    texts: AsyncIterator[str | BaseMessage],
+) -> AsyncIterator[str | BaseMessage]:
+    async for text in texts:
+        if text.__class__ is not WholeText:
+            yield text
 
 
 def traced_transform(
@@ -97,11 +150,13 @@ def traced_transform(
     """``parser.transform`` with message chunks turned to text before LangChain's tracing sees
     them (:func:`texts_for_tracing`): what every streaming parser's ``transform`` returns.
     ``transformer`` reads the texts (``parser._transform`` by default)."""
+    read = transformer or parser._transform
+
+    def without_whole(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
+        return read(_without_whole(texts))
+
     return parser._transform_stream_with_config(
-        texts_for_tracing(chunks, refusal),
-        transformer or parser._transform,
-        config,
-        run_type="parser",
+        texts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
     )
 
 
@@ -113,9 +168,11 @@ def atraced_transform(
     transformer: Callable[[AsyncIterator[str | BaseMessage]], AsyncIterator[T]] | None = None,
 ) -> AsyncIterator[T]:
     """Async :func:`traced_transform`."""
+    read = transformer or parser._atransform
+
+    def without_whole(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
+        return read(_awithout_whole(texts))
+
     return parser._atransform_stream_with_config(
-        atexts_for_tracing(chunks, refusal),
-        transformer or parser._atransform,
-        config,
-        run_type="parser",
+        atexts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
     )
