@@ -9,6 +9,7 @@ import cannot slip past it. Layers, bottom to top:
 - ``parsers``: the engine and langchain-core.
 - ``chains`` and ``chat_models``: peers above the parsers; neither imports the other.
 - ``cli``: anything below it.
+- ``batch`` (data frames for Ray and Spark): a top layer beside ``cli``, over the parsers.
 - The facade (the package ``__init__``, ``json_text``) re-exports for users; nothing inside the
   package imports it.
 
@@ -53,6 +54,7 @@ LAYER_ALLOWED: dict[str, frozenset[str]] = {
     "chains": frozenset({"engine", "parsers", "chains", "_version"}),
     "chat_models": frozenset({"engine", "parsers", "chat_models", "_version"}),
     "cli": frozenset({"engine", "parsers", "chains", "chat_models", "cli", "_version"}),
+    "batch": frozenset({"engine", "parsers", "batch", "_version"}),
 }
 FACADE = frozenset({"__init__", "json_text", "_version"})
 _SUBPACKAGES = frozenset(LAYER_ALLOWED)
