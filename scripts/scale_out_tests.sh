@@ -25,8 +25,7 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,ray,spark]"
 
 export PYSPARK_PYTHON="$VENV/bin/python"
-# Ray would otherwise upload the working directory and report usage statistics; neither helps a
-# test run.
+# a test run reports no usage statistics to Ray's maintainers
 export RAY_USAGE_STATS_ENABLED=0
 
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_parse_frame.py
