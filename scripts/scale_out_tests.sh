@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The scale-out tests: `langchain_robust_parsers.batch.parse_frame` on Ray Data (a local cluster,
 # `ray.init(num_cpus=2)`) and on Spark (local mode, `local[2]`), as docs/scale-out.md shows them,
-# plus parse_frame's own tests on pandas and pyarrow (elsewhere they skip: the test venvs have no
-# pandas).
+# plus parse_frame's own tests on pandas and pyarrow and the examples of docs/scale-out.md, which
+# start Ray and Spark as written (elsewhere these skip: the test venvs have no pandas).
 #
 #   bash scripts/scale_out_tests.sh
 #   PYTHON=python3.12 bash scripts/scale_out_tests.sh   # the interpreter the venv is made from
@@ -29,4 +29,5 @@ export PYSPARK_PYTHON="$VENV/bin/python"
 export RAY_USAGE_STATS_ENABLED=0
 
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_parse_frame.py
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_docs_examples.py -k scale
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider -m slow tests/test_scale_out.py
