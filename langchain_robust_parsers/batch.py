@@ -48,9 +48,16 @@ def _first_line(error: str) -> str:
     return _utf8_safe(error.strip().split("\n", 1)[0].strip())
 
 
+MISSING_TYPES = frozenset({"NAType", "NaTType"})
+"""pandas' missing-value markers (``pd.NA``, ``pd.NaT``), known by name so that pandas need not
+be imported to recognise them."""
+
+
 def _cell_kind(cell: object) -> str:
-    # pandas shows a missing cell as None or NaN, depending on the column's dtype
+    # pandas shows a missing cell as None, NaN or pd.NA, depending on the column's dtype
     if cell is None or (isinstance(cell, float) and math.isnan(cell)):
+        return "the cell is empty"
+    if type(cell).__name__ in MISSING_TYPES:
         return "the cell is empty"
     return f"a {type(cell).__name__}, not a string"
 

@@ -140,6 +140,14 @@ def test_cells_that_are_not_text_fail_with_a_reason() -> None:
 
 
 @needs_frames
+def test_missing_cells_of_a_nullable_string_column_fail_as_empty() -> None:
+    frame = pd.DataFrame({"text": pd.Series(['{"a": 1}', None], dtype="string")})
+    out = parse_frame(frame)
+    assert out["outcome"].tolist() == ["success", "failed"]
+    assert out["error"].tolist()[1] == "no model output to parse (the cell is empty)"
+
+
+@needs_frames
 def test_another_parser_through_partial_and_another_column() -> None:
     parser = RobustPydanticOutputParser(pydantic_object=Verdict)
     parse = functools.partial(parse_frame, parser=parser, column="completion")
