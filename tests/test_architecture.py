@@ -53,8 +53,8 @@ LAYER_ALLOWED: dict[str, frozenset[str]] = {
     "parsers": frozenset({"engine", "parsers", "_version"}),
     "chains": frozenset({"engine", "parsers", "chains", "_version"}),
     "chat_models": frozenset({"engine", "parsers", "chat_models", "_version"}),
-    "cli": frozenset({"engine", "parsers", "chains", "chat_models", "cli", "_version"}),
     "batch": frozenset({"engine", "parsers", "batch", "_version"}),
+    "cli": frozenset({"engine", "parsers", "chains", "chat_models", "cli", "_version"}),
 }
 FACADE = frozenset({"__init__", "json_text", "_version"})
 _SUBPACKAGES = frozenset(LAYER_ALLOWED)
