@@ -11,6 +11,7 @@ import cannot slip past it. Layers, bottom to top:
 - ``middleware``: agent middleware for LangChain v1's ``create_agent``, above the parsers,
   chains and chat models; no layer imports it (the facade exports it lazily).
 - ``cli``: anything below it.
+- ``batch`` (data frames for Ray and Spark): a top layer beside ``cli``, over the parsers.
 - The facade (the package ``__init__``, ``json_text``) re-exports for users; nothing inside the
   package imports it.
 
@@ -54,6 +55,7 @@ LAYER_ALLOWED: dict[str, frozenset[str]] = {
     "parsers": frozenset({"engine", "parsers", "_version"}),
     "chains": frozenset({"engine", "parsers", "chains", "_version"}),
     "chat_models": frozenset({"engine", "parsers", "chat_models", "_version"}),
+    "batch": frozenset({"engine", "parsers", "batch", "_version"}),
     "cli": frozenset({"engine", "parsers", "chains", "chat_models", "cli", "_version"}),
     "middleware": frozenset(
         {"engine", "parsers", "chains", "chat_models", "middleware", "_version"}

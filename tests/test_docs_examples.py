@@ -32,7 +32,7 @@ FENCE = re.compile(r"^```python[ \t]*\n(?P<code>.*?)^```[ \t]*$", re.DOTALL | re
 MAX_SKIPPED = 3
 """Blocks skipped by the comment, over all the docs: illustrations must stay the exception."""
 
-OPTIONAL_MODULES = {"langchain", "langchain_classic", "pandas", "pyspark"}
+OPTIONAL_MODULES = {"langchain", "langchain_classic", "pandas", "pyspark", "ray"}
 """Packages a block may need that the floor test environment does not install."""
 
 

@@ -1,0 +1,218 @@
+"""One model output in, one result row out: what ``robust-parsers parse`` writes for a line and
+what :func:`~langchain_robust_parsers.batch.parse_frame` writes for a row of a frame.
+
+A :class:`RowParser` holds a parser and learns how each parse ended the way the parser itself
+classifies it (success, recovered, fallback, failed), through the ``stats`` field every parser of
+this package has. It pickles, so worker processes (a process pool, Ray, Spark) receive it whole.
+Values become JSON data through :func:`to_jsonable` (pydantic models dumped, NaN as ``None``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pydantic
+import pydantic.v1
+from langchain_core.exceptions import OutputParserException
+
+from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+
+__all__ = [
+    "ERROR_MAX_CHARS",
+    "MAX_OUTPUT_DEPTH",
+    "LineResult",
+    "OutcomeProbe",
+    "RowParser",
+    "error_text",
+    "to_jsonable",
+    "value_json",
+]
+
+ERROR_MAX_CHARS = 300
+"""Error messages in results are cut to this length: a parser's message may repeat the whole
+model output, which the input already holds; the reason fits in a few hundred characters."""
+
+MAX_OUTPUT_DEPTH = 1000
+"""Deepest value written. ``json.dumps`` cannot write deeper values under Python's default
+recursion limit (1000) anyway, and the bound stops the conversion on a value that contains
+itself."""
+
+_TROUBLESHOOTING = "\nFor troubleshooting, visit:"
+"""langchain-core appends a link to this text to every ``OutputParserException`` message."""
+
+ResultOutcome = Literal["success", "recovered", "fallback", "failed", "bad_input"]
+
+
+class OutcomeProbe(ParseStats):
+    """A :class:`ParseStats` that also remembers the last outcome recorded, so a caller learns
+    how each parse ended as the parser itself classifies it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: tuple[str, Outcome] | None = None
+
+    def record(self, format: str, outcome: Outcome) -> None:
+        super().record(format, outcome)
+        self.last = (format, outcome)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self.last = None
+
+
+@dataclass(frozen=True)
+class LineResult:
+    """The result of one model output (a line of a file, a row of a frame): the fields written,
+    plus the format name under which the outcome is counted (``None`` for bad input)."""
+
+    ok: bool
+    outcome: ResultOutcome
+    value: Any = None
+    repairs: tuple[str, ...] = ()
+    error: str | None = None
+    format: str | None = None
+
+
+def _repairs(report: ParseReport | object) -> tuple[str, ...]:
+    """``name@pos`` for each repair, then ``truncated`` when the payload was completed.
+
+    Read through attributes, so a parser whose ``parse_with_report`` gives a report of its own
+    shape lists what it can (its ``repairs``, its ``truncated`` flag) or nothing."""
+    repairs = getattr(report, "repairs", ())
+    names = tuple(str(r) for r in repairs) if isinstance(repairs, (tuple, list)) else ()
+    return (*names, "truncated") if getattr(report, "truncated", None) else names
+
+
+def error_text(exc: BaseException) -> str:
+    """The message of ``exc`` without langchain-core's link, cut to :data:`ERROR_MAX_CHARS`."""
+    text = str(exc).split(_TROUBLESHOOTING, 1)[0].strip() or type(exc).__name__
+    if not isinstance(exc, OutputParserException):
+        text = f"{type(exc).__name__}: {text}"
+    if len(text) > ERROR_MAX_CHARS:
+        text = text[: ERROR_MAX_CHARS - 1] + "…"
+    return text
+
+
+class RowParser:
+    """Parse model outputs with ``parser`` into :class:`LineResult` rows.
+
+    ``parser`` must be built with ``stats=`` this object's :attr:`probe` (see
+    :meth:`from_parser` for a parser built elsewhere); ``default_format`` is the statistics row
+    of a parse the parser did not count itself. Picklable: the parser and its probe travel
+    together.
+    """
+
+    def __init__(self, parser: Any, probe: OutcomeProbe, default_format: str) -> None:
+        self.parser = parser
+        self.probe = probe
+        self.default_format = default_format
+        self._with_report = callable(getattr(parser, "parse_with_report", None))
+
+    @classmethod
+    def from_parser(cls, parser: Any, default_format: str) -> RowParser:
+        """A row parser over a copy of ``parser`` that counts into a fresh probe (the copy
+        shares everything else with ``parser``; ``parser`` itself is left as it is). A parser
+        without a ``stats`` field is used as it is, and its outcomes are read from its
+        reports, or ``success``/``failed``."""
+        probe = OutcomeProbe()
+        if isinstance(parser, pydantic.BaseModel) and "stats" in type(parser).model_fields:
+            parser = parser.model_copy(update={"stats": probe})
+        return cls(parser, probe, default_format)
+
+    def _outcome(self, default: Outcome, report: object = None) -> tuple[str, Outcome]:
+        """The statistics row and outcome of the parse just done, as the parser counted it;
+        else as its report says; else ``default``."""
+        if self.probe.last is not None:
+            return self.probe.last
+        said = getattr(report, "outcome", None)
+        if said in ("success", "recovered", "fallback"):
+            return self.default_format, said
+        return self.default_format, default
+
+    def parse(self, text: str) -> LineResult:
+        """The result for one model output; never raises for a ``str`` (a parser that breaks
+        its contract gives a failed result, not a stopped run)."""
+        self.probe.last = None
+        repairs: tuple[str, ...] = ()
+        report: object = None
+        try:
+            if self._with_report:
+                value, report = self.parser.parse_with_report(text)
+                repairs = _repairs(report)
+            else:
+                value = self.parser.parse(text)
+        except Exception as exc:
+            fmt, outcome = self._outcome("failed")
+            return LineResult(False, outcome, None, (), error_text(exc), fmt)
+        fmt, outcome = self._outcome("success", report)
+        return LineResult(True, outcome, value, repairs, None, fmt)
+
+
+# --------------------------------------------------------------------------- JSON values
+
+
+def _leaf(value: Any) -> Any:
+    """A JSON-ready scalar, or a container / model still to convert."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, pydantic.BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, pydantic.v1.BaseModel):
+        return value.dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if value is None or isinstance(value, (str, int, float, dict, list, tuple)):
+        return value
+    return str(value)
+
+
+def to_jsonable(value: Any) -> Any:
+    """``value`` as JSON data: models dumped (``mode="json"``), dataclasses as dicts, tuples as
+    lists, NaN and infinities as ``None``, keys as strings, anything else as its ``str``.
+
+    Iterative, bounded by :data:`MAX_OUTPUT_DEPTH` (``ValueError`` beyond it).
+    """
+    root = _leaf(value)
+    if not isinstance(root, (dict, list, tuple)):
+        return root
+    out: Any = {} if isinstance(root, dict) else []
+    stack: list[tuple[Any, Any, int]] = [(root, out, 1)]
+    while stack:
+        src, dst, depth = stack.pop()
+        if depth > MAX_OUTPUT_DEPTH:
+            raise ValueError(f"value nested deeper than {MAX_OUTPUT_DEPTH} levels")
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for key, item in items:
+            converted = _leaf(item)
+            if isinstance(converted, (dict, list, tuple)):
+                child: Any = {} if isinstance(converted, dict) else []
+                stack.append((converted, child, depth + 1))
+                converted = child
+            if isinstance(dst, dict):
+                dst[key if isinstance(key, str) else str(key)] = converted
+            else:
+                dst.append(converted)
+    return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def value_json(value: Any) -> str:
+    """``value`` as one JSON document (non-ASCII characters kept as they are); values that are
+    not JSON data go through :func:`to_jsonable` first. Raises ``ValueError`` for a value that
+    cannot be written (nested deeper than :data:`MAX_OUTPUT_DEPTH`)."""
+    try:
+        return _dumps(value)  # the common case: the value is JSON data already
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        return _dumps(to_jsonable(value))
+    except (TypeError, RecursionError) as exc:
+        raise ValueError(error_text(exc)) from exc
