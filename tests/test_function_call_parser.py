@@ -30,6 +30,7 @@ from langchain_core.outputs import ChatGeneration
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.tools import tool
 
+from langchain_robust_parsers import TextToolCallingChatModel
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.function_calls import (
     Dialect,
@@ -628,6 +629,16 @@ def test_positional_arguments_map_onto_a_bound_signature(text: str, expected: An
         AIMessage(content=text)
     )
     assert [(c["name"], c["args"]) for c in message.tool_calls] == [(name, expected[name])]
+    fake = GenericFakeChatModel(messages=iter([AIMessage(content=text)] * 2))
+    bound = TextToolCallingChatModel(fake, dialect="python").bind_tools(
+        [rectangle_area, book_flight]
+    )
+    invoked = bound.invoke("q")
+    assert [(c["name"], c["args"]) for c in invoked.tool_calls] == [(name, expected[name])]
+    merged: Any = None
+    for chunk in bound.stream("q"):
+        merged = chunk if merged is None else merged + chunk
+    assert [(c["name"], c["args"]) for c in merged.tool_calls] == [(name, expected[name])]
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
 from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
+from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import (
     ToolSchemas,
     place_positional,
@@ -63,6 +64,12 @@ class CallPolicy:
 
     schemas: ToolSchemas | None = None
     allow_unknown: bool = True
+
+    @property
+    def positional(self) -> Positional:
+        """How the decoder keeps Python positional arguments: aside, to be placed on the bound
+        tools' parameters (:meth:`place`), when there are schemas; else dropped, as BFCL does."""
+        return "map" if self.schemas else "drop"
 
     def name(
         self, calls: Sequence[ParsedCall], tool_names: Iterable[str] = ()

@@ -238,7 +238,7 @@ def parse_answer(
     ``CallDecodeError`` escaping the decoder is a bug and propagates to the caller's boundary.
     """
     try:
-        decoded = decode_calls(text, dialect=dialect)
+        decoded = decode_calls(text, dialect=dialect, positional=policy.positional)
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
     if content_without_calls(decoded):  # harmony (gpt-oss): its final text only
@@ -418,6 +418,10 @@ class CallStreamSplitter:
 
     # ------------------------------------------------------------------ judging held text
 
+    def _decode(self, unit: str) -> DecodedCalls:
+        """The calls of ``unit`` as :func:`parse_answer` will read them."""
+        return decode_calls(unit, dialect=self.dialect, positional=self.policy.positional)
+
     def _judge(self, candidate: _Candidate, unit: str) -> tuple[_Verdict, tuple[ParsedCall, ...]]:
         """Is ``unit`` (complete held text) prose, or calls? Calls in a marker block come back
         to be handed out; other calls are only known to be there (the answer may still read
@@ -427,12 +431,14 @@ class CallStreamSplitter:
                 self._early = False
                 return "calls", ()
             try:
-                decoded = decode_calls(unit, dialect=self.dialect)
+                decoded = decode_calls(
+                    unit, dialect=self.dialect, positional=self.policy.positional
+                )
             except CallDecodeError:  # alone it fails; with other blocks it may still count
                 return "calls", ()
             return "calls", decoded.calls if self._early else ()
         try:
-            decoded = decode_calls(unit, dialect=self.dialect)
+            decoded = self._decode(unit)
         except CallDecodeError:  # not a call the answer will count either
             return "prose", ()
         if decoded.report.source == "tagged" or (
