@@ -48,6 +48,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react import (
     ANSWER,
+    Delta,
     ReActScan,
     ReActScanner,
     ReActStep,
@@ -372,27 +373,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         scanner = ReActScanner()
-        feed = scanner.feed
-        if not self.stream_text:
-            for chunk in input:
-                feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            scanner.close()
-        else:
-            pending = not self.multiple  # a tool action may still have to be yielded
-            thoughts = self.stream_thoughts
-            for chunk in input:
-                deltas = feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-                for kind, piece in deltas:
-                    if thoughts or kind == ANSWER:
-                        yield piece
-                if pending and scanner.steps:
-                    pending = False
-                    yield from _first_action(scanner)
-            for kind, piece in scanner.close():
-                if thoughts or kind == ANSWER:
-                    yield piece
-            if pending:
-                yield from _first_action(scanner)
+        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        for chunk in input:
+            deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+            items, pending = self._shown(scanner, deltas, pending)
+            yield from items
+        items, pending = self._shown(scanner, scanner.close(), pending)
+        yield from items
         items, event, error = self._stream_end(scanner)
         publish(event, self.stats)
         if error is not None:
@@ -401,32 +388,36 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
         scanner = ReActScanner()
-        pending = self.stream_text and not self.multiple
-        thoughts = self.stream_thoughts
+        pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            if self.stream_text:
-                for kind, piece in deltas:
-                    if thoughts or kind == ANSWER:
-                        yield piece
-                if pending and scanner.steps:
-                    pending = False
-                    for item in _first_action(scanner):
-                        yield item
-        deltas = scanner.close()
-        if self.stream_text:
-            for kind, piece in deltas:
-                if thoughts or kind == ANSWER:
-                    yield piece
-            if pending:
-                for item in _first_action(scanner):
-                    yield item
+            items, pending = self._shown(scanner, deltas, pending)
+            for item in items:
+                yield item
+        items, pending = self._shown(scanner, scanner.close(), pending)
+        for item in items:
+            yield item
         items, event, error = self._stream_end(scanner)
         await apublish(event, self.stats)
         if error is not None:
             raise error
         for item in items:
             yield item
+
+    def _shown(
+        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool
+    ) -> tuple[list[Any], bool]:
+        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
+        the answer's without ``stream_thoughts``), then the first tool action once it is
+        complete (while ``pending``); and whether that action is still pending."""
+        if not self.stream_text:
+            return [], pending
+        thoughts = self.stream_thoughts
+        items: list[Any] = [piece for kind, piece in deltas if thoughts or kind == ANSWER]
+        if pending and scanner.steps:
+            items.extend(_first_action(scanner))
+            pending = False
+        return items, pending
 
     def _stream_end(
         self, scanner: ReActScanner
