@@ -44,11 +44,11 @@ MAX_PARSER_CLASS_LINES = 302
 """A parser class holds fields and the translation of engine results into LangChain's contract;
 what is longer is engine work left in the parser layer. The value is the largest class left
 after the engine took validation, candidate choice, the action pipeline and ReAct turn
-classification (``ReActOutputParser``, with its two streaming loops)."""
+classification (``ReActOutputParser``: its fields, documentation and streaming)."""
 
 PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {
-    # tool streaming moves to the engine next
-    "RobustJsonOutputToolsParser": 468,
+    # tool streaming moves to the engine next (502 lines on main with the stop-reason work)
+    "RobustJsonOutputToolsParser": 502,
 }
 """Parser classes allowed past ``MAX_PARSER_CLASS_LINES``, each at most its current size."""
 
