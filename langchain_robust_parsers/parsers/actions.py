@@ -10,9 +10,8 @@ something cannot be executed. Outcomes are counted per detected format in a :cla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
@@ -20,34 +19,25 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
-from langchain_robust_parsers.engine import ParseReport, iter_candidates
-from langchain_robust_parsers.engine.agents.action_json import (
-    ResponseFormat,
-    action_items,
-    detect_format,
-    drop_incomplete_last,
+from langchain_robust_parsers.engine.agents.action_json import ResponseFormat, detect_format
+from langchain_robust_parsers.engine.agents.action_reading import (
+    MAX_REASONING_CHARS,
+    ActionFailure,
+    ActionParse,
+    ActionParserFormat,
+    ActionReadOptions,
+    read_actions,
 )
-from langchain_robust_parsers.engine.agents.actions import (
-    Action,
-    BaseAction,
-    BuiltAction,
-    NullAction,
-    build_action,
-)
-from langchain_robust_parsers.engine.agents.gui_layouts import function_calls
+from langchain_robust_parsers.engine.agents.actions import Action, BaseAction, NullAction
 from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
     Multiple,
-    UiTarsCall,
-    UiTarsItem,
-    call_to_action,
-    parse_ui_tars,
 )
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
@@ -58,62 +48,12 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
-__all__ = ["ActionOutputParser", "ActionParse", "ActionParserFormat"]
+__all__ = ["MAX_REASONING_CHARS", "ActionOutputParser", "ActionParse", "ActionParserFormat"]
 
 
-ActionParserFormat = Literal["auto", "json", "ui_tars"]
-"""``auto`` detects the format of each answer; ``json`` and ``ui_tars`` read only that one."""
-
-MAX_REASONING_CHARS = 2000
-"""Characters of a plain-text answer kept as the ``reasoning`` of the :class:`NullAction` that
-stands for it: the model's explanation of why it did nothing, without copying a page."""
-
-_READ_ORDER: dict[ResponseFormat, tuple[Literal["json", "ui_tars"], ...]] = {
-    "json": ("json", "ui_tars"),
-    "markdown_json": ("json", "ui_tars"),
-    "ui_tars": ("ui_tars", "json"),
-    "text": ("json", "ui_tars"),
-}
-"""In ``auto`` mode, the readers tried for each detected format, the detected one first; the
-other is the seed's fallback parser (a UI-TARS answer that wrote its action as JSON, prose
-that holds a JSON action list...)."""
-
-
-@dataclass(frozen=True)
-class ActionParse:
-    """One parse in detail: the actions, the detected format (the statistics key), how it went
-    (``success``, ``recovered``, ``fallback``; a failure raises), the JSON engine's report (or
-    the UI-TARS reader's, as a :class:`ParseReport` of its repairs), the model's reasoning, and
-    notes on what was dropped or replaced."""
-
-    actions: list[BaseAction]
-    format: ResponseFormat
-    outcome: Outcome
-    report: ParseReport | None = None
-    reasoning: str | None = None
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Read:
-    """What one reader found: items to validate (JSON values or UI-TARS items)."""
-
-    reader: Literal["json", "ui_tars"]
-    items: tuple[Any, ...]
-    report: ParseReport
-    empty_ok: bool  # the model wrote an empty action list on purpose
-    cut_dropped: bool  # the last action was cut off by the token limit and dropped
-    reasoning: str | None = None
-
-    @property
-    def repaired(self) -> bool:
-        report = self.report
-        return report.repaired or report.source in ("tagged", "span") or self.cut_dropped
-
-
-class _Failure(EngineError):
-    """A failure this parser decided on, with its event; an ``EngineError`` so that it passes
-    the exception boundary untouched."""
+class _Failure(Exception):
+    """A failure this parser decided on, with its event (raised to the parse methods, which
+    publish the event and raise ``OutputParserException``)."""
 
     def __init__(self, message: str, event: ParseEvent) -> None:
         super().__init__(message)
@@ -132,15 +72,6 @@ def _generation_text(generation: Generation) -> str:
 def _typed(actions: list[BaseAction]) -> list[Action]:
     """The validated models as the union they are members of (each is one of its classes)."""
     return cast("list[Action]", actions)
-
-
-def _reasoning_of(text: str) -> str | None:
-    stripped = text.strip()
-    if not stripped:
-        return None
-    if len(stripped) <= MAX_REASONING_CHARS:
-        return stripped
-    return stripped[: MAX_REASONING_CHARS - 3] + "..."
 
 
 _ACTION_LINES = """\
@@ -405,176 +336,27 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         try:
             with engine_call(self.get_name(), "reading actions"):
                 detected = detect_format(text) if self.format == "auto" else None
-                return self._parse_detected(text, detected)
-        except _Failure:
-            raise
+                result = read_actions(text, self._options(), detected)
         except EngineError as exc:  # a bug, logged once by the boundary, or an engine failure
             key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
             shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
             message = f"Failed to parse actions: unexpected error {shown}"
             raise _Failure(message, self._failed(key, message)) from exc
+        if isinstance(result, ActionFailure):
+            raise _Failure(result.message, self._failed(result.format, result.message))
+        return result
 
     def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
         return ParseEvent(self.get_name(), key, "failed", None, message)
 
-    def _parse_detected(self, text: str, detected: ResponseFormat | None) -> ActionParse:
-        readers: dict[str, Callable[[str], _Read | None]] = {
-            "json": self._read_json,
-            "ui_tars": self._read_ui_tars,
-        }
-        order = _READ_ORDER[detected] if detected is not None else (self.format,)
-        read: _Read | None = None
-        hollow: _Read | None = None  # the first reader that found its format but no actions
-        other_reader = False
-        for i, name in enumerate(order):
-            got = readers[name](text)
-            if got is None:
-                continue
-            if not got.items and not got.empty_ok and not got.cut_dropped:
-                hollow = hollow or got
-                continue
-            read, other_reader = got, i > 0
-            break
-        key = self._key(detected, read or hollow)
-        if read is None or (not read.items and not read.empty_ok):
-            return self._no_actions(text, key, read or hollow)
-        recovered = read.repaired or other_reader
-        if not read.items:
-            outcome: Outcome = "recovered" if recovered else "success"
-            return ActionParse([], key, outcome, read.report, read.reasoning)
-        return self._validate(text, key, read, recovered)
-
-    def _key(self, detected: ResponseFormat | None, read: _Read | None) -> ResponseFormat:
-        """The statistics key: the detected format, or for a fixed format its own name
-        (``markdown_json`` for JSON found in a fence)."""
-        if detected is not None:
-            return detected
-        if self.format == "ui_tars":
-            return "ui_tars"
-        if read is not None and read.report.source == "fenced":
-            return "markdown_json"
-        return "json"
-
-    def _validate(
-        self, text: str, key: ResponseFormat, read: _Read, recovered: bool
-    ) -> ActionParse:
-        built = [self._build(item) for item in read.items]
-        notes = [b.reason for b in built if b.reason is not None]
-        if read.cut_dropped:
-            notes.append("the last action was cut off and dropped")
-        unknown = next((b for b in built if b.status == "unknown_type"), None)
-        if unknown is not None and self.on_error == "raise":
-            message = f"Failed to parse actions: {unknown.reason}"
-            raise _Failure(message, self._failed(key, message))
-        actions = [b.action for b in built if b.action is not None]
-        if not actions:
-            reason = "every action referred to an element that is not on the page"
-            return self._no_actions(text, key, read, reason)
-        if any(b.status in ("null", "unknown_type") for b in built):
-            outcome: Outcome = "fallback"
-        elif recovered or any(b.status == "dropped" for b in built):
-            outcome = "recovered"
-        else:
-            outcome = "success"
-        return ActionParse(actions, key, outcome, read.report, read.reasoning, tuple(notes))
-
-    def _build(self, item: Any) -> BuiltAction:
-        if isinstance(item, UiTarsItem):
-            item = item.action
-        return build_action(
-            item,
+    def _options(self) -> ActionReadOptions:
+        schemes = frozenset(s.strip().lower() for s in self.allowed_url_schemes)
+        return ActionReadOptions(
+            format=self.format,
+            space=self._space(),
+            multiple=self.multiple,
+            url_policy=UrlPolicy(schemes=schemes, allow_private=self.allow_private_urls),
             elements=self.elements,
             drop_unknown_elements=self.drop_unknown_elements,
-            url_policy=self._url_policy(),
-        )
-
-    def _url_policy(self) -> UrlPolicy:
-        schemes = frozenset(s.strip().lower() for s in self.allowed_url_schemes)
-        return UrlPolicy(schemes=schemes, allow_private=self.allow_private_urls)
-
-    def _no_actions(
-        self, text: str, key: ResponseFormat, read: _Read | None, reason: str | None = None
-    ) -> ActionParse:
-        if reason is None:
-            if read is not None and read.cut_dropped:
-                reason = "the response was cut off before its first action was complete"
-            elif read is not None:
-                reason = "the response holds no actions"
-            else:
-                reason = "no JSON or UI-TARS actions found in the response"
-        if self.on_error == "raise":
-            message = f"Failed to parse actions: {reason}"
-            raise _Failure(message, self._failed(key, message))
-        # Prose (with no format, or only a stray bracket) is the model's explanation.
-        if read is None or (read.reader == "json" and read.report.source == "span"):
-            reasoning = _reasoning_of(text)
-        else:
-            reasoning = read.reasoning
-        null = NullAction(reason=reason, reasoning=reasoning)
-        report = read.report if read is not None else None
-        return ActionParse([null], key, "fallback", report, reasoning, (reason,))
-
-    # ---------------------------------------------------------------- readers
-
-    def _read_json(self, text: str) -> _Read | None:
-        """The first engine candidate (in the engine's order) that holds actions; else the
-        first candidate as a read without items, or ``None`` when the text holds no JSON."""
-        first: ParseReport | None = None
-        try:
-            for value, report in iter_candidates(text):
-                calls = function_calls(value)
-                if calls is not None:
-                    return self._read_function_calls(calls, report)
-                found = action_items(value)
-                if found is None:
-                    first = first or report
-                    continue
-                items, dropped = drop_incomplete_last(text, report, found)
-                return _Read(
-                    reader="json",
-                    items=items,
-                    report=report,
-                    empty_ok=not found.items,
-                    cut_dropped=dropped,
-                )
-        except EngineError:  # this reader found nothing more (a bug propagates)
-            pass
-        if first is None:
-            return None
-        return _Read("json", (), first, empty_ok=False, cut_dropped=False)
-
-    def _read_function_calls(
-        self, calls: list[tuple[str, dict[str, Any]]], report: ParseReport
-    ) -> _Read:
-        """GUI calls written as JSON function calls (``{"name": "click", "arguments":
-        "{...}"}``), mapped like UI-TARS calls of the same names."""
-        space = self._space()
-        items = tuple(
-            call_to_action(UiTarsCall(name, args, report.start, report.end), space)
-            for name, args in calls
-        )
-        return _Read("json", items, report, empty_ok=False, cut_dropped=False)
-
-    def _read_ui_tars(self, text: str) -> _Read | None:
-        """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but
-        no calls (its reasoning is kept), ``None`` when it has neither."""
-        response = parse_ui_tars(text, self._space(), multiple=self.multiple)
-        headers = (response.thought, response.reflection, response.action_summary)
-        marked = response.has_action_marker or any(headers)
-        if not response.items and not response.truncated and not marked:
-            return None
-        report = ParseReport(
-            source="whole",
-            start=0,
-            end=len(text),
-            repairs=response.repairs,
-            truncated=response.truncated,
-        )
-        return _Read(
-            reader="ui_tars",
-            items=response.items,
-            report=report,
-            empty_ok=False,
-            cut_dropped=response.truncated,
-            reasoning=response.reasoning,
+            raise_on_error=self.on_error == "raise",
         )

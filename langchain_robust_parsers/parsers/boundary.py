@@ -35,12 +35,22 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.json.decode import iter_candidates
+from langchain_robust_parsers.engine.report import ParseReport
 
-__all__ = ["STRICT_ENV_VAR", "EngineBugError", "engine_call", "output_parser_error", "strict_mode"]
+__all__ = [
+    "STRICT_ENV_VAR",
+    "EngineBugError",
+    "engine_call",
+    "guarded_candidates",
+    "output_parser_error",
+    "strict_mode",
+]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
@@ -87,3 +97,15 @@ def output_parser_error(
     if cause is not None:
         error.__cause__ = cause
     return error
+
+
+def guarded_candidates(
+    parser: str, text: str, *, allow_truncated: bool
+) -> Iterator[tuple[Any, ParseReport]]:
+    """The engine's JSON candidates of ``text`` in rank order, read for ``parser`` (its name)
+    inside :func:`engine_call`: an engine error (or bug) ends the candidates found so far."""
+    try:
+        with engine_call(parser, "reading JSON candidates"):
+            yield from iter_candidates(text, allow_truncated=allow_truncated)
+    except EngineError:
+        return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from langchain_core.messages import BaseMessage
@@ -10,7 +10,7 @@ from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from pydantic import ConfigDict, field_validator
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
@@ -19,8 +19,13 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
 )
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
+from langchain_robust_parsers.engine.schema_fit import VALIDATION_ERRORS, first_fitting
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.boundary import (
+    engine_call,
+    guarded_candidates,
+    output_parser_error,
+)
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -33,10 +38,10 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
+    CompletionOptions,
     OnTruncation,
     stop_reason_cut,
     truncation_failure,
-    truncation_mode,
     with_stop_reason,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
@@ -44,7 +49,9 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 __all__ = ["RobustJsonOutputParser"]
 
 
-class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputParser):
+class RobustJsonOutputParser(
+    ReportingParser, CompletionOptions, StreamingJsonParser, JsonOutputParser
+):
     """Parse the JSON value of a model's output, surviving what models really write.
 
     A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
@@ -153,24 +160,16 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
 
     # ---------------------------------------------------------------- work
 
-    def _candidates(self, text: str, *, allow_truncated: bool) -> Iterator[tuple[Any, ParseReport]]:
-        """Engine candidates, with engine errors (and bugs) ending the iteration."""
-        try:
-            with engine_call(self.get_name(), "reading JSON candidates"):
-                yield from iter_candidates(text, allow_truncated=allow_truncated)
-        except EngineError:
-            return
-
-    def _conforms(self, value: Any) -> bool:
-        """True when ``value`` validates against ``pydantic_object``."""
+    def _conforms(self, value: Any) -> bool | Exception:
+        """True when ``value`` validates against ``pydantic_object``, else the error."""
         model: Any = self.pydantic_object
         if model is None:
             return True
         try:
             validate_model(model, value)
-        except (ValueError, TypeError, AssertionError, RecursionError):
+        except (*VALIDATION_ERRORS, RecursionError) as exc:
             # RecursionError: pydantic.v1 validates nested data recursively in Python.
-            return False
+            return exc
         return True
 
     @field_validator("use_commentjson")
@@ -187,20 +186,16 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
         """The value to return for ``text`` and its report; raises ``JsonEngineError``."""
         if self.use_commentjson:
             found = decode_with_commentjson(text)
-            if found is not None and self._conforms(found[0]):
+            if found is not None and self._conforms(found[0]) is True:
                 return found
         complete = self._completes()
         if self.pydantic_object is None:
             return decode(text, allow_truncated=complete)
-        first: tuple[Any, ParseReport] | None = None
-        for value, report in self._candidates(text, allow_truncated=complete):
-            if self._conforms(value):
-                return value, report
-            if first is None:
-                first = (value, report)
-        if first is None:
+        candidates = guarded_candidates(self.get_name(), text, allow_truncated=complete)
+        choice = first_fitting(candidates, self._conforms)
+        if choice is None:
             raise JsonEngineError("no JSON value found in the text")
-        return first
+        return choice.value, choice.report
 
     def _parse_partial(self, text: str) -> Any:
         """The best value of a stream prefix, or ``None``; never raises."""
@@ -212,10 +207,6 @@ class RobustJsonOutputParser(ReportingParser, StreamingJsonParser, JsonOutputPar
 
     def _plain(self) -> bool:
         return self.on_error == "fallback"
-
-    def _completes(self) -> bool:
-        """True when cut-off answers are completed (neither option asks to raise)."""
-        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
 
     def _text_cut(self, text: str) -> bool:
         """True when ``text`` holds only cut-off JSON (asked after a failure in raise mode)."""

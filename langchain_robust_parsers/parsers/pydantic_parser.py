@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
-from collections.abc import Iterator
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
 from langchain_core.messages import BaseMessage
@@ -15,21 +13,25 @@ from langchain_core.outputs import Generation
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine import (
-    ParseReport,
-    Repair,
-    decode,
-    iter_candidates,
-)
-from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine import ParseReport, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
+from langchain_robust_parsers.engine.schema_fit import (
+    VALIDATION_ERRORS,
+    coercion_repairs,
+    first_fitting,
+    fit_model,
+)
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.boundary import (
+    engine_call,
+    guarded_candidates,
+    output_parser_error,
+)
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -43,34 +45,28 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
+    CompletionOptions,
     OnTruncation,
     TruncatedOutputError,
     stop_reason_cut,
     truncation_failure,
-    truncation_mode,
     with_stop_reason,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustPydanticOutputParser"]
 
-logger = logging.getLogger("langchain_robust_parsers")
-
-COERCION_REPAIR_PREFIX = "coerce:"
-"""Coercion rules that fired are added to the report as repairs named ``coerce:<rule>``, placed
-at the payload's start (they act on the decoded value, not on a text position)."""
-
 DROPPED_NOTE_PREFIX = "dropped:"
 """A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
 entry of the report's ``dropped``, not a repair."""
 
-_VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
-"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
-``ValueError``s; the others come from user validators that pydantic does not wrap."""
-
 
 class RobustPydanticOutputParser(
-    ReportingParser, StreamingJsonParser, PydanticOutputParser[TBaseModel], Generic[TBaseModel]
+    ReportingParser,
+    CompletionOptions,
+    StreamingJsonParser,
+    PydanticOutputParser[TBaseModel],
+    Generic[TBaseModel],
 ):
     """Parse a model's output into a pydantic model (v2 or ``pydantic.v1``), surviving what
     models really write.
@@ -221,25 +217,17 @@ class RobustPydanticOutputParser(
         return cast(TBaseModel, validate_model(self.pydantic_object, obj))
 
     def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """``value`` validated, coercing it first only if it fails as is: the model and the
-        coercion rules used, or the error of the uncoerced value."""
-        try:
-            return self._validate(value), ()
-        except _VALIDATION_ERRORS as exc:
-            first_error: Exception = exc
-        try:
-            coerced, notes = coerce_with_notes(value, self.pydantic_object)
-            if notes:
-                return self._validate(coerced), notes
-        except _VALIDATION_ERRORS:
-            pass
-        except RecursionError:  # coercion bounds its depth; a model's own validators may not
-            logger.debug("recursion limit while coercing", exc_info=True)
+        """``value`` validated, coercing it first only if it fails as is (and, with
+        ``drop_invalid_items``, without its invalid list items): the model and the coercion
+        rules used, or the error of the uncoerced value."""
+        fit = fit_model(self.pydantic_object, value)
+        if fit.error is None:
+            return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
-            kept = self._without_invalid_items(coerced if notes else value, notes)
+            kept = self._without_invalid_items(fit.closest, fit.notes)
             if kept is not None:
                 return kept
-        return first_error
+        return fit.error
 
     def _without_invalid_items(
         self, value: Any, notes: tuple[str, ...]
@@ -252,18 +240,10 @@ class RobustPydanticOutputParser(
             return None
         try:
             model = self._validate(kept)
-        except _VALIDATION_ERRORS:
+        except VALIDATION_ERRORS:
             return None
         paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
         return model, (*notes, "drop_invalid_items", *paths)
-
-    def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
-        """Engine candidates, with engine errors (and bugs) ending the iteration."""
-        try:
-            with engine_call(self.get_name(), "reading JSON candidates"):
-                yield from iter_candidates(text, allow_truncated=self._completes())
-        except EngineError:
-            return
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
         """The model from the best value of a stream prefix, or ``None``; never raises.
@@ -289,10 +269,6 @@ class RobustPydanticOutputParser(
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
         cause = error if isinstance(error, BaseException) else None
         return FinalParse(None, None, event, output_parser_error(msg, text, cause))
-
-    def _completes(self) -> bool:
-        """True when cut-off answers are completed (neither option asks to raise)."""
-        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
 
     def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
         """The failure for a cut answer that gave no model: ``None`` when the text is not cut
@@ -345,19 +321,11 @@ class RobustPydanticOutputParser(
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
         """:meth:`_parse_final` before ``on_error`` applies."""
-        first: tuple[Any, Exception] | None = None
-        for value, report in self._candidates(text):
-            try:
-                fitted = self._fit(value)
-            except Exception as exc:  # a validator raising something unexpected
-                fitted = exc
-            if isinstance(fitted, Exception):
-                if first is None:
-                    first = (value, fitted)
-                continue
-            model, notes = fitted
-            report = _with_notes(report, notes)
-            report = with_stop_reason(report, stop_reason)
+        candidates = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        choice = first_fitting(candidates, self._fit_guarded)
+        if choice is not None and choice.fitted is not None:
+            model, notes = choice.fitted
+            report = with_stop_reason(_with_notes(choice.report, notes), stop_reason)
             if report.truncation is not None and not self._completes():
                 how = report.truncation
                 return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
@@ -366,17 +334,23 @@ class RobustPydanticOutputParser(
         cut_failure = self._cut(text, stop_reason)
         if cut_failure is not None:
             return cut_failure
-        if first is None:
+        if choice is None:
             labelled = self._from_labels(text) if self.read_labels else None
             if labelled is not None:
                 return labelled
             return self._failure(text, text, "Invalid json output: no JSON value found")
-        value, error = first
         try:
-            completion = json.dumps(value, ensure_ascii=False)
+            completion = json.dumps(choice.value, ensure_ascii=False)
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
-        return self._failure(text, completion, error)
+        return self._failure(text, completion, choice.error)
+
+    def _fit_guarded(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+        """:meth:`_fit`, with anything a user validator raises counted as a misfit."""
+        try:
+            return self._fit(value)
+        except Exception as exc:  # a validator raising something unexpected
+            return exc
 
 
 def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
@@ -387,7 +361,7 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
     dropped = tuple(
         n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
     )
-    coercions = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in rules)
+    coercions = coercion_repairs(rules, report.start)
     return dataclasses.replace(
         report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
     )

@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import logging
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
@@ -49,10 +48,18 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react import (
     ANSWER,
+    Delta,
     ReActScan,
     ReActScanner,
     ReActStep,
     scan_react,
+)
+from langchain_robust_parsers.engine.agents.react_turns import (
+    action_log,
+    decide_turn,
+    step_outcome,
+    tool_input,
+    turn_actions,
 )
 from langchain_robust_parsers.engine.agents.text_delta import as_delta
 from langchain_robust_parsers.engine.report import ParseReport
@@ -304,7 +311,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         if step.kind == "finish":
             return AgentFinish(return_values={"output": step.tool_input}, log=text)
         if self.multiple:
-            return _actions(scanner.steps, text[: scanner.steps[-1].end])
+            return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
         return _action(step, text[: step.end])
 
     # ---------------------------------------------------------------- decisions
@@ -313,37 +320,25 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         self, scan: ReActScan, text: str
     ) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
         """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
-        if scan.conflict or (self.multiple and _mixed(scan.steps)):
+        fallback = self.on_error == "fallback"
+        turn = decide_turn(scan, text, multiple=self.multiple, plain_answer=fallback)
+        if turn.kind in ("conflict", "no_step"):
+            if turn.kind == "conflict":
+                message, observation = _BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION
+            else:
+                message = f"Could not parse LLM output: `{text}`"
+                missing_input = "action" in scan.markers
+                observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
             error = OutputParserException(
-                _BOTH_MESSAGE + text,
-                observation=BOTH_ANSWER_AND_ACTION,
-                llm_output=text,
-                send_to_llm=True,
+                message, observation=observation, llm_output=text, send_to_llm=True
             )
-            return None, self._event("failed", None, BOTH_ANSWER_AND_ACTION), error
-        if scan.steps:
-            step = scan.steps[0]
-            if self.multiple and step.kind == "action":
-                last = scan.steps[-1]
-                outcome, report = _step_outcome(last, text)
-                if any(s.truncated or (s.report and s.report.repairs) for s in scan.steps):
-                    outcome = "recovered"
-                actions = _actions(scan.steps, _action_log(last, text))
-                return actions, self._event(outcome, report, None), None
-            outcome, report = _step_outcome(step, text)
-            return _to_agent(step, text), self._event(outcome, report, None), None
-        plain = scan.plain_text.strip()
-        if self.on_error == "fallback" and not scan.markers and plain:
-            value = AgentFinish(return_values={"output": plain}, log=text)
-            return value, self._event("fallback", None, None), None
-        observation = MISSING_ACTION_INPUT if "action" in scan.markers else MISSING_ACTION
-        error = OutputParserException(
-            f"Could not parse LLM output: `{text}`",
-            observation=observation,
-            llm_output=text,
-            send_to_llm=True,
-        )
-        return None, self._event("failed", None, observation), error
+            return None, self._event("failed", None, observation), error
+        event = self._event(turn.outcome, turn.report, None)
+        if turn.kind == "actions":
+            return _actions(turn.steps, action_log(scan.steps[-1], text)), event, None
+        if turn.kind == "plain_answer":
+            return AgentFinish(return_values={"output": turn.answer}, log=text), event, None
+        return _to_agent(turn.steps[0], text), event, None
 
     def _event(self, outcome: Outcome, report: ParseReport | None, error: str | None) -> ParseEvent:
         return ParseEvent(self.get_name(), FORMAT, outcome, report, error)
@@ -377,27 +372,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         scanner = ReActScanner()
-        feed = scanner.feed
-        if not self.stream_text:
-            for chunk in input:
-                feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            scanner.close()
-        else:
-            pending = not self.multiple  # a tool action may still have to be yielded
-            thoughts = self.stream_thoughts
-            for chunk in input:
-                deltas = feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-                for kind, piece in deltas:
-                    if thoughts or kind == ANSWER:
-                        yield piece
-                if pending and scanner.steps:
-                    pending = False
-                    yield from _first_action(scanner)
-            for kind, piece in scanner.close():
-                if thoughts or kind == ANSWER:
-                    yield piece
-            if pending:
-                yield from _first_action(scanner)
+        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        for chunk in input:
+            deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+            items, pending = self._shown(scanner, deltas, pending)
+            yield from items
+        items, pending = self._shown(scanner, scanner.close(), pending)
+        yield from items
         items, event, error = self._stream_end(scanner)
         publish(event, self.stats)
         if error is not None:
@@ -406,32 +387,36 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
         scanner = ReActScanner()
-        pending = self.stream_text and not self.multiple
-        thoughts = self.stream_thoughts
+        pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            if self.stream_text:
-                for kind, piece in deltas:
-                    if thoughts or kind == ANSWER:
-                        yield piece
-                if pending and scanner.steps:
-                    pending = False
-                    for item in _first_action(scanner):
-                        yield item
-        deltas = scanner.close()
-        if self.stream_text:
-            for kind, piece in deltas:
-                if thoughts or kind == ANSWER:
-                    yield piece
-            if pending:
-                for item in _first_action(scanner):
-                    yield item
+            items, pending = self._shown(scanner, deltas, pending)
+            for item in items:
+                yield item
+        items, pending = self._shown(scanner, scanner.close(), pending)
+        for item in items:
+            yield item
         items, event, error = self._stream_end(scanner)
         await apublish(event, self.stats)
         if error is not None:
             raise error
         for item in items:
             yield item
+
+    def _shown(
+        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool
+    ) -> tuple[list[Any], bool]:
+        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
+        the answer's without ``stream_thoughts``), then the first tool action once it is
+        complete (while ``pending``); and whether that action is still pending."""
+        if not self.stream_text:
+            return [], pending
+        thoughts = self.stream_thoughts
+        items: list[Any] = [piece for kind, piece in deltas if thoughts or kind == ANSWER]
+        if pending and scanner.steps:
+            items.extend(_first_action(scanner))
+            pending = False
+        return items, pending
 
     def _stream_end(
         self, scanner: ReActScanner
@@ -446,12 +431,12 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         steps = scan.steps
         if steps:
             step = steps[0]
-            outcome, report = _step_outcome(step, text)
+            outcome, report = step_outcome(step, text)
             if scan.conflict:
                 outcome = "recovered"
             event = self._event(outcome, report, None)
             if step.kind == "action" and self.multiple:
-                return [_actions(steps, text[: steps[-1].end])], event, None
+                return [_actions(turn_actions(steps), text[: steps[-1].end])], event, None
             if step.kind == "action":
                 return [], event, None  # already yielded as soon as it was complete
             output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
@@ -498,56 +483,18 @@ def _first_action(scanner: ReActScanner) -> list[AgentAction]:
     return [_action(step, scanner.text()[: step.end])]
 
 
-def _tool_input(value: Any) -> str | dict[str, Any]:
-    """An action input as ``AgentAction`` takes it: a string or an object; any other JSON
-    value (a number, a list, ``true``) as its JSON text, ``null`` as no input."""
-    if isinstance(value, str | dict):
-        return value
-    if value is None:
-        return {}
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _action(step: ReActStep, log: str) -> AgentAction:
-    return AgentAction(step.tool, _tool_input(step.tool_input), log)
+    return AgentAction(step.tool, tool_input(step.tool_input), log)
 
 
-def _mixed(steps: tuple[ReActStep, ...] | list[ReActStep]) -> bool:
-    """A final answer among the actions of a JSON list (``multiple`` reads them all)."""
-    kinds = {s.kind for step in steps for s in (step, *step.siblings)}
-    return len(kinds) > 1
-
-
-def _actions(steps: tuple[ReActStep, ...] | list[ReActStep], log: str) -> list[AgentAction]:
-    """Every action of the turn, in order, those of a JSON list one by one. The first carries
-    the turn's log, the others an empty one: a scratchpad that joins each action's log with its
+def _actions(actions: Sequence[ReActStep], log: str) -> list[AgentAction]:
+    """The turn's actions (:func:`turn_actions`) as ``AgentAction``s. The first carries the
+    turn's log, the others an empty one: a scratchpad that joins each action's log with its
     observation (``format_log_to_str``) then shows the turn once."""
-    found = [
-        s
-        for step in steps
-        if step.kind == "action"
-        for s in (step, *step.siblings)
-        if s.kind == "action"
-    ]
-    return [_action(s, log if k == 0 else "") for k, s in enumerate(found)]
-
-
-def _action_log(step: ReActStep, text: str) -> str:
-    # The log goes back to the model in the scratchpad: text after the action (a hallucinated
-    # observation) is left out, trailing whitespace is kept as LangChain's parsers keep it.
-    return text if not text[step.end :].strip() else text[: step.end]
+    return [_action(s, log if k == 0 else "") for k, s in enumerate(actions)]
 
 
 def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
     if step.kind == "finish":
         return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    return _action(step, _action_log(step, text))
-
-
-def _step_outcome(step: ReActStep, text: str) -> tuple[Outcome, ParseReport]:
-    """``success`` for a clean step with nothing after it, else ``recovered``; and the report
-    (a text-layout step gets one that spans it)."""
-    report = step.report or ParseReport(source="whole", start=step.start, end=step.end)
-    tail = text[step.end :].strip()
-    clean = not step.truncated and not report.repairs and not tail
-    return ("success" if clean else "recovered"), report
+    return _action(step, action_log(step, text))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
@@ -30,6 +30,7 @@ from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEven
 __all__ = [
     "CUT_STOP_REASONS",
     "STOP_REASON_KEYS",
+    "CompletionOptions",
     "OnTruncation",
     "TruncatedOutputError",
     "raise_if_truncated",
@@ -161,3 +162,16 @@ def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseRepor
     return dataclasses.replace(
         report, truncated=merge_truncation(bool(report.truncated), stop_reason_cut=True)
     )
+
+
+class CompletionOptions:
+    """Mixin for parsers with the ``on_truncation`` and ``allow_truncated`` fields (each class
+    declares and documents them): whether a cut-off answer is completed."""
+
+    if TYPE_CHECKING:  # pydantic fields of the classes using the mixin
+        on_truncation: OnTruncation
+        allow_truncated: bool
+
+    def _completes(self) -> bool:
+        """True when cut-off answers are completed (neither option asks to raise)."""
+        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"

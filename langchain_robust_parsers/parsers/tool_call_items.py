@@ -48,8 +48,6 @@ __all__ = [
 
 logger = logging.getLogger("langchain_robust_parsers")
 
-COERCION_REPAIR_PREFIX = "coerce:"
-"""Coercions of the Pydantic variant appear in a call's report as repairs ``coerce:<rule>``."""
 
 MAX_TOKENS_HINT = (
     "The model stopped at its output token limit (max_tokens): the arguments are likely "
@@ -57,9 +55,6 @@ MAX_TOKENS_HINT = (
 )
 
 CHAT_ONLY = "This output parser can only be used with a chat generation."
-VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
-"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
-``ValueError``s; the others come from user validators that pydantic does not wrap."""
 
 ToolCallOrigin = Literal[
     "tool_calls", "invalid_tool_calls", "tool_call_chunks", "additional_kwargs", "text"

@@ -41,7 +41,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
-from langchain_robust_parsers.engine import ParseReport, Repair
+from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
@@ -50,12 +50,12 @@ from langchain_robust_parsers.engine.calls.tool_args import (
     decode_arguments,
     tool_name_matcher,
 )
-from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
+from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.final_parse import (
@@ -81,9 +81,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
-    COERCION_REPAIR_PREFIX,
     MAX_TOKENS_HINT,
-    VALIDATION_ERRORS,
     StreamSteps,
     ToolCallItem,
     ToolCallItemWithId,
@@ -774,23 +772,14 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
 
     def _final_model(self, call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
         """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
-        args = call.args
-        try:
-            return validate_model(tool, args)
-        except VALIDATION_ERRORS as exc:
-            first_error: Exception = exc
-        try:
-            coerced, notes = coerce_with_notes(args, tool)
-            if notes:
-                model = validate_model(tool, coerced)
+        fit = fit_model(tool, call.args)
+        if fit.error is None:
+            if fit.notes:
                 report = call.report or ParseReport()
-                extra = tuple(Repair(COERCION_REPAIR_PREFIX + n, report.start) for n in notes)
+                extra = coercion_repairs(fit.notes, report.start)
                 call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
-                return model
-        except VALIDATION_ERRORS:
-            pass
-        except RecursionError:  # coercion bounds its depth; a model's validators may not
-            logger.debug("recursion limit while coercing", exc_info=True)
+            return fit.model
+        first_error = fit.error
         hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
         raw = call.raw_args_text()
         error = OutputParserException(

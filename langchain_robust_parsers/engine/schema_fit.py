@@ -1,0 +1,109 @@
+"""Fitting decoded values to a user's schema: validate a value into a Pydantic model (v2 or
+``pydantic.v1``), coercing it only when it fails as written, and choosing among ranked payload
+candidates the first one that fits.
+
+Parsers that return models (or that validate against ``pydantic_object``) share these rules, so
+a payload that one parser accepts another accepts too, with the same coercions in its report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar
+
+from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.model_validation import validate_model
+from langchain_robust_parsers.engine.report import ParseReport, Repair
+
+__all__ = [
+    "COERCION_REPAIR_PREFIX",
+    "VALIDATION_ERRORS",
+    "CandidateChoice",
+    "ModelFit",
+    "coercion_repairs",
+    "first_fitting",
+    "fit_model",
+]
+
+COERCION_REPAIR_PREFIX = "coerce:"
+"""Coercion rules that fired are added to a report as repairs named ``coerce:<rule>``, placed at
+the payload's start (they act on the decoded value, not on a text position)."""
+
+VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
+"""What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
+``ValueError``s; the others come from user validators that pydantic does not wrap."""
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelFit:
+    """The outcome of fitting one value to a model.
+
+    ``model`` is the validated instance, or ``None`` when the value does not fit; ``notes`` the
+    coercion rules that changed the value (empty when it validated as written). On failure,
+    ``error`` is the validation error of the value as written (the one a user can act on) and
+    ``closest`` the value nearest to fitting: the coerced value when coercion changed it.
+    """
+
+    model: Any | None
+    notes: tuple[str, ...] = ()
+    error: Exception | None = None
+    closest: Any = None
+
+
+def fit_model(model: type[Any], value: Any) -> ModelFit:
+    """``value`` validated into ``model``, coerced first only if it fails as written.
+
+    Validation errors (and a ``RecursionError`` from a model's own recursive validators) give
+    a failed :class:`ModelFit`; anything else a user validator raises propagates.
+    """
+    try:
+        return ModelFit(validate_model(model, value))
+    except VALIDATION_ERRORS as exc:
+        first_error: Exception = exc
+    closest: Any = value
+    notes: tuple[str, ...] = ()
+    try:
+        coerced, rules = coerce_with_notes(value, model)
+        if rules:
+            closest, notes = coerced, rules
+            return ModelFit(validate_model(model, coerced), rules)
+    except VALIDATION_ERRORS:
+        pass
+    except RecursionError:  # coercion bounds its depth; a model's own validators may not
+        pass
+    return ModelFit(None, notes, first_error, closest)
+
+
+def coercion_repairs(notes: Iterable[str], start: int) -> tuple[Repair, ...]:
+    """The report repairs (``coerce:<rule>``, at ``start``) for the coercion rules ``notes``."""
+    return tuple(Repair(COERCION_REPAIR_PREFIX + note, start) for note in notes)
+
+
+@dataclasses.dataclass(frozen=True)
+class CandidateChoice(Generic[T]):
+    """The candidate chosen against a schema: the first that fits (``fitted`` is what the fit
+    returned, ``error`` is ``None``), or, when none fits, the first candidate with its error."""
+
+    value: Any
+    report: ParseReport
+    fitted: T | None
+    error: Exception | None
+
+
+def first_fitting(
+    candidates: Iterable[tuple[Any, ParseReport]], fit: Callable[[Any], T | Exception]
+) -> CandidateChoice[T] | None:
+    """The first of ``candidates`` (ranked as ``iter_candidates`` yields them) that ``fit``
+    accepts; when none does, the first candidate with the error ``fit`` returned for it;
+    ``None`` when there are no candidates. ``fit`` returns an exception for a misfit."""
+    first: CandidateChoice[T] | None = None
+    for value, report in candidates:
+        fitted = fit(value)
+        if not isinstance(fitted, Exception):
+            return CandidateChoice(value, report, fitted, None)
+        if first is None:
+            first = CandidateChoice(value, report, None, fitted)
+    return first
