@@ -16,6 +16,7 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
     THINK_TAG,
+    block_end,
 )
 from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -40,15 +41,10 @@ class Region:
     closed: bool
 
 
-def _think_block_end(text: str, m: re.Match[str]) -> int:
-    """The end of the reasoning block opened by ``m``, or -1 when it is never closed."""
-    close = THINK_CLOSE.search(text, m.end())
-    return -1 if close is None else close.end()
-
-
 def payload_start(text: str, log: RepairLog) -> int:
-    """Skip a byte-order mark and leading reasoning: ``<think>...</think>`` blocks and
-    everything before a lone ``</think>`` (templates that put the opening tag in the prompt)."""
+    """Skip a byte-order mark and leading reasoning (the forms of
+    :mod:`~langchain_robust_parsers.engine.lexicon.reasoning`): closed blocks, and everything
+    before a lone closing marker (templates that put the opening marker in the prompt)."""
     pos = 0
     if text.startswith("\ufeff"):
         log.add("bom", 0)
@@ -58,7 +54,7 @@ def payload_start(text: str, log: RepairLog) -> int:
         m = _THINK_OPEN.match(text, ws)
         if m is None:
             break
-        stop = _think_block_end(text, m)
+        stop = block_end(text, m)
         if stop < 0:
             break
         log.add("think_block", ws)
@@ -95,7 +91,7 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
         m = _THINK_OPEN.search(text, pos)
         if m is None:
             return regions
-        stop = _think_block_end(text, m)
+        stop = block_end(text, m)
         if stop < 0:
             regions.append((m.start(), len(text)))
             return regions

@@ -40,7 +40,6 @@ from langchain_robust_parsers.engine.json.lenient import (
     MAX_DEPTH,
     SIMPLE_ESCAPES as _SIMPLE_ESCAPES,
 )
-from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401 (kept importable here)
     SNAPSHOT_FREE_SIZE,
@@ -56,6 +55,13 @@ from langchain_robust_parsers.engine.json.stream_lexicon import (
     WHOLE_LITERAL as _WHOLE_LITERAL,
     WHOLE_NUMBER as _WHOLE_NUMBER,
     scanstring as _scanstring,
+)
+from langchain_robust_parsers.engine.lexicon.reasoning import (
+    THINK_CLOSE,
+    THINK_OPEN,
+    THINK_TAIL,
+    closer_of,
+    may_become_opener,
 )
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
@@ -84,12 +90,10 @@ _STRING_RUN = {
 }
 _FENCE_LINE_END = re.compile(r"[^\n]*\n")
 _TAG_OPENERS = ("<json", "<output", "<answer", "<result", "<response", "<data")
-_THINK_OPENERS = ("<think", "<reasoning")
+_BRACKET_THINK_SECOND = ("", "T", "t")
+"""What may follow a ``[`` that starts ``[THINK]``: nothing yet (the chunk ended), or a ``T``
+(no JSON value starts with one except ``True``, which lenient JSON reads)."""
 _LONGEST_LITERAL = max(len(word) for word in _LITERALS)
-
-THINK_TAIL = 24
-"""Characters of a reasoning block kept between chunks, so that a closing tag split across two
-chunks is still found; longer than the longest closing tag (``</reasoning  >``)."""
 
 PREFIX_LOOKAHEAD = 16
 """Characters held back before the payload while they may still become a fence or a tag."""
@@ -192,6 +196,7 @@ class JsonStreamDecoder:
         self._root: Any = _MISSING
         self._pending = ""  # prefix text held back while it may become a fence or tag
         self._think_tail = ""
+        self._think_close = THINK_CLOSE  # the closing marker of the reasoning block being read
         # The scalar being read.
         self._parts: list[str] = []
         self._quote = ""
@@ -533,6 +538,10 @@ class JsonStreamDecoder:
         n = len(text)
         while i < n:
             c = text[i]
+            if c == "[" and text[i + 1 : i + 2] in _BRACKET_THINK_SECOND:
+                stop = self._reasoning_opener(text, i)  # `[THINK]`, or `[` held back
+                if stop >= 0:
+                    return stop
             if c in "{[":
                 self._start_payload(self._base + i)
                 return i
@@ -549,6 +558,8 @@ class JsonStreamDecoder:
                 continue
             if c == "<":
                 i = self._prefix_tag(text, i)
+                if self._state != _PREFIX:
+                    return i
                 continue
             m = _PROSE_RUN.match(text, i)
             stop = m.end() if m is not None else i + 1
@@ -557,12 +568,28 @@ class JsonStreamDecoder:
             i = stop
         return n
 
+    def _reasoning_opener(self, text: str, i: int) -> int:
+        """At a ``<`` or ``[`` before the payload: past a reasoning opener (the decoder is then
+        inside the block), ``len(text)`` when the rest may still become one (held back), or -1."""
+        m = THINK_OPEN.match(text, i)
+        if m is not None:
+            self.prose = True  # reported as a repair by the complete-text engine
+            self._state = _THINK
+            self._think_close = closer_of(m)
+            return m.end()
+        if len(text) - i < MAX_TAG_LENGTH and may_become_opener(text, i):
+            self._pending = text[i:]
+            return len(text)
+        return -1
+
     def _prefix_tag(self, text: str, i: int) -> int:
         """A ``<`` before the payload: a reasoning block, a payload tag, or prose."""
         n = len(text)
+        stop = self._reasoning_opener(text, i)
+        if stop >= 0:
+            return stop
         head = text[i : i + PREFIX_LOOKAHEAD].lower()
-        think = head.startswith(_THINK_OPENERS)
-        if think or head.startswith(_TAG_OPENERS):
+        if head.startswith(_TAG_OPENERS):
             self.prose = True  # reported as a repair, or ranked, by the complete-text engine
             close = text.find(">", i, i + MAX_TAG_LENGTH)
             if close < 0:
@@ -570,8 +597,6 @@ class JsonStreamDecoder:
                     self._pending = text[i:]
                     return n
                 return i + 1  # no `>` within a tag's length: prose
-            if think:
-                self._state = _THINK
             return close + 1
         if len(head) < PREFIX_LOOKAHEAD and ">" not in head:
             self._pending = text[i:]
@@ -580,7 +605,7 @@ class JsonStreamDecoder:
         return i + 1
 
     def _think(self, text: str, i: int) -> int:
-        m = THINK_CLOSE.search(text, i)
+        m = self._think_close.search(text, i)
         if m is None:
             self._think_tail = text[max(i, len(text) - THINK_TAIL) :]
             return len(text)

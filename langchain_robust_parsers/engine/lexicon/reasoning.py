@@ -1,26 +1,228 @@
-"""Reasoning blocks: the tags models write their thinking in, which is never the answer."""
+"""Reasoning blocks: the markers models write their thinking in, which is never the answer.
+
+This module is the one home of reasoning spellings. Every reader (JSON, ReAct, lists, XML,
+calls, actions) asks it where reasoning is, so that text inside reasoning is never read as the
+answer, a call or an action, whichever parser reads the text and however a stream is cut.
+
+Forms recognised (any case for the tag forms, attributes allowed in ``<think ...>``):
+
+- ``<think>``, ``<thinking>``, ``<reasoning>``, ``<thought>``, ``<seed:think>`` (Seed-OSS) and
+  ``<ifm|think>`` (K2-Horizon), closed by any of the same names as ``</...>``;
+- ``[THINK]...[/THINK]`` (Mistral Magistral);
+- ``<|channel>thought ... <channel|>`` (Gemma 4's thought channel);
+- ``<|channel|>analysis<|message|> ... <|end|>`` (gpt-oss harmony's analysis channel);
+- ``<|open|>think<|sep|> ... <|close|>think<|sep|>`` (Kimi K3's think section);
+- a headless closing marker: when a chat template writes the opening tag into the prompt, the
+  output starts inside the reasoning, so everything before a lone closing marker is reasoning.
+
+A block never closed runs to the end of the text: the model was cut off while still thinking.
+"""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["THINK_CLOSE", "THINK_NAMES", "THINK_OPEN", "THINK_OPEN_UNFINISHED", "THINK_TAG"]
+__all__ = [
+    "THINK_CLOSE",
+    "THINK_NAMES",
+    "THINK_OPEN",
+    "THINK_OPEN_UNFINISHED",
+    "THINK_TAG",
+    "THINK_TAIL",
+    "block_end",
+    "closer_of",
+    "may_become_opener",
+    "reasoning_spans",
+    "skip_reasoning",
+    "split_reasoning",
+]
 
-THINK_NAMES = ("think", "thinking", "reasoning", "seed:think")
-"""Tag names of reasoning blocks (``<seed:think>``: Seed-OSS)."""
+THINK_NAMES = ("think", "thinking", "reasoning", "thought", "seed:think", "ifm|think")
+"""Tag names of ``<name>...</name>`` reasoning blocks (``<seed:think>``: Seed-OSS;
+``<ifm|think>``: K2-Horizon)."""
 
-# Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
-# `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
-_THINK_NAME = (
-    r"(?:(?:[Ss][Ee][Ee][Dd]:)?[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?"
-    r"|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
+# Case-insensitive by character classes rather than re.I: a pattern whose every branch starts
+# with a literal `<` or `[` lets the regex engine skip ahead with a fast search, which re.I
+# would turn off. No quantifier is nested, so each scan is linear in the text.
+_TAG_NAME = (
+    r"(?:(?:[Ss][Ee][Ee][Dd]:|[Ii][Ff][Mm]\|)?[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?"
+    r"|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg]|[Tt][Hh][Oo][Uu][Gg][Hh][Tt])"
 )
-THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
-"""The opening tag of a reasoning block, any case."""
-THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
-"""The closing tag of a reasoning block, any case."""
-THINK_TAG = re.compile(r"</?" + _THINK_NAME)
-"""The start of any reasoning tag, opening or closing: one scan tells that an answer holds none
-(it matches wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
-THINK_OPEN_UNFINISHED = re.compile(r"<" + _THINK_NAME + r"\b[^>]*\Z")
-"""An opening reasoning tag cut off at the end of the text so far (streaming)."""
+_BRACKET_NAME = r"[Tt][Hh][Ii][Nn][Kk]"
+_GEMMA_OPEN = r"<\|channel>thought"
+_GEMMA_CLOSE = r"<channel\|>"
+_HARMONY_OPEN = r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>"
+_HARMONY_CLOSE = r"<\|end\|>"
+_KIMI_OPEN = r"<\|open\|>think<\|sep\|>"
+_KIMI_CLOSE = r"<\|close\|>think<\|sep\|>"
+
+THINK_OPEN = re.compile(
+    r"(?P<tag><" + _TAG_NAME + r"\b[^<>]*>)"
+    r"|(?P<bracket>\[" + _BRACKET_NAME + r"\])"
+    r"|(?P<gemma>" + _GEMMA_OPEN + r")"
+    r"|(?P<harmony>" + _HARMONY_OPEN + r")"
+    r"|(?P<kimi>" + _KIMI_OPEN + r")"
+)
+"""The opening marker of a reasoning block, any form; ``lastgroup`` names its form."""
+
+_TAG_CLOSE = r"</" + _TAG_NAME + r"\s*>"
+_BRACKET_CLOSE = r"\[/" + _BRACKET_NAME + r"\]"
+_CLOSE_OF = {
+    "tag": re.compile(_TAG_CLOSE),
+    "bracket": re.compile(_BRACKET_CLOSE),
+    "gemma": re.compile(_GEMMA_CLOSE),
+    "harmony": re.compile(_HARMONY_CLOSE),
+    "kimi": re.compile(_KIMI_CLOSE),
+}
+"""The closing marker of each form."""
+
+THINK_CLOSE = re.compile("|".join((_TAG_CLOSE, _BRACKET_CLOSE, _GEMMA_CLOSE, _KIMI_CLOSE)))
+"""A closing marker that may end a headless block (one opened by the chat template). Harmony's
+``<|end|>`` ends every harmony message, not only reasoning, so it never counts alone."""
+
+THINK_TAG = re.compile(
+    r"</?" + _TAG_NAME + r"|\[/?" + _BRACKET_NAME + r"\]|<\|channel|<channel\|>|<\|open\|>think"
+    r"|<\|close\|>think"
+)
+"""The start of any reasoning marker: one scan tells that an answer holds none (it matches
+wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
+
+THINK_OPEN_UNFINISHED = re.compile(r"<" + _TAG_NAME + r"\b[^<>]*\Z")
+"""An opening ``<think ...`` tag cut off at the end of the text so far (streaming)."""
+
+_OPENER_SPELLINGS = tuple(
+    [f"<{name}>" for name in THINK_NAMES]
+    + ["[think]", "<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
+    + ["<|channel|>analysis<|message|>", "<|open|>think<|sep|>"]
+)
+"""Every opener spelled out in lower case, to tell a chunk's end that may still become one."""
+
+_CLOSER_SPELLINGS = (
+    "</seed:think >",
+    "</ifm|think >",
+    "</reasoning >",
+    "[/think]",
+    "<channel|>",
+    "<|end|>",
+    "<|close|>think<|sep|>",
+)
+
+THINK_TAIL = max(len(s) for s in _CLOSER_SPELLINGS) + 8
+"""Characters of a reasoning block a stream keeps between chunks, so that a closing marker
+split across two chunks is still found: longer than the longest closing marker, with room for
+the spaces a model may put before a tag's ``>``."""
+
+MAX_OPENER_LENGTH = max(len(s) for s in _OPENER_SPELLINGS)
+"""The longest opener without attributes: a stream holds back no more than this at a chunk's
+end while it may still become an opener (``<think`` with attributes is
+:data:`THINK_OPEN_UNFINISHED`)."""
+
+
+def closer_of(m: re.Match[str]) -> re.Pattern[str]:
+    """The closing marker of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match)."""
+    return _CLOSE_OF[m.lastgroup or "tag"]
+
+
+def block_end(text: str, m: re.Match[str]) -> int:
+    """The end of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match), or -1 when
+    it is never closed."""
+    close = closer_of(m).search(text, m.end())
+    return -1 if close is None else close.end()
+
+
+def _headless_end(text: str, pos: int) -> int:
+    """The end of a lone closing marker after ``pos`` with no opener before it, or -1."""
+    close = THINK_CLOSE.search(text, pos)
+    if close is None or THINK_OPEN.search(text, pos, close.start()) is not None:
+        return -1
+    return close.end()
+
+
+def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
+    """Where the answer starts at or after ``pos``: past whitespace, leading reasoning blocks
+    and everything before a lone closing marker. The flag tells whether any was skipped; a
+    block never closed ends at the end of the text (there is no answer)."""
+    skipped = False
+    n = len(text)
+    while True:
+        ws = pos
+        while ws < n and text[ws].isspace():
+            ws += 1
+        m = THINK_OPEN.match(text, ws)
+        if m is None:
+            break
+        stop = block_end(text, m)
+        skipped = True
+        if stop < 0:
+            return n, True
+        pos = stop
+    end = _headless_end(text, pos)
+    if end >= 0:
+        return end, True
+    return pos, skipped
+
+
+def reasoning_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """Reasoning blocks at or after ``start`` as ``(begin, end)`` spans, markers included. A
+    lone closing marker makes everything from ``start`` to its end a span; a block that is
+    never closed runs to the end of the text."""
+    if THINK_TAG.search(text, start) is None:
+        return []
+    spans: list[tuple[int, int]] = []
+    pos = start
+    headless = _headless_end(text, start)
+    if headless >= 0:
+        spans.append((start, headless))
+        pos = headless
+    while True:
+        m = THINK_OPEN.search(text, pos)
+        if m is None:
+            return spans
+        stop = block_end(text, m)
+        if stop < 0:
+            spans.append((m.start(), len(text)))
+            return spans
+        spans.append((m.start(), stop))
+        pos = stop
+
+
+def _marker_free(text: str) -> str:
+    """``text`` of a reasoning span without its markers."""
+    m = THINK_OPEN.match(text)
+    if m is not None:
+        body = text[m.end() :]
+        close = _CLOSE_OF[m.lastgroup or "tag"].search(body)
+    else:  # headless: the span ends at its closing marker
+        body = text
+        closes = list(THINK_CLOSE.finditer(body))
+        close = closes[-1] if closes else None
+    if close is not None and close.end() == len(body):
+        body = body[: close.start()]
+    return body.strip()
+
+
+def split_reasoning(text: str) -> tuple[str, str]:
+    """``(answer, reasoning)``: the text without its reasoning blocks, and the reasoning
+    without its markers (blocks joined by a blank line; ``""`` when there is none)."""
+    spans = reasoning_spans(text)
+    if not spans:
+        return text, ""
+    answer: list[str] = []
+    thoughts: list[str] = []
+    pos = 0
+    for begin, end in spans:
+        answer.append(text[pos:begin])
+        thoughts.append(_marker_free(text[begin:end]))
+        pos = end
+    answer.append(text[pos:])
+    return "".join(answer).strip(), "\n\n".join(t for t in thoughts if t)
+
+
+def may_become_opener(text: str, i: int) -> bool:
+    """Whether ``text[i:]`` (the end of a stream's text so far, from a ``<`` or ``[``) may still
+    grow into a reasoning opener: a stream holds it back until the next chunk tells."""
+    if len(text) - i <= MAX_OPENER_LENGTH:
+        low = text[i:].lower()
+        if any(s.startswith(low) for s in _OPENER_SPELLINGS):
+            return True
+    return THINK_OPEN_UNFINISHED.match(text, i) is not None
