@@ -31,6 +31,8 @@ __all__ = [
     "THINK_TAIL",
     "block_end",
     "closer_of",
+    "headless_reasoning",
+    "may_become_marker",
     "may_become_opener",
     "reasoning_spans",
     "skip_reasoning",
@@ -138,6 +140,12 @@ def _headless_end(text: str, pos: int) -> int:
     return close.end()
 
 
+def headless_reasoning(text: str) -> bool:
+    """Whether a whole ``text`` starts inside reasoning: it holds a closing marker with no
+    opener before it (the chat template wrote the opener into the prompt)."""
+    return THINK_TAG.search(text) is not None and _headless_end(text, 0) >= 0
+
+
 def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
     """Where the answer starts at or after ``pos``: past whitespace, leading reasoning blocks
     and everything before a lone closing marker. The flag tells whether any was skipped; a
@@ -216,6 +224,19 @@ def split_reasoning(text: str) -> tuple[str, str]:
         pos = end
     answer.append(text[pos:])
     return "".join(answer).strip(), "\n\n".join(t for t in thoughts if t)
+
+
+def may_become_marker(held: str) -> bool:
+    """Whether ``held`` (text from a ``<`` or ``[`` to a stream's end) may still grow into a
+    reasoning opener or closing marker."""
+    low = held.lower()
+    if any(s.startswith(low) for s in _CLOSER_SPELLINGS):
+        return True
+    if low.startswith("</") and len(low) <= THINK_TAIL:
+        return THINK_CLOSE.match(held + ">") is not None or any(
+            ("</" + name).startswith(low.rstrip()) for name in THINK_NAMES
+        )
+    return may_become_opener(held, 0)
 
 
 def may_become_opener(text: str, i: int) -> bool:
