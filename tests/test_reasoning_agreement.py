@@ -227,7 +227,10 @@ CALL = ("get_weather", {"city": "Paris"})
 def _calls(items: Any) -> list[tuple[str, Any]]:
     out = []
     for c in items:
-        if isinstance(c, dict):
+        if isinstance(c, dict) and len(c) == 1:  # FunctionCallOutputParser: {name: args}
+            ((name, args),) = c.items()
+            out.append((name, args))
+        elif isinstance(c, dict):
             out.append((c.get("name") or c.get("type"), c.get("args") or c.get("arguments")))
         else:
             out.append((c.name, c.args))

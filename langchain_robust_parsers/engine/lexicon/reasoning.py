@@ -34,6 +34,7 @@ __all__ = [
     "headless_reasoning",
     "may_become_marker",
     "may_become_opener",
+    "outside_reasoning",
     "reasoning_spans",
     "skip_reasoning",
     "split_reasoning",
@@ -54,9 +55,12 @@ _BRACKET_NAME = r"[Tt][Hh][Ii][Nn][Kk]"
 _GEMMA_OPEN = r"<\|channel>thought"
 _GEMMA_CLOSE = r"<channel\|>"
 _HARMONY_OPEN = r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>"
-_HARMONY_CLOSE = r"<\|end\|>"
+# Harmony's closing marker takes the final message's header with it: it frames the answer.
+_HARMONY_CLOSE = r"<\|end\|>(?:<\|start\|>assistant(?:<\|channel\|>final<\|message\|>)?)?"
 _KIMI_OPEN = r"<\|open\|>think<\|sep\|>"
 _KIMI_CLOSE = r"<\|close\|>think<\|sep\|>"
+_KIMI_FRAME = r"<\|(?:open|close)\|>response<\|sep\|>"
+"""Kimi K3's response section markers: they frame the answer and hold none of it."""
 
 THINK_OPEN = re.compile(
     r"(?P<tag><" + _TAG_NAME + r"\b[^<>]*>)"
@@ -64,6 +68,7 @@ THINK_OPEN = re.compile(
     r"|(?P<gemma>" + _GEMMA_OPEN + r")"
     r"|(?P<harmony>" + _HARMONY_OPEN + r")"
     r"|(?P<kimi>" + _KIMI_OPEN + r")"
+    r"|(?P<frame>" + _KIMI_FRAME + r")"
 )
 """The opening marker of a reasoning block, any form; ``lastgroup`` names its form."""
 
@@ -75,6 +80,7 @@ _CLOSE_OF = {
     "gemma": re.compile(_GEMMA_CLOSE),
     "harmony": re.compile(_HARMONY_CLOSE),
     "kimi": re.compile(_KIMI_CLOSE),
+    "frame": re.compile(""),  # a frame marker is a block of its own, with no body
 }
 """The closing marker of each form."""
 
@@ -84,7 +90,7 @@ THINK_CLOSE = re.compile("|".join((_TAG_CLOSE, _BRACKET_CLOSE, _GEMMA_CLOSE, _KI
 
 THINK_TAG = re.compile(
     r"</?" + _TAG_NAME + r"|\[/?" + _BRACKET_NAME + r"\]|<\|channel|<channel\|>|<\|open\|>think"
-    r"|<\|close\|>think"
+    r"|<\|close\|>think|<\|(?:open|close)\|>response"
 )
 """The start of any reasoning marker: one scan tells that an answer holds none (it matches
 wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
@@ -96,6 +102,7 @@ _OPENER_SPELLINGS = tuple(
     [f"<{name}>" for name in THINK_NAMES]
     + ["[think]", "<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
     + ["<|channel|>analysis<|message|>", "<|open|>think<|sep|>"]
+    + ["<|open|>response<|sep|>", "<|close|>response<|sep|>"]
 )
 """Every opener spelled out in lower case, to tell a chunk's end that may still become one."""
 
@@ -224,6 +231,28 @@ def split_reasoning(text: str) -> tuple[str, str]:
         pos = end
     answer.append(text[pos:])
     return "".join(answer).strip(), "\n\n".join(t for t in thoughts if t)
+
+
+def outside_reasoning(
+    line: str, closer: re.Pattern[str] | None
+) -> tuple[str, re.Pattern[str] | None]:
+    """The text of ``line`` outside reasoning, for readers that go line by line: ``closer`` is
+    the closing marker awaited when the line starts inside a block (``None`` outside one); the
+    second value is the one awaited at the line's end."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        if closer is not None:
+            close = closer.search(line, pos)
+            if close is None:
+                return "".join(out), closer
+            pos, closer = close.end(), None
+        m = THINK_OPEN.search(line, pos)
+        if m is None:
+            out.append(line[pos:])
+            return "".join(out), None
+        out.append(line[pos : m.start()])
+        pos, closer = m.end(), closer_of(m)
 
 
 def may_become_marker(held: str) -> bool:
