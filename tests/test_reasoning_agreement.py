@@ -325,9 +325,9 @@ def _docstrings(tree: ast.AST) -> set[int]:
     ids = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
-            if isinstance(body[0].value, ast.Constant):
-                ids.add(id(body[0].value))
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            ids.add(id(first.value))
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             ids.add(id(node.value))  # attribute docstrings
     return ids

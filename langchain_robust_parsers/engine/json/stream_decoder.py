@@ -56,13 +56,7 @@ from langchain_robust_parsers.engine.json.stream_lexicon import (
     WHOLE_NUMBER as _WHOLE_NUMBER,
     scanstring as _scanstring,
 )
-from langchain_robust_parsers.engine.lexicon.reasoning import (
-    THINK_CLOSE,
-    THINK_OPEN,
-    THINK_TAIL,
-    closer_of,
-    may_become_opener,
-)
+from langchain_robust_parsers.engine.lexicon import reasoning
 
 _JSON_NUMBER_PREFIX = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NUMBER_RUN = re.compile(r"[0-9+\-.eE]+")
@@ -90,9 +84,6 @@ _STRING_RUN = {
 }
 _FENCE_LINE_END = re.compile(r"[^\n]*\n")
 _TAG_OPENERS = ("<json", "<output", "<answer", "<result", "<response", "<data")
-_BRACKET_THINK_SECOND = ("", "T", "t")
-"""What may follow a ``[`` that starts ``[THINK]``: nothing yet (the chunk ended), or a ``T``
-(no JSON value starts with one except ``True``, which lenient JSON reads)."""
 _LONGEST_LITERAL = max(len(word) for word in _LITERALS)
 
 PREFIX_LOOKAHEAD = 16
@@ -196,7 +187,7 @@ class JsonStreamDecoder:
         self._root: Any = _MISSING
         self._pending = ""  # prefix text held back while it may become a fence or tag
         self._think_tail = ""
-        self._think_close = THINK_CLOSE  # the closing marker of the reasoning block being read
+        self._think_close = reasoning.THINK_CLOSE  # the reasoning block's closing marker
         # The scalar being read.
         self._parts: list[str] = []
         self._quote = ""
@@ -538,10 +529,8 @@ class JsonStreamDecoder:
         n = len(text)
         while i < n:
             c = text[i]
-            if c == "[" and text[i + 1 : i + 2] in _BRACKET_THINK_SECOND:
-                stop = self._reasoning_opener(text, i)  # `[THINK]`, or `[` held back
-                if stop >= 0:
-                    return stop
+            if c == "[" and (stop := self._reasoning_opener(text, i)) >= 0:  # `[THINK]`
+                return stop
             if c in "{[":
                 self._start_payload(self._base + i)
                 return i
@@ -569,24 +558,22 @@ class JsonStreamDecoder:
         return n
 
     def _reasoning_opener(self, text: str, i: int) -> int:
-        """At a ``<`` or ``[`` before the payload: past a reasoning opener (the decoder is then
-        inside the block), ``len(text)`` when the rest may still become one (held back), or -1."""
-        m = THINK_OPEN.match(text, i)
-        if m is not None:
+        """Past a reasoning opener at ``i`` (then inside the block), ``len(text)`` when the rest
+        is held back while it may still become one, or -1."""
+        if text[i] == "[" and not reasoning.bracket_may_open(text, i):
+            return -1  # the usual `[`: an array
+        stop, closer = reasoning.stream_opener(text, i)
+        if closer is not None:
             self.prose = True  # reported as a repair by the complete-text engine
-            self._state = _THINK
-            self._think_close = closer_of(m)
-            return m.end()
-        if len(text) - i < MAX_TAG_LENGTH and may_become_opener(text, i):
+            self._state, self._think_close = _THINK, closer
+        elif stop >= 0:
             self._pending = text[i:]
-            return len(text)
-        return -1
+        return stop
 
     def _prefix_tag(self, text: str, i: int) -> int:
         """A ``<`` before the payload: a reasoning block, a payload tag, or prose."""
         n = len(text)
-        stop = self._reasoning_opener(text, i)
-        if stop >= 0:
+        if (stop := self._reasoning_opener(text, i)) >= 0:
             return stop
         head = text[i : i + PREFIX_LOOKAHEAD].lower()
         if head.startswith(_TAG_OPENERS):
@@ -607,7 +594,7 @@ class JsonStreamDecoder:
     def _think(self, text: str, i: int) -> int:
         m = self._think_close.search(text, i)
         if m is None:
-            self._think_tail = text[max(i, len(text) - THINK_TAIL) :]
+            self._think_tail = text[max(i, len(text) - reasoning.THINK_TAIL) :]
             return len(text)
         self._state = _PREFIX
         return m.end()

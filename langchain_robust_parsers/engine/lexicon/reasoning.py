@@ -23,13 +23,16 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "MAX_HELD_OPENER",
     "THINK_CLOSE",
     "THINK_NAMES",
     "THINK_OPEN",
     "THINK_OPEN_UNFINISHED",
     "THINK_TAG",
     "THINK_TAIL",
+    "ReasoningStream",
     "block_end",
+    "bracket_may_open",
     "closer_of",
     "headless_reasoning",
     "may_become_marker",
@@ -38,6 +41,7 @@ __all__ = [
     "reasoning_spans",
     "skip_reasoning",
     "split_reasoning",
+    "stream_opener",
 ]
 
 THINK_NAMES = ("think", "thinking", "reasoning", "thought", "seed:think", "ifm|think")
@@ -89,8 +93,9 @@ THINK_CLOSE = re.compile("|".join((_TAG_CLOSE, _BRACKET_CLOSE, _GEMMA_CLOSE, _KI
 ``<|end|>`` ends every harmony message, not only reasoning, so it never counts alone."""
 
 THINK_TAG = re.compile(
-    r"</?" + _TAG_NAME + r"|\[/?" + _BRACKET_NAME + r"\]|<\|channel|<channel\|>|<\|open\|>think"
-    r"|<\|close\|>think|<\|(?:open|close)\|>response"
+    r"</?" + _TAG_NAME + r"|\[/?" + _BRACKET_NAME + r"\]"
+    r"|<\|channel>thought|<\|channel\|>analysis|<channel\|>"
+    r"|<\|(?:open|close)\|>(?:think|response)"
 )
 """The start of any reasoning marker: one scan tells that an answer holds none (it matches
 wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
@@ -217,8 +222,9 @@ def _marker_free(text: str) -> str:
 
 
 def split_reasoning(text: str) -> tuple[str, str]:
-    """``(answer, reasoning)``: the text without its reasoning blocks, and the reasoning
-    without its markers (blocks joined by a blank line; ``""`` when there is none)."""
+    """``(answer, reasoning)``: the text without its reasoning blocks (and without the blank
+    space right after each), and the reasoning without its markers (blocks joined by a blank
+    line; ``""`` when there is none). :class:`ReasoningStream` splits a stream the same way."""
     spans = reasoning_spans(text)
     if not spans:
         return text, ""
@@ -229,8 +235,84 @@ def split_reasoning(text: str) -> tuple[str, str]:
         answer.append(text[pos:begin])
         thoughts.append(_marker_free(text[begin:end]))
         pos = end
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
     answer.append(text[pos:])
-    return "".join(answer).strip(), "\n\n".join(t for t in thoughts if t)
+    return "".join(answer), "\n\n".join(t for t in thoughts if t)
+
+
+_MARKER_START = re.compile(r"[<\[]")
+"""Where a reasoning marker may start: every form's markers begin with one of these."""
+
+
+class ReasoningStream:
+    """Split streamed text into answer text and reasoning text, markers removed, as
+    :func:`split_reasoning` splits a whole text. Text that may still become a marker is held
+    back until the next chunk tells. A stream cannot know that text is reasoning before a lone
+    closing marker (one the chat template opened): that text stays answer text."""
+
+    def __init__(self) -> None:
+        self._held = ""
+        self._closer: re.Pattern[str] | None = None  # inside a block: its closing marker
+        self._after_block = False  # blank space right after a block is dropped
+
+    def feed(self, chunk: str) -> tuple[str, str]:
+        """``(answer, reasoning)`` text that ``chunk`` completed."""
+        text = self._held + chunk
+        self._held = ""
+        answer: list[str] = []
+        reasoning: list[str] = []
+        pos = 0
+        while pos < len(text):
+            if self._closer is not None:
+                pos = self._in_block(text, pos, reasoning)
+                continue
+            if self._after_block:
+                while pos < len(text) and text[pos].isspace():
+                    pos += 1
+                if pos == len(text):
+                    break
+                self._after_block = False
+            pos = self._in_answer(text, pos, answer)
+        return "".join(answer), "".join(reasoning)
+
+    def close(self) -> tuple[str, str]:
+        """What was held back at the end of the stream."""
+        held, self._held = self._held, ""
+        return ("", held) if self._closer is not None else (held, "")
+
+    def _in_block(self, text: str, pos: int, reasoning: list[str]) -> int:
+        assert self._closer is not None
+        m = self._closer.search(text, pos)
+        if m is None:
+            # Hold back from the first marker character near the end: a closing marker split
+            # across chunks is found whole with the next one.
+            k = _MARKER_START.search(text, max(pos, len(text) - THINK_TAIL))
+            keep = len(text) if k is None else k.start()
+            reasoning.append(text[pos:keep])
+            self._held = text[keep:]
+            return len(text)
+        reasoning.append(text[pos : m.start()])
+        self._closer = None
+        self._after_block = True
+        return m.end()
+
+    def _in_answer(self, text: str, pos: int, answer: list[str]) -> int:
+        m = _MARKER_START.search(text, pos)
+        if m is None:
+            answer.append(text[pos:])
+            return len(text)
+        k = m.start()
+        answer.append(text[pos:k])
+        opener = THINK_OPEN.match(text, k)
+        if opener is not None:
+            self._closer = closer_of(opener)
+            return opener.end()
+        if len(text) - k < MAX_HELD_OPENER and may_become_opener(text, k):
+            self._held = text[k:]
+            return len(text)
+        answer.append(text[k])
+        return k + 1
 
 
 def outside_reasoning(
@@ -266,6 +348,29 @@ def may_become_marker(held: str) -> bool:
             ("</" + name).startswith(low.rstrip()) for name in THINK_NAMES
         )
     return may_become_opener(held, 0)
+
+
+def bracket_may_open(text: str, i: int) -> bool:
+    """Whether the ``[`` at ``i`` may start ``[THINK]``: the text ends after it, or a ``T``
+    follows (no JSON value starts with one but lenient ``True``)."""
+    return text[i + 1 : i + 2] in ("", "T", "t")
+
+
+def stream_opener(text: str, i: int) -> tuple[int, re.Pattern[str] | None]:
+    """At a ``<`` or ``[`` of a stream's text so far: ``(end, closer)`` past a complete
+    opener; ``(len(text), None)`` when ``text[i:]`` may still become one (hold it back);
+    ``(-1, None)`` when it is none."""
+    m = THINK_OPEN.match(text, i)
+    if m is not None:
+        return m.end(), closer_of(m)
+    if len(text) - i < MAX_HELD_OPENER and may_become_opener(text, i):
+        return len(text), None
+    return -1, None
+
+
+MAX_HELD_OPENER = 256
+"""Characters a stream holds back while an opening tag with attributes (``<think ...``) may
+still close; past it the text is taken for what it reads as."""
 
 
 def may_become_opener(text: str, i: int) -> bool:
