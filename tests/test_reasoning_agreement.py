@@ -182,7 +182,7 @@ def test_react_reads_after_reasoning(form: Form) -> None:
     assert (action.tool, action.tool_input) == ("get_weather", "Paris")
 
 
-@pytest.mark.parametrize("form", _react_forms())
+@pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 def test_react_stream_agrees_with_parse(form: Form) -> None:
     if not form.open:
         pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
@@ -264,21 +264,38 @@ def test_adapter_moves_reasoning_out_of_content(form: Form) -> None:
     assert [(c["name"], c["args"]) for c in kept.tool_calls] == [CALL]
 
 
+CHAT_THOUGHT = "The user wants Paris, not Oslo."
+CHAT_ANSWER = "It is sunny in Paris."
+
+
+def _chat_model(text: str, chunk_size: int, **options: Any) -> Any:
+    scripted = ScriptedChatModel(responses=[text], chunk_size=chunk_size)
+    return TextToolCallingChatModel(scripted, **options).bind_tools([get_weather])
+
+
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 def test_chat_model_moves_reasoning_out_of_content(form: Form) -> None:
-    text = form.wrap("The user wants Paris, not Oslo.", "It is sunny in Paris.")
-    for chunk_size in (1, 3, 16):
-        model = TextToolCallingChatModel(ScriptedChatModel(responses=[text, text]))
-        model.model.chunk_size = chunk_size  # type: ignore[attr-defined]
-        bound = model.bind_tools([get_weather])
-        answer = bound.invoke("weather?")
-        assert "Oslo" not in str(answer.content)
-        assert answer.content.strip() == "It is sunny in Paris."
-        assert "Oslo" in answer.additional_kwargs["reasoning_content"]
-        streamed = [c for c in bound.stream("weather?")]
-        assert all("Oslo" not in str(c.content) for c in streamed), chunk_size
-        reasoning = "".join(c.additional_kwargs.get("reasoning_content", "") for c in streamed)
-        assert "Oslo" in reasoning
+    text = form.wrap(CHAT_THOUGHT, CHAT_ANSWER)
+    answer = _chat_model(text, 4).invoke("weather?")
+    assert answer.content.strip() == CHAT_ANSWER
+    assert answer.additional_kwargs["reasoning_content"] == CHAT_THOUGHT
+    assert {"type": "reasoning", "reasoning": CHAT_THOUGHT} in answer.content_blocks
+    kept = _chat_model(text, 4, keep_reasoning_in_content=True).invoke("weather?")
+    assert "Oslo" in kept.content and "reasoning_content" not in kept.additional_kwargs
+
+
+@pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
+@pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
+def test_chat_model_streams_reasoning_as_reasoning(form: Form, chunk_size: int) -> None:
+    if not form.open:
+        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
+    text = form.wrap(CHAT_THOUGHT, CHAT_ANSWER)
+    invoked = _chat_model(text, chunk_size).invoke("weather?")
+    chunks = list(_chat_model(text, chunk_size).stream("weather?"))
+    assert all("Oslo" not in str(c.content) for c in chunks)
+    reasoning = "".join(c.additional_kwargs.get("reasoning_content", "") for c in chunks)
+    assert reasoning.strip() == CHAT_THOUGHT
+    assert "".join(str(c.content) for c in chunks) == invoked.content
 
 
 # ----------------------------------------------------------------------------- actions
@@ -317,7 +334,15 @@ SPELLINGS = re.compile(
     r"|\(\?:think|think\|thinking|thinking\|reasoning",
     re.I,
 )
-ALLOWED: dict[tuple[str, str], str] = {}
+ALLOWED: dict[tuple[str, str], str] = {
+    (
+        "cli/formats.py",
+        "any JSON value (fenced, in prose, after <think>, repaired, completed)",
+    ): "the CLI's one-line description of the format, shown to users",
+    ("engine/json/repair_names.py", '<think>let me see</think>{"a": 1}'): (
+        "the documented example of the think_block repair"
+    ),
+}
 """``{(module, literal): reason}`` for a reasoning spelling that must stay outside the lexicon."""
 
 

@@ -245,6 +245,21 @@ _MARKER_START = re.compile(r"[<\[]")
 """Where a reasoning marker may start: every form's markers begin with one of these."""
 
 
+_HARMONY_FINAL_HEADER = "<|start|>assistant<|channel|>final<|message|>"
+
+
+def _may_grow(text: str, close: re.Match[str]) -> bool:
+    """Whether a closing marker found at the end of a stream's text may still grow: harmony's
+    takes the final message's header with it."""
+    rest = text[close.end() :]
+    return (
+        close.re is _CLOSE_OF["harmony"]
+        and len(rest) < len(_HARMONY_FINAL_HEADER)
+        and _HARMONY_FINAL_HEADER.startswith(rest)
+        and not close.group().endswith(_HARMONY_FINAL_HEADER)
+    )
+
+
 class ReasoningStream:
     """Split streamed text into answer text and reasoning text, markers removed, as
     :func:`split_reasoning` splits a whole text. Text that may still become a marker is held
@@ -279,7 +294,10 @@ class ReasoningStream:
     def close(self) -> tuple[str, str]:
         """What was held back at the end of the stream."""
         held, self._held = self._held, ""
-        return ("", held) if self._closer is not None else (held, "")
+        if self._closer is None:
+            return held, ""
+        close = self._closer.search(held)
+        return ("", held) if close is None else ("", held[: close.start()])
 
     def _in_block(self, text: str, pos: int, reasoning: list[str]) -> int:
         assert self._closer is not None
@@ -291,6 +309,10 @@ class ReasoningStream:
             keep = len(text) if k is None else k.start()
             reasoning.append(text[pos:keep])
             self._held = text[keep:]
+            return len(text)
+        if _may_grow(text, m):  # harmony's `<|end|>` with the final header still to come
+            reasoning.append(text[pos : m.start()])
+            self._held = text[m.start() :]
             return len(text)
         reasoning.append(text[pos : m.start()])
         self._closer = None
