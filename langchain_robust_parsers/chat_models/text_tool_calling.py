@@ -689,7 +689,9 @@ class TextToolCallingChatModel(BaseChatModel):
             response_metadata={} if meta is None else dict(meta.response_metadata),
             usage_metadata=getattr(meta, "usage_metadata", None),
         )
-        return message if self.keep_reasoning_in_content else without_reasoning(message)
+        if self.keep_reasoning_in_content:
+            return message
+        return without_reasoning(message, answer.text)
 
     def with_structured_output(
         self,

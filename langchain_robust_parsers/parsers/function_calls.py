@@ -516,7 +516,8 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
         """The adapted message and the parse event (not published): the work of ``invoke``."""
         adapted, event = self._adapt(message)
         if isinstance(adapted, AIMessage) and not self.keep_reasoning_in_content:
-            adapted = without_reasoning(adapted)
+            original = message if isinstance(message, str) else content_text(message.content)
+            adapted = without_reasoning(adapted, original)
         return adapted, event
 
     def _adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:

@@ -55,7 +55,6 @@ from langchain_robust_parsers.engine.agents.react import (
     scan_react,
 )
 from langchain_robust_parsers.engine.agents.text_delta import as_delta
-from langchain_robust_parsers.engine.lexicon.reasoning import headless_reasoning
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.json_streaming import chunk_text
@@ -294,7 +293,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             raise_if_truncated(self.get_name(), "raise", generation, text, text_cut=cut)
 
     def _partial(self, text: str) -> Step | None:
-        scanner = ReActScanner(in_reasoning=headless_reasoning(text))
+        scanner = ReActScanner()
         scanner.feed(text)
         if not scanner.steps:
             return None

@@ -54,7 +54,6 @@ from langchain_robust_parsers.engine.agents.react_text import (
     Match,
     classify_marker,
 )
-from langchain_robust_parsers.engine.lexicon.reasoning import headless_reasoning
 
 __all__ = [
     "ACTION_NAME_LIMIT",
@@ -82,9 +81,8 @@ _YES = Match.YES
 
 
 def scan_react(text: str) -> ReActScan:
-    """Scan a whole text: the same reading as streaming it, in one chunk (a text that holds a
-    lone closing reasoning marker starts inside reasoning)."""
-    scanner = ReActScanner(in_reasoning=headless_reasoning(text))
+    """Scan a whole text: the same reading as streaming it, in one chunk."""
+    scanner = ReActScanner()
     scanner.feed(text)
     scanner.close()
     return scanner.result()

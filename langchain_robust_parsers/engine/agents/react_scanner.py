@@ -98,16 +98,11 @@ class ReActScanner(JsonActions, TextLayout):
 
     Deltas follow the first step only: thought text while the turn is undecided; once the first
     step is known to be a final answer, its answer; nothing after the first step completes.
-
-    ``in_reasoning``: the text starts inside a reasoning block whose opening marker the chat
-    template wrote (a whole text that holds a lone closing marker, see :func:`scan_react`).
     """
 
-    def __init__(self, *, in_reasoning: bool = False) -> None:
+    def __init__(self) -> None:
         self._init_base()
         self._think = ThinkState()
-        if in_reasoning:
-            self._state = _S_THINK
         self._name = NameLine()
         self._value = TextValue()
         self._j = ActionJson()
@@ -371,6 +366,9 @@ class ReActScanner(JsonActions, TextLayout):
                     self._state = _S_PROSE
                 return i
             if len(held) > TAG_HOLD_LIMIT or not may_become_marker(held):
+                if hold.text == "[" and hold.line_start:  # not `[THINK]`: maybe a list
+                    hold.kind = _H_LIST
+                    return i - 1
                 self._release(held)
                 return i
             hold.text = held

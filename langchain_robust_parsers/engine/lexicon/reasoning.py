@@ -34,7 +34,6 @@ __all__ = [
     "block_end",
     "bracket_may_open",
     "closer_of",
-    "headless_reasoning",
     "may_become_marker",
     "may_become_opener",
     "outside_reasoning",
@@ -60,7 +59,7 @@ _GEMMA_OPEN = r"<\|channel>thought"
 _GEMMA_CLOSE = r"<channel\|>"
 _HARMONY_OPEN = r"(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>"
 # Harmony's closing marker takes the final message's header with it: it frames the answer.
-_HARMONY_CLOSE = r"<\|end\|>(?:<\|start\|>assistant(?:<\|channel\|>final<\|message\|>)?)?"
+_HARMONY_CLOSE = r"<\|end\|>(?:<\|start\|>assistant<\|channel\|>final<\|message\|>)?"
 _KIMI_OPEN = r"<\|open\|>think<\|sep\|>"
 _KIMI_CLOSE = r"<\|close\|>think<\|sep\|>"
 _KIMI_FRAME = r"<\|(?:open|close)\|>response<\|sep\|>"
@@ -150,12 +149,6 @@ def _headless_end(text: str, pos: int) -> int:
     if close is None or THINK_OPEN.search(text, pos, close.start()) is not None:
         return -1
     return close.end()
-
-
-def headless_reasoning(text: str) -> bool:
-    """Whether a whole ``text`` starts inside reasoning: it holds a closing marker with no
-    opener before it (the chat template wrote the opener into the prompt)."""
-    return THINK_TAG.search(text) is not None and _headless_end(text, 0) >= 0
 
 
 def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
