@@ -15,8 +15,10 @@ from langchain_robust_parsers.engine.lexicon.fences import FENCE_OPEN as _FENCE_
 from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
-    THINK_TAG,
     block_end,
+    find_closer,
+    find_opener,
+    has_marker,
 )
 from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -59,10 +61,10 @@ def payload_start(text: str, log: RepairLog) -> int:
             break
         log.add("think_block", ws)
         pos = stop
-    close = THINK_CLOSE.search(text, pos)
+    close = find_closer(text, pos)
     if (
         close is not None
-        and _THINK_OPEN.search(text, pos, close.start()) is None
+        and find_opener(text, pos, close.start()) is None
         and not _in_fence(text, pos, close.start())
     ):
         log.add("think_block", pos)
@@ -88,7 +90,7 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
     regions: list[tuple[int, int]] = []
     pos = start
     while True:
-        m = _THINK_OPEN.search(text, pos)
+        m = find_opener(text, pos)
         if m is None:
             return regions
         stop = block_end(text, m)
@@ -102,7 +104,7 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
 def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:
     """:func:`payload_start` and the :func:`think_regions` after it, with one scan of the text
     when it holds no reasoning tag (most answers; each function scans it whole)."""
-    if THINK_TAG.search(text) is None:
+    if not has_marker(text):
         return payload_start(text[:1], log), []  # only a byte-order mark to skip
     begin = payload_start(text, log)
     return begin, think_regions(text, begin)

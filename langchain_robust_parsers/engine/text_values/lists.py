@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from langchain_robust_parsers.engine.json import locate
-from langchain_robust_parsers.engine.lexicon.reasoning import THINK_TAG, outside_reasoning
+from langchain_robust_parsers.engine.lexicon.reasoning import has_marker, outside_reasoning
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -121,7 +121,7 @@ def _lines(text: str, start: int, stop: int) -> Iterator[_Line]:
         end = text.find("\n", pos, stop)
         end = stop if end < 0 else end
         line = text[pos:end]
-        if closer is not None or THINK_TAG.search(line):
+        if closer is not None or has_marker(line):
             line, closer = outside_reasoning(line, closer)
             if not line.strip():
                 pos = end + 1
@@ -327,7 +327,7 @@ class ListStream:
             out.extend(self._line_items(line))
 
     def _line_items(self, line: str) -> list[str]:
-        if self._closer is not None or THINK_TAG.search(line):
+        if self._closer is not None or has_marker(line):
             line, self._closer = outside_reasoning(line, self._closer)
         if marker_kind(line) != self.kind:
             return []
