@@ -128,8 +128,10 @@ def test_a_dotted_name_outside_python_tag_is_kept() -> None:
 def test_hunyuan_answer_without_calls_is_left_alone_and_streams() -> None:
     text = "<think>\nsmall talk\n</think>\n<answer>\nHello! How can I help?\n</answer>"
     assert parse_answer(text, NAMES).content == text
-    assert _adapted(text).content == text
-    assert _streamed(text, 5).content == text
+    answer = "<answer>\nHello! How can I help?\n</answer>"  # the reasoning: reasoning_content
+    assert _adapted(text).content == answer
+    assert _adapted(text).additional_kwargs["reasoning_content"] == "small talk"
+    assert _streamed(text, 5).content == answer
 
 
 def test_an_answer_section_closed_before_the_calls_stays_content() -> None:

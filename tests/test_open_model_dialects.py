@@ -19,6 +19,7 @@ from langchain_robust_parsers.engine.calls.call_stream import CallStreamSplitter
 from langchain_robust_parsers.engine.calls.dialect_registry import DIALECT_RECORDS, MARKERS
 from langchain_robust_parsers.engine.calls.dialects import DIALECTS, decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.lexicon.reasoning import split_reasoning
 
 NAMES = frozenset({"get_weather", "get_time", "search", "write_file"})
 
@@ -56,7 +57,9 @@ def test_adapter_and_chat_model_leave_the_same_content(
     adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
     assert isinstance(adapted, AIMessage)
     assert calls_of(adapted) == calls
-    assert adapted.content == content
+    assert adapted.content == split_reasoning(content)[0]  # reasoning: in reasoning_content
+    kept = TextToolCallAdapter(keep_reasoning_in_content=True).invoke(AIMessage(content=text))
+    assert kept.content == content
 
 
 @pytest.mark.parametrize("chunk_size", [1, 5, 64])
@@ -76,7 +79,9 @@ def test_stream_ends_with_the_invoke_calls(
     assert isinstance(streamed, AIMessage)
     assert calls_of(invoked) == calls
     assert calls_of(streamed) == calls_of(invoked)
-    assert streamed.content == invoked.content == content
+    assert streamed.content == invoked.content == split_reasoning(content)[0]
+    reasoning = split_reasoning(text)[1]
+    assert invoked.additional_kwargs.get("reasoning_content", "") == reasoning
 
 
 @pytest.mark.parametrize(("name", "text"), CUT_OFF, ids=[c[0] for c in CUT_OFF])

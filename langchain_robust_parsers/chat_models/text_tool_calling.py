@@ -77,6 +77,11 @@ from langchain_robust_parsers.parsers.function_calls import (
     Dialect,
     new_call_id,
 )
+from langchain_robust_parsers.parsers.reasoning_content import (
+    ReasoningStream,
+    reasoning_chunk,
+    without_reasoning,
+)
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
@@ -309,7 +314,8 @@ class _StreamOut:
     """Turns splitter steps into message chunks: ids and indexes for calls, and the wrapped
     model's metadata passed on with the next chunk."""
 
-    def __init__(self) -> None:
+    def __init__(self, reasoning: ReasoningStream | None) -> None:
+        self.reasoning = reasoning  # splits reasoning from the content, unless it is kept
         self.pending: AIMessageChunk | None = None
         self.index = 0
         self.stopped_at_limit = False  # a chunk's metadata said the token limit stopped it
@@ -331,6 +337,9 @@ class _StreamOut:
     ) -> ChatGenerationChunk | None:
         if not step.content and not step.calls and not final:
             return None
+        message = self._content_chunk(step.content, final=final)
+        if not message.content and not message.additional_kwargs and not step.calls and not final:
+            return None
         chunks = []
         for call in step.calls:
             chunks.append(
@@ -339,13 +348,23 @@ class _StreamOut:
                 )
             )
             self.index += 1
-        message = AIMessageChunk(
-            content=step.content, tool_call_chunks=chunks, invalid_tool_calls=list(invalid)
+        message = message + AIMessageChunk(
+            content="", tool_call_chunks=chunks, invalid_tool_calls=list(invalid)
         )
         if self.pending is not None:
             message = self.pending + message
             self.pending = None
         return ChatGenerationChunk(message=message)
+
+    def _content_chunk(self, content: str, *, final: bool) -> AIMessageChunk:
+        """The content of a step: reasoning text goes to ``reasoning_content`` deltas."""
+        if self.reasoning is None:
+            return AIMessageChunk(content=content)
+        answer, reasoning = self.reasoning.feed(content)
+        if final:
+            more_answer, more_reasoning = self.reasoning.close()
+            answer, reasoning = answer + more_answer, reasoning + more_reasoning
+        return reasoning_chunk(answer, reasoning)
 
 
 def _plain_chunk(chunk: Any) -> ChatGenerationChunk:
@@ -460,6 +479,14 @@ class TextToolCallingChatModel(BaseChatModel):
     executor then reports the error to the model); by default they go to
     ``invalid_tool_calls`` with the reason. Arguments are always typed by the bound tools'
     schemas (``"2"`` to 2 for an integer parameter; the report names each coercion)."""
+
+    keep_reasoning_in_content: bool = False
+    """Reasoning the model wrote in its text (``<think>...</think>``, ``[THINK]...[/THINK]``,
+    harmony's analysis channel...) goes to ``additional_kwargs["reasoning_content"]`` without
+    its markers (streamed as ``reasoning_content`` deltas), and ``content`` keeps the answer
+    only, as ``TextToolCallAdapter`` does. Set this to leave it in ``content``. A stream cannot
+    tell reasoning from answer before a lone closing marker (``...</think>`` with the opening
+    tag in the prompt): that text streams as content, while the final message moves it."""
 
     allow_truncated_calls: bool = False
     """An answer that stopped at the output token limit (``finish_reason`` ``length``,
@@ -654,7 +681,7 @@ class TextToolCallingChatModel(BaseChatModel):
             self.stats.record(FORMAT, _outcome(answer))
         ids = [new_call_id() for _ in answer.calls]
         meta = output if isinstance(output, BaseMessage) else None
-        return AIMessage(
+        message = AIMessage(
             content=answer.content,
             tool_calls=_tool_calls(answer.calls, ids),
             invalid_tool_calls=_invalid(answer),
@@ -662,6 +689,9 @@ class TextToolCallingChatModel(BaseChatModel):
             response_metadata={} if meta is None else dict(meta.response_metadata),
             usage_metadata=getattr(meta, "usage_metadata", None),
         )
+        if self.keep_reasoning_in_content:
+            return message
+        return without_reasoning(message, answer.text)
 
     def with_structured_output(
         self,
@@ -795,7 +825,7 @@ class TextToolCallingChatModel(BaseChatModel):
         attempt = 0
         while True:
             splitter = self._splitter(turn, attempt)
-            out = _StreamOut()
+            out = _StreamOut(None if self.keep_reasoning_in_content else ReasoningStream())
             for chunk in self.llm.stream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
                 piece = out.chunk(self._limit_step(splitter, out, chunk))
@@ -826,7 +856,7 @@ class TextToolCallingChatModel(BaseChatModel):
         attempt = 0
         while True:
             splitter = self._splitter(turn, attempt)
-            out = _StreamOut()
+            out = _StreamOut(None if self.keep_reasoning_in_content else ReasoningStream())
             async for chunk in self.llm.astream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
                 piece = out.chunk(self._limit_step(splitter, out, chunk))

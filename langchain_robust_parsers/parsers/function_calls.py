@@ -48,6 +48,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
+from langchain_robust_parsers.parsers.reasoning_content import without_reasoning
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -483,6 +484,12 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Outcome counters (format ``function_calls``); a message without calls counts as
     ``success``."""
 
+    keep_reasoning_in_content: bool = False
+    """Reasoning the model wrote in its text (``<think>...</think>``, ``[THINK]...[/THINK]``,
+    harmony's analysis channel...) is moved to ``additional_kwargs["reasoning_content"]``
+    without its markers, and ``content`` keeps the answer only. Set this to leave the reasoning
+    in ``content`` as the model wrote it."""
+
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @property
@@ -507,6 +514,13 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
 
     def adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:
         """The adapted message and the parse event (not published): the work of ``invoke``."""
+        adapted, event = self._adapt(message)
+        if isinstance(adapted, AIMessage) and not self.keep_reasoning_in_content:
+            original = message if isinstance(message, str) else content_text(message.content)
+            adapted = without_reasoning(adapted, original)
+        return adapted, event
+
+    def _adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:
         name = self.get_name()
         if isinstance(message, str):
             message = AIMessage(content=message)

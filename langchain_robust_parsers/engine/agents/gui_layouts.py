@@ -31,7 +31,8 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     PARAMETER_CLOSE,
     PARAMETER_OPEN,
 )
-from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
+from langchain_robust_parsers.engine.lexicon.reasoning import THINK_OPEN, closer_of
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 
 __all__ = [
     "MAX_JSON_ARGUMENTS",
@@ -50,9 +51,6 @@ short fields, and a huge string is not worth a second decode."""
 MAX_SEED_CALLS = 64
 """Seed ``<function=...>`` blocks read from one answer (the UI-TARS reader's own bound)."""
 
-_REASONING_OPEN = re.compile(
-    r"<(think|thinking|thought|reasoning|seed:think)\b[^<>]{0,200}>", re.IGNORECASE
-)
 _ENV_OPEN = re.compile(r"<([a-z]{1,20}_env)>", re.I)
 _ANSWER = re.compile(r"<answer>", re.I)
 _ANSWER_CLOSE = re.compile(r"</answer\s*>", re.I)
@@ -76,16 +74,17 @@ class GuiCall:
 
 def reasoning_blocks(text: str, start: int = 0) -> tuple[str | None, int]:
     """The text of the reasoning blocks at ``start`` (after whitespace), joined by line breaks,
-    and the position after them. ``<think>``, ``<thinking>``, ``<Thought>``, ``<reasoning>``
-    and ``<seed:think>`` count; a block never closed is not skipped (the model may have
+    and the position after them. Every form of
+    :mod:`~langchain_robust_parsers.engine.lexicon.reasoning` counts (``<think>``,
+    ``<Thought>``, ``[THINK]``...); a block never closed is not skipped (the model may have
     answered inside it)."""
     texts: list[str] = []
     pos = start
     while True:
-        m = _REASONING_OPEN.match(text, skip_space(text, pos))
+        m = THINK_OPEN.match(text, skip_space(text, pos))
         if m is None:
             break
-        close = closing_tag(m.group(1)).search(text, m.end())
+        close = closer_of(m).search(text, m.end())
         if close is None:
             break
         body = text[m.end() : close.start()].strip()

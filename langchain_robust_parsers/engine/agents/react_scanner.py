@@ -30,6 +30,13 @@ from langchain_robust_parsers.engine.agents.react_text import (
     classify_marker,
 )
 from langchain_robust_parsers.engine.lexicon.fences import MAX_FENCE_INFO
+from langchain_robust_parsers.engine.lexicon.reasoning import (
+    THINK_CLOSE,
+    THINK_OPEN,
+    THINK_TAIL,
+    closer_of,
+    may_become_marker,
+)
 
 # the members, for the hot paths (a module global is read faster than an enum member)
 _H_FENCE = HoldKind.FENCE
@@ -52,23 +59,19 @@ _S_THOUGHT_START = ScanState.THOUGHT_START
 _S_VALUE = ScanState.VALUE
 _S_VALUE_START = ScanState.VALUE_START
 
-__all__ = ["TAG_HOLD_LIMIT", "THINK_TAIL", "ReActScanner"]
+__all__ = ["TAG_HOLD_LIMIT", "ReActScanner"]
 
-TAG_HOLD_LIMIT = 16
-"""Characters held back while ``<`` may still open or close a reasoning block; ``<reasoning>``,
-the longest tag recognised, is 11."""
-
-THINK_TAIL = 24
-"""Characters of a reasoning block held back between chunks so that a closing tag split
-across two chunks is still found; longer than the longest closing tag (``</reasoning  >``)."""
+TAG_HOLD_LIMIT = 256
+"""Characters held back while a ``<`` or ``[`` may still open or close a reasoning block: room
+for an opening tag's attributes (``<think budget="512">``); past it the text is prose."""
 
 _HSPACE = " \t"
 _J_STRING = JState.STRING
 _WS = frozenset(" \t\r\n\f\v")
-_REASONING_NAMES = frozenset({"think", "thinking", "reasoning", "thought"})
-"""Tags whose content is reasoning: thought text, never markup. ``<Thought>`` is how some
-prompts ask for the thought; it is read as the thought, without its tags."""
-_REASONING_CLOSE = re.compile(r"</(?:think|thinking|reasoning|thought)\s*>", re.IGNORECASE)
+_BRACKET_THINK_SECOND = ("", "T", "t")
+"""What may follow a ``[`` that starts ``[THINK]``: nothing yet (the chunk ended), or a ``T``."""
+_MARKER_CHAR = re.compile(r"[<\[]")
+"""Where a reasoning marker may start (the lexicon's markers all start with one of these)."""
 
 # A marker can start only where its first three letters do (or its emphasis); a stop at a
 # boundary letter whose next letters already rule a marker out would only be released again.
@@ -83,6 +86,7 @@ class ThinkState:
     """A reasoning block: the tail held back in case its closing tag is split."""
 
     tail: str = ""
+    close: re.Pattern[str] = THINK_CLOSE
 
 
 class ReActScanner(JsonActions, TextLayout):
@@ -228,6 +232,8 @@ class ReActScanner(JsonActions, TextLayout):
                 continue
             self._thought_text(text[start:k])
             start = k
+            if c == "[" and text[k + 1 : k + 2] in _BRACKET_THINK_SECOND:
+                return self._start_hold(_H_TAG, text, k, base, _S_PROSE)  # `[THINK]`?
             if c == "[" and not self._line_start:
                 i = k + 1  # a list of actions starts a line; mid-line `[` is prose
                 continue
@@ -337,35 +343,36 @@ class ReActScanner(JsonActions, TextLayout):
         return i
 
     def _hold_tag(self, text: str, i: int, base: int) -> int:
+        """A ``<`` or ``[`` in prose: held while it may still become a reasoning marker."""
         n = len(text)
         hold = self._hold
         while i < n:
-            c = text[i]
-            held = hold.text + c
-            if c == ">" and len(held) > 2:
-                hold.text = ""
-                inner = held[1:-1].strip().lower()
-                closing = inner.startswith("/")
-                name = inner.lstrip("/").strip()
-                if name in _REASONING_NAMES:
-                    if not closing:
-                        self._state = _S_THINK
-                        self._think.tail = ""
-                    elif name != "thought":
-                        # A lone closing tag: what came before it was reasoning.
-                        self._emitted.plain.clear()
-                        self._state = _S_PROSE
-                    else:
-                        self._state = _S_PROSE  # a stray </Thought>: dropped
-                    return i + 1
-                self._release(held)
-                return i + 1
-            ok = len(held) == 1 or c.isalpha() or (c == "/" and len(held) == 2) or c in _HSPACE
-            if not ok or len(held) > TAG_HOLD_LIMIT:
-                self._release(held)
-                return i + 1
-            hold.text = held
+            held = hold.text + text[i]
             i += 1
+            opener = THINK_OPEN.match(held)
+            if opener is not None and opener.end() == len(held):
+                hold.text = ""
+                self._state = _S_THINK
+                self._think.tail = ""
+                self._think.close = closer_of(opener)
+                return i
+            closer = THINK_CLOSE.match(held)
+            if closer is not None and closer.end() == len(held):
+                hold.text = ""
+                if held.lower().startswith("</thought"):
+                    self._state = _S_PROSE  # a stray </Thought>: dropped
+                else:
+                    # A lone closing marker: what came before it was reasoning.
+                    self._emitted.plain.clear()
+                    self._state = _S_PROSE
+                return i
+            if len(held) > TAG_HOLD_LIMIT or not may_become_marker(held):
+                if hold.text == "[" and hold.line_start:  # not `[THINK]`: maybe a list
+                    hold.kind = _H_LIST
+                    return i - 1
+                self._release(held)
+                return i
+            hold.text = held
         return i
 
     def _hold_list(self, text: str, i: int, base: int) -> int:
@@ -428,20 +435,20 @@ class ReActScanner(JsonActions, TextLayout):
     def _think_block(self, text: str, i: int, base: int) -> int:
         tail = self._think.tail
         window = tail + text[i:]
-        m = _REASONING_CLOSE.search(window)
+        m = self._think.close.search(window)
         if m is not None:
             self._think.tail = ""
             self._emit_thought(window[: m.start()], plain=False)
             self._state = _S_PROSE
             self._line_start = False
             return i + m.end() - len(tail)
-        k = window.rfind("<")
-        if k >= 0 and len(window) - k < THINK_TAIL and ">" not in window[k:]:
-            self._emit_thought(window[:k], plain=False)
-            self._think.tail = window[k:]
-        else:
-            self._emit_thought(window, plain=False)
-            self._think.tail = ""
+        # Hold back from the first marker character near the end: a closing marker split
+        # across chunks is found whole with the next one.
+        cut = len(window) - THINK_TAIL
+        k = _MARKER_CHAR.search(window, max(0, cut))
+        keep = k.start() if k is not None else len(window)
+        self._emit_thought(window[:keep], plain=False)
+        self._think.tail = window[keep:]
         return len(text)
 
     # ------------------------------------------------------------------ fences

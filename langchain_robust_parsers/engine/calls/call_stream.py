@@ -48,9 +48,11 @@ from langchain_robust_parsers.engine.lexicon.markers import (
 )
 from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE,
-    THINK_NAMES,
     THINK_OPEN,
-    THINK_OPEN_UNFINISHED,
+    THINK_TAG,
+    THINK_TAIL,
+    closer_of,
+    may_become_opener,
 )
 from langchain_robust_parsers.engine.report import ParseReport
 
@@ -67,19 +69,14 @@ __all__ = [
 ]
 
 MAX_HELD_MARKER_CHARS = 256
-"""How long an unfinished ``<think ...`` opening tag may grow before it is taken for text."""
+"""How long an unfinished opening marker (``<think ...``) may grow before it is taken for
+text."""
 
 BRACKET_RECHECK_CHARS = 1024
 """A bracketed candidate up to this long is re-read for its closer whenever a closing bracket
 arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
 (a late check only delays showing text, never shows a call as text)."""
 
-_THINK_NAMES = THINK_NAMES
-_THINK_OPEN = THINK_OPEN
-_THINK_OPEN_UNFINISHED = THINK_OPEN_UNFINISHED
-_THINK_CLOSE = THINK_CLOSE
-_THINK_CLOSE_MAX = len("</seed:think >") + 8
-_LONGEST_THINK = max(len(name) for name in _THINK_NAMES) + 1
 _TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
@@ -154,9 +151,7 @@ def _opener_pattern(openers: Sequence[_Opener]) -> str:
 _MARKER_SEARCH = re.compile(_opener_pattern(_MARKER_OPENERS))
 _OUTER_MARKER_SEARCH = re.compile(_opener_pattern([o for o in _MARKER_OPENERS if not o.nested]))
 """Markers that end an unclosed block: not those that may sit inside one."""
-_THINK_START_PATTERN = r"<(?:(?:seed:)?think|thinking|reasoning)\b"
-_THINK_START = re.compile(_THINK_START_PATTERN, re.IGNORECASE)
-_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|(?i:" + _THINK_START_PATTERN + ")")
+_MARKER_OR_THINK = re.compile(_MARKER_SEARCH.pattern + "|" + THINK_TAG.pattern)
 _MAX_OPENER = max(len(o.text) + (1 if o.follow else 0) for o in _OPENERS)
 _MAX_TAG = max(_MAX_OPENER, *(len(c) for o in _OPENERS for c in o.close))
 
@@ -320,6 +315,7 @@ class CallStreamSplitter:
     _calls_start: int = field(default=-1, init=False)  # where the first call text starts
     _calls_scan: int = field(default=0, init=False)  # calls: where to look for markers next
     _answer_started: bool = field(default=False, init=False)  # past whitespace and reasoning
+    _think_close: re.Pattern[str] = field(default=THINK_CLOSE, init=False)  # in "think" mode
     _quote_start: int = field(default=-1, init=False)  # quotes opening the answer
     _queue: list[ParsedCall] = field(default_factory=list, init=False)  # calls to hand out
     _open: bool = field(default=True, init=False)  # the gate let things through
@@ -427,7 +423,7 @@ class CallStreamSplitter:
         to be handed out; other calls are only known to be there (the answer may still read
         them otherwise: a marker later takes precedence)."""
         if candidate.kind == "marker":
-            if _THINK_OPEN.search(unit):  # reasoning inside: only the whole answer can tell
+            if THINK_OPEN.search(unit):  # reasoning inside: only the whole answer can tell
                 self._early = False
                 return "calls", ()
             try:
@@ -488,9 +484,9 @@ class CallStreamSplitter:
                 return
 
     def _scan_think(self) -> bool:
-        m = _THINK_CLOSE.search(self.text, self._pos)
+        m = self._think_close.search(self.text, self._pos)
         if m is None:
-            self._pos = max(self._pos, len(self.text) - _THINK_CLOSE_MAX)
+            self._pos = max(self._pos, len(self.text) - THINK_TAIL)
             return False
         self._pos = m.end()
         self._mode = "prose"
@@ -520,17 +516,15 @@ class CallStreamSplitter:
             if m is None:
                 return False
             c = text[i]
-            if c == "<":
-                think = _THINK_OPEN.match(text, i)
+            if c in "<[":
+                think = THINK_OPEN.match(text, i)
                 if think is not None:
                     self._mode, self._pos = "think", think.end()
+                    self._think_close = closer_of(think)
                     return True
-                if n - i < MAX_HELD_MARKER_CHARS and _THINK_OPEN_UNFINISHED.match(text, i):
+                if n - i < MAX_HELD_MARKER_CHARS and may_become_opener(text, i):
                     return False
-                if n - i <= _LONGEST_THINK and any(
-                    ("<" + name).startswith(text[i:].lower()) for name in _THINK_NAMES
-                ):
-                    return False
+            if c == "<":
                 if self._opener_at(i):
                     return True
                 if self._opener_pending(i):
@@ -748,7 +742,7 @@ class CallStreamSplitter:
             if m is None:
                 self._calls_scan = max(self._calls_scan, len(text) - _MAX_TAG)
                 return
-            if m.group().startswith("<") and _THINK_START.match(m.group()):
+            if THINK_TAG.match(m.group()):
                 self._early = False
                 return
             opener = next(o for o in _MARKER_OPENERS if o.at(text, m.start()))

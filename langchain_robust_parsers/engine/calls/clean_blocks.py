@@ -56,7 +56,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     layout_trimmed,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
-from langchain_robust_parsers.engine.lexicon.reasoning import THINK_TAG
+from langchain_robust_parsers.engine.lexicon.reasoning import has_marker
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
@@ -311,7 +311,7 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
     """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
     reasoning tag anywhere, or ``None`` when the general reader must read it."""
     hit = ALL_MARKERS.search(text, begin)
-    if hit is None or THINK_TAG.search(text, begin, hit.start()) is not None:
+    if hit is None or has_marker(text, begin, hit.start()):
         return None
     log = RepairLog()
     calls: list[ParsedCall] = []
@@ -347,7 +347,7 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
             hit = ALL_MARKERS.search(text, pos)
             # reasoning can only sit in the text between blocks: nothing in one holds a `<`
             # that is not one of its own tags
-            if THINK_TAG.search(text, pos, len(text) if hit is None else hit.start()):
+            if has_marker(text, pos, len(text) if hit is None else hit.start()):
                 return None
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
     if has_wrappers(text):

@@ -624,7 +624,7 @@ def decode_calls(
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
-    tagged = _tagged(ctx, begin, skip, dialect)
+    tagged = _tagged(ctx, 1 if text.startswith(_BOM) else 0, begin, skip, dialect)
     if tagged is not None:
         return tagged
 
@@ -714,10 +714,11 @@ def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
 
 
 def _tagged(
-    ctx: _Ctx, begin: int, skip: list[tuple[int, int]], dialect: str
+    ctx: _Ctx, start: int, begin: int, skip: list[tuple[int, int]], dialect: str
 ) -> DecodedCalls | None:
-    """The calls of a harmony answer or of dialect marker blocks; ``None`` without either."""
-    return _harmony(ctx, begin, dialect) or _from_blocks(
+    """The calls of a harmony answer (read from ``start``: its reader takes its analysis
+    channel off itself) or of dialect marker blocks (from ``begin``, past the reasoning)."""
+    return _harmony(ctx, start, dialect) or _from_blocks(
         ctx, _call_blocks(ctx.text, begin, skip, dialect)
     )
 

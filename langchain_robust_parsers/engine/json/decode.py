@@ -407,7 +407,12 @@ def _located_candidates(
     # still yielded in its place in the order, after fenced and tagged payloads outside it.
     whole: _Decoded | None = None
     a = skip_space(text, begin, len(text))
-    if a < len(text) and (text[a] in _WHOLE_STARTS or text[a] in _SCALAR_STARTS):
+    in_reasoning = bool(skip) and skip[0][0] <= a < skip[0][1]  # an unclosed `[THINK]...`
+    if (
+        a < len(text)
+        and (text[a] in _WHOLE_STARTS or text[a] in _SCALAR_STARTS)
+        and not in_reasoning
+    ):
         known = None
         if first_error is not None and first_error[0] >= a and not prefix.count:
             known = (first_error[0] - a, first_error[1])

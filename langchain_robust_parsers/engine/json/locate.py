@@ -15,7 +15,10 @@ from langchain_robust_parsers.engine.lexicon.fences import MAX_FENCES, find_fenc
 from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
-    THINK_TAG,
+    block_end,
+    find_closer,
+    find_opener,
+    has_marker,
 )
 from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -36,15 +39,10 @@ class Region:
     closed: bool
 
 
-def _think_block_end(text: str, m: re.Match[str]) -> int:
-    """The end of the reasoning block opened by ``m``, or -1 when it is never closed."""
-    close = THINK_CLOSE.search(text, m.end())
-    return -1 if close is None else close.end()
-
-
 def payload_start(text: str, log: RepairLog) -> int:
-    """Skip a byte-order mark and leading reasoning: ``<think>...</think>`` blocks and
-    everything before a lone ``</think>`` (templates that put the opening tag in the prompt)."""
+    """Skip a byte-order mark and leading reasoning (the forms of
+    :mod:`~langchain_robust_parsers.engine.lexicon.reasoning`): closed blocks, and everything
+    before a lone closing marker (templates that put the opening marker in the prompt)."""
     pos = 0
     if text.startswith("\ufeff"):
         log.add("bom", 0)
@@ -54,15 +52,15 @@ def payload_start(text: str, log: RepairLog) -> int:
         m = _THINK_OPEN.match(text, ws)
         if m is None:
             break
-        stop = _think_block_end(text, m)
+        stop = block_end(text, m)
         if stop < 0:
             break
         log.add("think_block", ws)
         pos = stop
-    close = THINK_CLOSE.search(text, pos)
+    close = find_closer(text, pos)
     if (
         close is not None
-        and _THINK_OPEN.search(text, pos, close.start()) is None
+        and find_opener(text, pos, close.start()) is None
         and not _in_fence(text, pos, close.start())
     ):
         log.add("think_block", pos)
@@ -88,10 +86,10 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
     regions: list[tuple[int, int]] = []
     pos = start
     while True:
-        m = _THINK_OPEN.search(text, pos)
+        m = find_opener(text, pos)
         if m is None:
             return regions
-        stop = _think_block_end(text, m)
+        stop = block_end(text, m)
         if stop < 0:
             regions.append((m.start(), len(text)))
             return regions
@@ -102,7 +100,7 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
 def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:
     """:func:`payload_start` and the :func:`think_regions` after it, with one scan of the text
     when it holds no reasoning tag (most answers; each function scans it whole)."""
-    if THINK_TAG.search(text) is None:
+    if not has_marker(text):
         return payload_start(text[:1], log), []  # only a byte-order mark to skip
     begin = payload_start(text, log)
     return begin, think_regions(text, begin)

@@ -22,6 +22,8 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from langchain_robust_parsers.engine.lexicon.reasoning import THINK_OPEN, may_become_opener
+
 # Costs in units of one character re-read by jiter (about 2.9 ns), measured on records
 # documents (benchmarks/stream_bench.py) in 4-, 32- and 64-character chunks.
 REREAD_CALL_COST = 190
@@ -89,12 +91,16 @@ class HandOver:
 
 
 def plain_start(text: str) -> bool | None:
-    """Whether ``text`` starts a plain JSON container: None while it is only whitespace."""
-    if text[:1] in ("{", "["):
-        return True
-    head = text.lstrip(JSON_WS)
+    """Whether ``text`` starts a plain JSON container: None while it is only whitespace, or a
+    ``[`` that may still become a ``[THINK]`` reasoning opener."""
+    head = text if text[:1] in ("{", "[") else text.lstrip(JSON_WS)
     if not head:
         return None
+    if head[0] == "[" and head[1:2] in ("", "T", "t"):
+        if THINK_OPEN.match(head) is not None:
+            return False
+        if may_become_opener(head, 0):
+            return None
     return head[0] in "{["
 
 

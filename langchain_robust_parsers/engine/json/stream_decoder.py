@@ -37,7 +37,6 @@ import re
 from typing import Any
 
 from langchain_robust_parsers.engine.json.lenient import MAX_DEPTH
-from langchain_robust_parsers.engine.json.locate import THINK_CLOSE
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401 (kept importable here)
     SNAPSHOT_FREE_SIZE,
@@ -54,6 +53,7 @@ from langchain_robust_parsers.engine.json.stream_lexicon import (
     WHOLE_NUMBER as _WHOLE_NUMBER,
     scanstring as _scanstring,
 )
+from langchain_robust_parsers.engine.lexicon import reasoning
 from langchain_robust_parsers.engine.lexicon.escapes import (
     HEX4,
     MODEL_ESCAPES,
@@ -89,12 +89,7 @@ _STRING_RUN = {
 }
 _FENCE_LINE_END = re.compile(r"[^\n]*\n")
 _TAG_OPENERS = ("<json", "<output", "<answer", "<result", "<response", "<data")
-_THINK_OPENERS = ("<think", "<reasoning")
 _LONGEST_LITERAL = max(len(word) for word in _LITERALS)
-
-THINK_TAIL = 24
-"""Characters of a reasoning block kept between chunks, so that a closing tag split across two
-chunks is still found; longer than the longest closing tag (``</reasoning  >``)."""
 
 PREFIX_LOOKAHEAD = 16
 """Characters held back before the payload while they may still become a fence or a tag."""
@@ -194,6 +189,7 @@ class JsonStreamDecoder:
         self._root: Any = _MISSING
         self._pending = ""  # prefix text held back while it may become a fence or tag
         self._think_tail = ""
+        self._think_close = reasoning.THINK_CLOSE  # the reasoning block's closing marker
         # The scalar being read.
         self._parts: list[str] = []
         self._quote = ""
@@ -535,6 +531,8 @@ class JsonStreamDecoder:
         n = len(text)
         while i < n:
             c = text[i]
+            if c == "[" and (stop := self._reasoning_opener(text, i)) >= 0:  # `[THINK]`
+                return stop
             if c in "{[":
                 self._start_payload(self._base + i)
                 return i
@@ -551,6 +549,8 @@ class JsonStreamDecoder:
                 continue
             if c == "<":
                 i = self._prefix_tag(text, i)
+                if self._state != _PREFIX:
+                    return i
                 continue
             m = _PROSE_RUN.match(text, i)
             stop = m.end() if m is not None else i + 1
@@ -559,12 +559,26 @@ class JsonStreamDecoder:
             i = stop
         return n
 
+    def _reasoning_opener(self, text: str, i: int) -> int:
+        """Past a reasoning opener at ``i`` (then inside the block), ``len(text)`` when the rest
+        is held back while it may still become one, or -1."""
+        if text[i] == "[" and not reasoning.bracket_may_open(text, i):
+            return -1  # the usual `[`: an array
+        stop, closer = reasoning.stream_opener(text, i)
+        if closer is not None:
+            self.prose = True  # reported as a repair by the complete-text engine
+            self._state, self._think_close = _THINK, closer
+        elif stop >= 0:
+            self._pending = text[i:]
+        return stop
+
     def _prefix_tag(self, text: str, i: int) -> int:
         """A ``<`` before the payload: a reasoning block, a payload tag, or prose."""
         n = len(text)
+        if (stop := self._reasoning_opener(text, i)) >= 0:
+            return stop
         head = text[i : i + PREFIX_LOOKAHEAD].lower()
-        think = head.startswith(_THINK_OPENERS)
-        if think or head.startswith(_TAG_OPENERS):
+        if head.startswith(_TAG_OPENERS):
             self.prose = True  # reported as a repair, or ranked, by the complete-text engine
             close = text.find(">", i, i + MAX_TAG_LENGTH)
             if close < 0:
@@ -572,8 +586,6 @@ class JsonStreamDecoder:
                     self._pending = text[i:]
                     return n
                 return i + 1  # no `>` within a tag's length: prose
-            if think:
-                self._state = _THINK
             return close + 1
         if len(head) < PREFIX_LOOKAHEAD and ">" not in head:
             self._pending = text[i:]
@@ -582,9 +594,9 @@ class JsonStreamDecoder:
         return i + 1
 
     def _think(self, text: str, i: int) -> int:
-        m = THINK_CLOSE.search(text, i)
+        m = self._think_close.search(text, i)
         if m is None:
-            self._think_tail = text[max(i, len(text) - THINK_TAIL) :]
+            self._think_tail = text[max(i, len(text) - reasoning.THINK_TAIL) :]
             return len(text)
         self._state = _PREFIX
         return m.end()

@@ -148,6 +148,10 @@ class _Frame:
         self.pending = _MISSING
 
 
+_HEAD_SIZE = 64
+"""Characters at the start of a stream kept to tell a lone ``[`` (with whitespace around it)."""
+
+
 class WindowDecoder:
     """Feed chunks of a plain JSON stream with :meth:`feed`; take values with
     :meth:`snapshot`. Once :attr:`failed` is set further chunks are ignored."""
@@ -169,6 +173,7 @@ class WindowDecoder:
         self._closer = ""  # the closing bracket of the item read whole, if in one
         self._tries = 0  # its closing brackets that were not its end
         self._lazy = True  # items of a list that are containers are read whole (`_item_rest`)
+        self._head = ""  # the first characters (see `_HEAD_SIZE`)
 
     @property
     def done(self) -> bool:
@@ -221,6 +226,10 @@ class WindowDecoder:
             self.failed = True
             return False
         self._dirty = self._dirty or self._changed
+        if self._fed <= _HEAD_SIZE:  # a lone `[` may become `[THINK]`: no value yet, as in
+            self._head += chunk  # the decoder (see `reasoning.bracket_may_open`)
+            if self._head.lstrip(JSON_WS) == "[":
+                return False
         return self._dirty and self._due()
 
     def snapshot(self) -> Any:

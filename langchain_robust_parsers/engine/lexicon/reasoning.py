@@ -1,26 +1,435 @@
-"""Reasoning blocks: the tags models write their thinking in, which is never the answer."""
+"""Reasoning blocks: the markers models write their thinking in, which is never the answer.
+
+This module is the one home of reasoning spellings. Every reader (JSON, ReAct, lists, XML,
+calls, actions) asks it where reasoning is, so that text inside reasoning is never read as the
+answer, a call or an action, whichever parser reads the text and however a stream is cut.
+
+Forms recognised (any case for the tag forms, attributes allowed in ``<think ...>``):
+
+- ``<think>``, ``<thinking>``, ``<reasoning>``, ``<thought>``, ``<seed:think>`` (Seed-OSS) and
+  ``<ifm|think>`` (K2-Horizon), closed by any of the same names as ``</...>``;
+- ``[THINK]...[/THINK]`` (Mistral Magistral);
+- ``<|channel>thought ... <channel|>`` (Gemma 4's thought channel);
+- ``<|channel|>analysis<|message|> ... <|end|>`` (gpt-oss harmony's analysis channel);
+- ``<|open|>think<|sep|> ... <|close|>think<|sep|>`` (Kimi K3's think section);
+- a headless closing marker: when a chat template writes the opening tag into the prompt, the
+  output starts inside the reasoning, so everything before a lone closing marker is reasoning.
+
+A block never closed runs to the end of the text: the model was cut off while still thinking.
+"""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["THINK_CLOSE", "THINK_NAMES", "THINK_OPEN", "THINK_OPEN_UNFINISHED", "THINK_TAG"]
+__all__ = [
+    "MAX_HELD_OPENER",
+    "THINK_CLOSE",
+    "THINK_NAMES",
+    "THINK_OPEN",
+    "THINK_OPEN_UNFINISHED",
+    "THINK_TAG",
+    "THINK_TAIL",
+    "ReasoningStream",
+    "block_end",
+    "bracket_may_open",
+    "closer_of",
+    "find_closer",
+    "find_opener",
+    "has_marker",
+    "may_become_marker",
+    "may_become_opener",
+    "outside_reasoning",
+    "reasoning_spans",
+    "skip_reasoning",
+    "split_reasoning",
+    "stream_opener",
+]
 
-THINK_NAMES = ("think", "thinking", "reasoning", "seed:think")
-"""Tag names of reasoning blocks (``<seed:think>``: Seed-OSS)."""
+THINK_NAMES = ("think", "thinking", "reasoning", "thought", "seed:think", "ifm|think")
+"""Tag names of ``<name>...</name>`` reasoning blocks (``<seed:think>``: Seed-OSS;
+``<ifm|think>``: K2-Horizon)."""
 
-# Case-insensitive by character classes rather than re.I: a pattern that starts with a literal
-# `<` lets the regex engine skip ahead with a fast search, which re.I would turn off.
-_THINK_NAME = (
-    r"(?:(?:[Ss][Ee][Ee][Dd]:)?[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?"
-    r"|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg])"
+# Case-insensitive by character classes rather than re.I: a pattern whose every branch starts
+# with a literal `<` or `[` lets the regex engine skip ahead with a fast search, which re.I
+# would turn off. No quantifier is nested, so each scan is linear in the text.
+_TAG_NAME = (
+    r"(?:(?:[Ss][Ee][Ee][Dd]:|[Ii][Ff][Mm]\|)?[Tt][Hh][Ii][Nn][Kk](?:[Ii][Nn][Gg])?"
+    r"|[Rr][Ee][Aa][Ss][Oo][Nn][Ii][Nn][Gg]|[Tt][Hh][Oo][Uu][Gg][Hh][Tt])"
 )
-THINK_OPEN = re.compile(r"<" + _THINK_NAME + r"\b[^>]*>")
-"""The opening tag of a reasoning block, any case."""
-THINK_CLOSE = re.compile(r"</" + _THINK_NAME + r"\s*>")
-"""The closing tag of a reasoning block, any case."""
-THINK_TAG = re.compile(r"</?" + _THINK_NAME)
-"""The start of any reasoning tag, opening or closing: one scan tells that an answer holds none
-(it matches wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
-THINK_OPEN_UNFINISHED = re.compile(r"<" + _THINK_NAME + r"\b[^>]*\Z")
-"""An opening reasoning tag cut off at the end of the text so far (streaming)."""
+_BRACKET_NAME = r"THINK"  # Magistral's special tokens, always upper case
+_GEMMA_OPEN = r"<\|channel>thought"
+_GEMMA_CLOSE = r"<channel\|>"
+_HARMONY_OPEN = r"<(?:\|start\|>assistant<)?\|channel\|>analysis<\|message\|>"
+# Harmony's closing marker takes the final message's header with it: it frames the answer.
+_HARMONY_CLOSE = r"<\|end\|>(?:<\|start\|>assistant<\|channel\|>final<\|message\|>)?"
+_KIMI_OPEN = r"<\|open\|>think<\|sep\|>"
+_KIMI_CLOSE = r"<\|close\|>think<\|sep\|>"
+_KIMI_FRAME = r"<\|(?:open|close)\|>response<\|sep\|>"
+"""Kimi K3's response section markers: they frame the answer and hold none of it."""
+
+# Every branch of the angle patterns starts with a literal `<`, outside its group: the regex
+# engine then jumps from one `<` to the next with a fast search. `[` is common in JSON, so
+# `[THINK]` is searched for as a whole literal, apart (see `find_opener`).
+_ANGLE_OPEN = re.compile(
+    r"<(?P<tag>" + _TAG_NAME + r"\b[^<>]*>)"
+    r"|<(?P<gemma>" + _GEMMA_OPEN[1:] + r")"
+    r"|<(?P<harmony>" + _HARMONY_OPEN[1:] + r")"
+    r"|<(?P<kimi>" + _KIMI_OPEN[1:] + r")"
+    r"|<(?P<frame>" + _KIMI_FRAME[1:] + r")"
+)
+_BRACKET_OPEN = re.compile(r"(?P<bracket>\[" + _BRACKET_NAME + r"\])")
+THINK_OPEN = re.compile(_ANGLE_OPEN.pattern + "|" + _BRACKET_OPEN.pattern)
+"""The opening marker of a reasoning block, any form; ``lastgroup`` names its form."""
+
+_TAG_CLOSE = r"</" + _TAG_NAME + r"\s*>"
+_BRACKET_CLOSE = r"\[/" + _BRACKET_NAME + r"\]"
+_CLOSE_OF = {
+    "tag": re.compile(_TAG_CLOSE),
+    "bracket": (_BRACKET_CLOSE_RX := re.compile(_BRACKET_CLOSE)),
+    "gemma": re.compile(_GEMMA_CLOSE),
+    "harmony": re.compile(_HARMONY_CLOSE),
+    "kimi": re.compile(_KIMI_CLOSE),
+    "frame": re.compile(""),  # a frame marker is a block of its own, with no body
+}
+"""The closing marker of each form."""
+
+_ANGLE_CLOSE = re.compile("|".join((_TAG_CLOSE, _GEMMA_CLOSE, _KIMI_CLOSE)))
+THINK_CLOSE = re.compile(_ANGLE_CLOSE.pattern + "|" + _BRACKET_CLOSE)
+"""A closing marker that may end a headless block (one opened by the chat template). Harmony's
+``<|end|>`` ends every harmony message, not only reasoning, so it never counts alone."""
+
+_ANGLE_TAG = re.compile(
+    r"</?" + _TAG_NAME + r"|<\|channel>thought|<\|channel\|>analysis|<channel\|>"
+    r"|<\|(?:open|close)\|>(?:think|response)"
+)
+THINK_TAG = re.compile(_ANGLE_TAG.pattern + r"|\[/?" + _BRACKET_NAME + r"\]")
+"""The start of any reasoning marker: one scan tells that an answer holds none (it matches
+wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
+
+THINK_OPEN_UNFINISHED = re.compile(r"<" + _TAG_NAME + r"\b[^<>]*\Z")
+"""An opening ``<think ...`` tag cut off at the end of the text so far (streaming)."""
+
+_OPENER_SPELLINGS = tuple(
+    [f"<{name}>" for name in THINK_NAMES]
+    + ["[think]", "<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
+    + ["<|channel|>analysis<|message|>", "<|open|>think<|sep|>"]
+    + ["<|open|>response<|sep|>", "<|close|>response<|sep|>"]
+)
+"""Every opener spelled out in lower case, to tell a chunk's end that may still become one."""
+
+_CLOSER_SPELLINGS = (
+    "</seed:think >",
+    "</ifm|think >",
+    "</reasoning >",
+    "[/think]",
+    "<channel|>",
+    "<|end|>",
+    "<|close|>think<|sep|>",
+)
+
+THINK_TAIL = max(len(s) for s in _CLOSER_SPELLINGS) + 8
+"""Characters of a reasoning block a stream keeps between chunks, so that a closing marker
+split across two chunks is still found: longer than the longest closing marker, with room for
+the spaces a model may put before a tag's ``>``."""
+
+MAX_OPENER_LENGTH = max(len(s) for s in _OPENER_SPELLINGS)
+"""The longest opener without attributes: a stream holds back no more than this at a chunk's
+end while it may still become an opener (``<think`` with attributes is
+:data:`THINK_OPEN_UNFINISHED`)."""
+
+
+def _earliest(angle: re.Match[str] | None, bracket: re.Match[str] | None) -> re.Match[str] | None:
+    if angle is None or (bracket is not None and bracket.start() < angle.start()):
+        return bracket
+    return angle
+
+
+def find_opener(text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+    """``THINK_OPEN.search``, faster: ``<`` forms and ``[THINK]`` are searched for apart."""
+    end = len(text) if endpos is None else endpos
+    bracket = _BRACKET_OPEN.search(text, pos, end) if "[" in text else None
+    return _earliest(_ANGLE_OPEN.search(text, pos, end), bracket)
+
+
+def find_closer(text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+    """``THINK_CLOSE.search``, faster, as :func:`find_opener`."""
+    end = len(text) if endpos is None else endpos
+    bracket = _BRACKET_CLOSE_RX.search(text, pos, end) if "[" in text else None
+    return _earliest(_ANGLE_CLOSE.search(text, pos, end), bracket)
+
+
+def has_marker(text: str, pos: int = 0, endpos: int | None = None) -> bool:
+    """Whether ``text[pos:endpos]`` holds the start of any reasoning marker (``THINK_TAG``):
+    one fast scan tells that most answers hold none."""
+    end = len(text) if endpos is None else endpos
+    if _ANGLE_TAG.search(text, pos, end) is not None:
+        return True
+    return text.find("[THINK]", pos, end) >= 0 or text.find("[/THINK]", pos, end) >= 0
+
+
+def closer_of(m: re.Match[str]) -> re.Pattern[str]:
+    """The closing marker of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match)."""
+    return _CLOSE_OF[m.lastgroup or "tag"]
+
+
+def block_end(text: str, m: re.Match[str]) -> int:
+    """The end of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match), or -1 when
+    it is never closed."""
+    close = closer_of(m).search(text, m.end())
+    return -1 if close is None else close.end()
+
+
+def _headless_end(text: str, pos: int) -> int:
+    """The end of a lone closing marker after ``pos`` with no opener before it, or -1."""
+    close = find_closer(text, pos)
+    if close is None or find_opener(text, pos, close.start()) is not None:
+        return -1
+    return close.end()
+
+
+def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
+    """Where the answer starts at or after ``pos``: past whitespace, leading reasoning blocks
+    and everything before a lone closing marker. The flag tells whether any was skipped; a
+    block never closed ends at the end of the text (there is no answer)."""
+    skipped = False
+    n = len(text)
+    while True:
+        ws = pos
+        while ws < n and text[ws].isspace():
+            ws += 1
+        m = THINK_OPEN.match(text, ws)
+        if m is None:
+            break
+        stop = block_end(text, m)
+        skipped = True
+        if stop < 0:
+            return n, True
+        pos = stop
+    end = _headless_end(text, pos)
+    if end >= 0:
+        return end, True
+    return pos, skipped
+
+
+def reasoning_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """Reasoning blocks at or after ``start`` as ``(begin, end)`` spans, markers included. A
+    lone closing marker makes everything from ``start`` to its end a span; a block that is
+    never closed runs to the end of the text."""
+    if not has_marker(text, start):
+        return []
+    spans: list[tuple[int, int]] = []
+    pos = start
+    headless = _headless_end(text, start)
+    if headless >= 0:
+        spans.append((start, headless))
+        pos = headless
+    while True:
+        m = find_opener(text, pos)
+        if m is None:
+            return spans
+        stop = block_end(text, m)
+        if stop < 0:
+            spans.append((m.start(), len(text)))
+            return spans
+        spans.append((m.start(), stop))
+        pos = stop
+
+
+def _marker_free(text: str) -> str:
+    """``text`` of a reasoning span without its markers."""
+    m = THINK_OPEN.match(text)
+    if m is not None:
+        body = text[m.end() :]
+        close = _CLOSE_OF[m.lastgroup or "tag"].search(body)
+    else:  # headless: the span ends at its closing marker
+        body = text
+        closes = list(THINK_CLOSE.finditer(body))
+        close = closes[-1] if closes else None
+    if close is not None and close.end() == len(body):
+        body = body[: close.start()]
+    return body.strip()
+
+
+def split_reasoning(text: str) -> tuple[str, str]:
+    """``(answer, reasoning)``: the text without its reasoning blocks (and without the blank
+    space right after each), and the reasoning without its markers (blocks joined by a blank
+    line; ``""`` when there is none). :class:`ReasoningStream` splits a stream the same way."""
+    spans = reasoning_spans(text)
+    if not spans:
+        return text, ""
+    answer: list[str] = []
+    thoughts: list[str] = []
+    pos = 0
+    for begin, end in spans:
+        answer.append(text[pos:begin])
+        thoughts.append(_marker_free(text[begin:end]))
+        pos = end
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    answer.append(text[pos:])
+    return "".join(answer), "\n\n".join(t for t in thoughts if t)
+
+
+_MARKER_START = re.compile(r"[<\[]")
+"""Where a reasoning marker may start: every form's markers begin with one of these."""
+
+
+_HARMONY_FINAL_HEADER = "<|start|>assistant<|channel|>final<|message|>"
+
+
+def _may_grow(text: str, close: re.Match[str]) -> bool:
+    """Whether a closing marker found at the end of a stream's text may still grow: harmony's
+    takes the final message's header with it."""
+    rest = text[close.end() :]
+    return (
+        close.re is _CLOSE_OF["harmony"]
+        and len(rest) < len(_HARMONY_FINAL_HEADER)
+        and _HARMONY_FINAL_HEADER.startswith(rest)
+        and not close.group().endswith(_HARMONY_FINAL_HEADER)
+    )
+
+
+class ReasoningStream:
+    """Split streamed text into answer text and reasoning text, markers removed, as
+    :func:`split_reasoning` splits a whole text. Text that may still become a marker is held
+    back until the next chunk tells. A stream cannot know that text is reasoning before a lone
+    closing marker (one the chat template opened): that text stays answer text."""
+
+    def __init__(self) -> None:
+        self._held = ""
+        self._closer: re.Pattern[str] | None = None  # inside a block: its closing marker
+        self._after_block = False  # blank space right after a block is dropped
+
+    def feed(self, chunk: str) -> tuple[str, str]:
+        """``(answer, reasoning)`` text that ``chunk`` completed."""
+        text = self._held + chunk
+        self._held = ""
+        answer: list[str] = []
+        reasoning: list[str] = []
+        pos = 0
+        while pos < len(text):
+            if self._closer is not None:
+                pos = self._in_block(text, pos, reasoning)
+                continue
+            if self._after_block:
+                while pos < len(text) and text[pos].isspace():
+                    pos += 1
+                if pos == len(text):
+                    break
+                self._after_block = False
+            pos = self._in_answer(text, pos, answer)
+        return "".join(answer), "".join(reasoning)
+
+    def close(self) -> tuple[str, str]:
+        """What was held back at the end of the stream."""
+        held, self._held = self._held, ""
+        if self._closer is None:
+            return held, ""
+        close = self._closer.search(held)
+        return ("", held) if close is None else ("", held[: close.start()])
+
+    def _in_block(self, text: str, pos: int, reasoning: list[str]) -> int:
+        assert self._closer is not None
+        m = self._closer.search(text, pos)
+        if m is None:
+            # Hold back from the first marker character near the end: a closing marker split
+            # across chunks is found whole with the next one.
+            k = _MARKER_START.search(text, max(pos, len(text) - THINK_TAIL))
+            keep = len(text) if k is None else k.start()
+            reasoning.append(text[pos:keep])
+            self._held = text[keep:]
+            return len(text)
+        if _may_grow(text, m):  # harmony's `<|end|>` with the final header still to come
+            reasoning.append(text[pos : m.start()])
+            self._held = text[m.start() :]
+            return len(text)
+        reasoning.append(text[pos : m.start()])
+        self._closer = None
+        self._after_block = True
+        return m.end()
+
+    def _in_answer(self, text: str, pos: int, answer: list[str]) -> int:
+        m = _MARKER_START.search(text, pos)
+        if m is None:
+            answer.append(text[pos:])
+            return len(text)
+        k = m.start()
+        answer.append(text[pos:k])
+        opener = THINK_OPEN.match(text, k)
+        if opener is not None:
+            self._closer = closer_of(opener)
+            return opener.end()
+        if len(text) - k < MAX_HELD_OPENER and may_become_opener(text, k):
+            self._held = text[k:]
+            return len(text)
+        answer.append(text[k])
+        return k + 1
+
+
+def outside_reasoning(
+    line: str, closer: re.Pattern[str] | None
+) -> tuple[str, re.Pattern[str] | None]:
+    """The text of ``line`` outside reasoning, for readers that go line by line: ``closer`` is
+    the closing marker awaited when the line starts inside a block (``None`` outside one); the
+    second value is the one awaited at the line's end."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        if closer is not None:
+            close = closer.search(line, pos)
+            if close is None:
+                return "".join(out), closer
+            pos, closer = close.end(), None
+        m = find_opener(line, pos)
+        if m is None:
+            out.append(line[pos:])
+            return "".join(out), None
+        out.append(line[pos : m.start()])
+        pos, closer = m.end(), closer_of(m)
+
+
+def may_become_marker(held: str) -> bool:
+    """Whether ``held`` (text from a ``<`` or ``[`` to a stream's end) may still grow into a
+    reasoning opener or closing marker."""
+    low = held.lower()
+    if any(s.startswith(low) for s in _CLOSER_SPELLINGS):
+        return True
+    if low.startswith("</") and len(low) <= THINK_TAIL:
+        return THINK_CLOSE.match(held + ">") is not None or any(
+            ("</" + name).startswith(low.rstrip()) for name in THINK_NAMES
+        )
+    return may_become_opener(held, 0)
+
+
+def bracket_may_open(text: str, i: int) -> bool:
+    """Whether the ``[`` at ``i`` may start ``[THINK]``: the text ends after it, or a ``T``
+    follows (no JSON value starts with one but lenient ``True``)."""
+    return text[i + 1 : i + 2] in ("", "T", "t")
+
+
+def stream_opener(text: str, i: int) -> tuple[int, re.Pattern[str] | None]:
+    """At a ``<`` or ``[`` of a stream's text so far: ``(end, closer)`` past a complete
+    opener; ``(len(text), None)`` when ``text[i:]`` may still become one (hold it back);
+    ``(-1, None)`` when it is none."""
+    m = THINK_OPEN.match(text, i)
+    if m is not None:
+        return m.end(), closer_of(m)
+    if len(text) - i < MAX_HELD_OPENER and may_become_opener(text, i):
+        return len(text), None
+    return -1, None
+
+
+MAX_HELD_OPENER = 256
+"""Characters a stream holds back while an opening tag with attributes (``<think ...``) may
+still close; past it the text is taken for what it reads as."""
+
+
+def may_become_opener(text: str, i: int) -> bool:
+    """Whether ``text[i:]`` (the end of a stream's text so far, from a ``<`` or ``[``) may still
+    grow into a reasoning opener: a stream holds it back until the next chunk tells."""
+    if len(text) - i <= MAX_OPENER_LENGTH:
+        low = text[i:].lower()
+        if any(s.startswith(low) for s in _OPENER_SPELLINGS):
+            return True
+    return THINK_OPEN_UNFINISHED.match(text, i) is not None

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon.reasoning import THINK_NAMES
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -37,8 +38,9 @@ conversion far below Python's limit."""
 MAX_ENTITY_CHARS = 40
 """Longest entity reference decoded (``&#x10FFFF;`` and names well past any real one)."""
 
-THINK_TAGS = frozenset({"think", "thinking", "reasoning"})
-"""Top-level elements that hold the model's reasoning, never the answer."""
+THINK_TAGS = frozenset(THINK_NAMES)
+"""Top-level elements that hold the model's reasoning, never the answer (the reasoning
+lexicon's tag names)."""
 
 _NAME = re.compile(r"[A-Za-z_:][\w.\-:]*")
 _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")

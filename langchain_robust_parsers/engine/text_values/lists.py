@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon.reasoning import has_marker, outside_reasoning
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -35,8 +36,6 @@ _NUMBERED = re.compile(rf"[ \t]*(?:{_DIGITS}[.)]|\({_DIGITS}\)|#{_DIGITS}[.:)]?)
 _BULLETED = re.compile(r"[ \t]*[-*•+·‣▪◦–][ \t]+(?=\S)")
 _MARKERS: dict[str, re.Pattern[str]] = {"numbered": _NUMBERED, "bulleted": _BULLETED}
 _INLINE_NUMBER = re.compile(rf"[ \t]({_DIGITS})[.)][ \t]+")
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b", re.I)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
 _WRAPPERS = (("**", "**"), ("__", "__"), ("*", "*"), ("`", "`"), ('"', '"'), ("“", "”"))
 _FINAL_AND = re.compile(r"(?:and|or|&)[ \t]+", re.I)
 _SPLIT_AND = re.compile(r"[ \t]+(?:and|&)[ \t]+", re.I)
@@ -117,14 +116,17 @@ class _Line:
 def _lines(text: str, start: int, stop: int) -> Iterator[_Line]:
     """The lines of ``text[start:stop]`` outside reasoning blocks and without fence lines."""
     pos = start
-    thinking = False
+    closer: re.Pattern[str] | None = None
     while pos < stop:
         end = text.find("\n", pos, stop)
         end = stop if end < 0 else end
         line = text[pos:end]
-        if thinking or _THINK_OPEN.search(line):
-            thinking = _THINK_CLOSE.search(line) is None
-        elif not line.lstrip().startswith(("```", "~~~")):
+        if closer is not None or has_marker(line):
+            line, closer = outside_reasoning(line, closer)
+            if not line.strip():
+                pos = end + 1
+                continue
+        if not line.lstrip().startswith(("```", "~~~")):
             yield _Line(line, pos, marker_kind(line))
         pos = end + 1
 
@@ -287,7 +289,7 @@ class ListStream:
         self.kind = kind
         self._chunks: list[str] = []
         self._line: list[str] = []
-        self._thinking = False
+        self._closer: re.Pattern[str] | None = None  # the reasoning block's closing marker
         self._handed: list[str] = []
         self._segment: list[str] = []
         self._quoted = False
@@ -325,9 +327,8 @@ class ListStream:
             out.extend(self._line_items(line))
 
     def _line_items(self, line: str) -> list[str]:
-        if self._thinking or _THINK_OPEN.search(line):
-            self._thinking = _THINK_CLOSE.search(line) is None
-            return []
+        if self._closer is not None or has_marker(line):
+            line, self._closer = outside_reasoning(line, self._closer)
         if marker_kind(line) != self.kind:
             return []
         return line_items(line, self.kind, self._log, 0)

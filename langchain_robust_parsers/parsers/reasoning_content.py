@@ -1,0 +1,58 @@
+"""Reasoning moved out of a message's content: into ``additional_kwargs["reasoning_content"]``,
+where OpenAI-compatible servers (vLLM, SGLang) put it when their reasoning parser is on, and
+which langchain-core 1.x shows as a ``{"type": "reasoning"}`` block in ``content_blocks``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, AIMessageChunk
+
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.lexicon.reasoning import ReasoningStream, split_reasoning
+
+__all__ = ["REASONING_KEY", "ReasoningStream", "reasoning_chunk", "without_reasoning"]
+
+REASONING_KEY = "reasoning_content"
+"""The ``additional_kwargs`` key of a message's reasoning text (as vLLM and SGLang name it)."""
+
+
+def _with_text(content: str | list[str | dict[Any, Any]], text: str) -> Any:
+    """``content`` with its text replaced by ``text``, its other blocks kept."""
+    if isinstance(content, str):
+        return text
+    others: list[str | dict[Any, Any]] = [
+        b for b in content if isinstance(b, dict) and b.get("type") != "text"
+    ]
+    if text:
+        others.append({"type": "text", "text": text})
+    return others
+
+
+def _joined(earlier: Any, reasoning: str) -> str:
+    """Reasoning the server already returned, then the reasoning read from the text."""
+    return f"{earlier}\n\n{reasoning}" if isinstance(earlier, str) and earlier else reasoning
+
+
+def without_reasoning(message: AIMessage, original: str | None = None) -> AIMessage:
+    """``message`` with the reasoning written in its text moved to ``reasoning_content``
+    (markers removed); the message itself when its text holds none. ``original``: the model's
+    text when the message's content was already cut from it (harmony keeps its final message
+    only), which the reasoning is read from."""
+    answer, reasoning = split_reasoning(content_text(message.content))
+    if original is not None:
+        reasoning = split_reasoning(original)[1]
+    if not reasoning and answer == content_text(message.content):
+        return message
+    kwargs = dict(message.additional_kwargs)
+    if reasoning:
+        kwargs[REASONING_KEY] = _joined(kwargs.get(REASONING_KEY), reasoning)
+    return message.model_copy(
+        update={"content": _with_text(message.content, answer), "additional_kwargs": kwargs}
+    )
+
+
+def reasoning_chunk(answer: str, reasoning: str) -> AIMessageChunk:
+    """A message chunk of streamed ``answer`` text and ``reasoning`` text."""
+    kwargs = {REASONING_KEY: reasoning} if reasoning else {}
+    return AIMessageChunk(content=answer, additional_kwargs=kwargs)
