@@ -16,6 +16,7 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE as THINK_CLOSE,
     THINK_OPEN as _THINK_OPEN,
     block_end,
+    block_spans,
     find_closer,
     find_opener,
     has_marker,
@@ -81,20 +82,9 @@ def _in_fence(text: str, start: int, pos: int) -> bool:
 
 
 def think_regions(text: str, start: int) -> list[tuple[int, int]]:
-    """Reasoning blocks after ``start``, which no candidate may come from. A block that is
-    never closed runs to the end of the text: the model was cut off while still thinking."""
-    regions: list[tuple[int, int]] = []
-    pos = start
-    while True:
-        m = find_opener(text, pos)
-        if m is None:
-            return regions
-        stop = block_end(text, m)
-        if stop < 0:
-            regions.append((m.start(), len(text)))
-            return regions
-        regions.append((m.start(), stop))
-        pos = stop
+    """Reasoning blocks after ``start``, which no candidate may come from (see
+    :func:`~langchain_robust_parsers.engine.lexicon.reasoning.block_spans`)."""
+    return block_spans(text, start)
 
 
 def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:

@@ -32,6 +32,7 @@ __all__ = [
     "THINK_TAIL",
     "ReasoningStream",
     "block_end",
+    "block_spans",
     "bracket_may_open",
     "closer_of",
     "find_closer",
@@ -218,12 +219,16 @@ def reasoning_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     never closed runs to the end of the text."""
     if not has_marker(text, start):
         return []
-    spans: list[tuple[int, int]] = []
-    pos = start
     headless = _headless_end(text, start)
-    if headless >= 0:
-        spans.append((start, headless))
-        pos = headless
+    if headless < 0:
+        return block_spans(text, start)
+    return [(start, headless), *block_spans(text, headless)]
+
+
+def block_spans(text: str, pos: int) -> list[tuple[int, int]]:
+    """The reasoning blocks that open at or after ``pos``, markers included; a block that is
+    never closed runs to the end of the text (the model was cut off while still thinking)."""
+    spans: list[tuple[int, int]] = []
     while True:
         m = find_opener(text, pos)
         if m is None:
