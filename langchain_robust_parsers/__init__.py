@@ -142,7 +142,7 @@ _LAZY: dict[str, str] = {
     "register_step_type": ".chains",
     "robust_structured_output": ".chains",
     "TextToolCallingChatModel": ".chat_models",
-    "RobustToolCallMiddleware": ".middleware",  # needs langchain>=1.0
+    "RobustToolCallMiddleware": ".middleware",  # needs langchain>=1.5
     "ParseReport": ".engine",
     "Repair": ".engine",
     "Action": ".engine.agents.actions",

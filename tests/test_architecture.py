@@ -426,13 +426,13 @@ def test_one_parser_imports_only_what_it_needs() -> None:
 
 
 NEEDS_LANGCHAIN = frozenset({"RobustToolCallMiddleware"})
-"""Public names that need ``langchain>=1.0`` (agent middleware), absent at the floor."""
+"""Public names that need ``langchain>=1.5`` (agent middleware), absent at the floor."""
 
 
 def _langchain_agents() -> bool:
     try:
-        from langchain.agents.middleware import AgentMiddleware  # noqa: F401
-    except ImportError:
+        import langchain_robust_parsers.middleware  # noqa: F401
+    except ImportError:  # langchain before 1.5, or none
         return False
     return True
 

@@ -91,3 +91,7 @@ def test_block_runs(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
         if (exc.name or "").split(".")[0] in OPTIONAL_MODULES:
             pytest.skip(f"needs {exc.name}, not installed here")
         raise
+    except ImportError as exc:  # a package too old here, as the error says (the middleware's)
+        if "langchain_robust_parsers.middleware needs" in str(exc):
+            pytest.skip(str(exc))
+        raise
