@@ -372,8 +372,10 @@ GROWTH_SIZE = 200_000
 def _growth_ratio(run: Callable[[str], object], make: Callable[[int], str]) -> float:
     small, large = make(GROWTH_SIZE), make(4 * GROWTH_SIZE)
     run(small)  # warm up imports and caches
-    t_small = _best_of(3, lambda: run(small))
-    t_large = _best_of(3, lambda: run(large))
+    # Best of 5: the small run takes a few hundredths of a second, where one busy moment of the
+    # machine in every sample would move the ratio by half.
+    t_small = _best_of(5, lambda: run(small))
+    t_large = _best_of(5, lambda: run(large))
     return t_large / max(t_small, 0.01)
 
 
