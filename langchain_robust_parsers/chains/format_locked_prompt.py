@@ -23,6 +23,7 @@ from langchain_robust_parsers.chains.parser_config import (
     parser_to_config,
 )
 from langchain_robust_parsers.chains.step_types import get_step_type
+from langchain_robust_parsers.parsers.options import StrictOptions
 
 __all__ = ["FORMAT_INSTRUCTIONS_VARIABLE", "FormatLockedPromptTemplate"]
 
@@ -33,7 +34,7 @@ FORMAT_INSTRUCTIONS_VARIABLE = "format_instructions"
 (with a logged warning): the instructions are the locked suffix, always last."""
 
 
-class FormatLockedPromptTemplate(BasePromptTemplate[str]):
+class FormatLockedPromptTemplate(StrictOptions, BasePromptTemplate[str]):
     """A prompt whose body users may edit and whose format requirement they cannot.
 
     The body is an ordinary LangChain template (string or chat) whose variables are filled as

@@ -46,6 +46,7 @@ from langchain_robust_parsers.chains.locked_format import (
 )
 from langchain_robust_parsers.engine.clarification_text import CONTINUE_REQUEST, in_language
 from langchain_robust_parsers.engine.stitching import stitch
+from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.stop_reason import (
     TruncatedOutputError,
     stop_reason_cut,
@@ -167,7 +168,7 @@ def _combine(chunks: Iterator[Any]) -> Any:
     return final
 
 
-class RetryWithClarification(RunnableSerializable[Any, Any]):
+class RetryWithClarification(StrictOptions, RunnableSerializable[Any, Any]):
     """Call a model until its answer parses and validates, explaining each failure to it.
 
     Each call: the input is formatted with ``prompt`` (or taken as model input when there is no

@@ -77,6 +77,7 @@ from langchain_robust_parsers.parsers.function_calls import (
     Dialect,
     new_call_id,
 )
+from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.reasoning_content import (
     ReasoningStream,
     reasoning_chunk,
@@ -397,7 +398,7 @@ def _plain_message(output: Any) -> AIMessage:
     return AIMessage(content=_output_text(output))
 
 
-class TextToolCallingChatModel(BaseChatModel):
+class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     """Give any chat model ``bind_tools`` through tool calls written as text.
 
     ``bind_tools(tools, tool_choice=...)`` renders the tools' JSON schemas into a system message

@@ -190,7 +190,7 @@ class _Reviewer:
         raw = invalid.get("args") or ""
         parser = RobustJsonOutputToolsParser(
             return_id=True,
-            allow_truncated=False,
+            on_truncation="raise",
             tool_names=list(self.tools) or None,
             stats=self.stats,
         )

@@ -11,7 +11,7 @@ something cannot be executed. Outcomes are counted per detected format in a :cla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
@@ -164,8 +164,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
     missing required parameters give a :class:`NullAction` with the reason. An answer with no
     actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
-    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here (its
-    deprecated spelling: ``fallback_to_null_action=True``).
+    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here.
 
     With ``stats``, each final parse is counted under its detected format (``json``,
     ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
@@ -200,10 +199,6 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     """``"fallback"``: ``[NullAction(reason=...)]`` for an answer with no actions and a
     :class:`NullAction` for an unknown action type; ``"raise"`` raises
     ``OutputParserException`` for both."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "fallback_to_null_action": {True: "fallback", False: "raise"}
-    }
 
     multiple: Multiple = "last"
     """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as

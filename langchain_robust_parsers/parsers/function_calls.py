@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
@@ -48,6 +48,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
+from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.reasoning_content import without_reasoning
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -227,7 +228,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
     starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
     ``on_error="fallback"``, that message (BFCL's error string) as the return value, counted as
-    ``fallback`` (``errors="return"`` is its deprecated spelling). Text with no call is an
+    ``fallback``. Text with no call is an
     error unless ``allow_empty=True``, which returns ``[]`` (a valid answer, not a fallback).
     """
 
@@ -245,10 +246,6 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     on_error: OnError = "raise"
     """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
     (BFCL evaluators)."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "errors": {"return": "fallback", "raise": "raise"}
-    }
 
     allow_empty: bool = False
     """Return ``[]`` for text with no call instead of failing."""
@@ -445,7 +442,7 @@ def _remaining_content(
     return others
 
 
-class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
+class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
     ``tool_calls`` are filled, the call text removed from its ``content``.
 

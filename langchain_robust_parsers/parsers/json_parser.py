@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
@@ -60,7 +59,7 @@ class RobustJsonOutputParser(
     validates against it is returned (still as plain JSON data). A final parse that finds no JSON
     raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
     ``on_error="fallback"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``
-    (counted as ``fallback``; ``fallback="plain_text"`` is its deprecated spelling).
+    (counted as ``fallback``).
     Partial parses (streaming) return the best value so far or ``None`` and never raise.
 
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
@@ -68,10 +67,6 @@ class RobustJsonOutputParser(
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
-    of ``on_truncation="raise"``."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
@@ -81,10 +76,6 @@ class RobustJsonOutputParser(
     on_error: OnError = "raise"
     """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
     a plain-text dict."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "fallback": {"plain_text": "fallback", "raise": "raise"}
-    }
 
     use_commentjson: bool = False
     """Try the commentjson package (the ``[commentjson]`` extra) before the engine's repairs;

@@ -29,10 +29,11 @@ from langchain_robust_parsers.parsers.message_text import (
     traced_transform,
 )
 from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
     final_parse,
     published_with_report,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-class _RobustList:
+class _RobustList(ReportingParser):
     """The parse, report and streaming methods the three list parsers share."""
 
     list_kind: ClassVar[ListKind]
@@ -66,9 +67,9 @@ class _RobustList:
         """The items of the list in ``text`` (``[]`` when it holds no list)."""
         return self._final(text)[0]
 
-    def parse_with_report(self, text: str) -> tuple[list[str], ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[list[str], ParseReport]:
         """The items of ``text`` with what was located and repaired to obtain them."""
-        return self._final(text)
+        return self._final(answer_text(text))
 
     def _as_parser(self) -> BaseTransformOutputParser[list[str]]:
         # Every concrete list parser is one (this class is mixed into langchain-core's).

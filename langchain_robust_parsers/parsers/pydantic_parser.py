@@ -85,10 +85,6 @@ class RobustPydanticOutputParser(
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
-    of ``on_truncation="raise"``."""
-
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
     ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was

@@ -34,8 +34,8 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
@@ -169,8 +169,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     Errors, as LangChain's agent executors expect them: text holding both a final answer and an
     action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
     model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
-    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``
-    (its deprecated spelling: ``lenient_finish=True``).
+    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
     default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
@@ -206,10 +205,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     on_error: OnError = "raise"
     """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
     answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "lenient_finish": {True: "fallback", False: "raise"}
-    }
 
     instructions: Literal["text", "json"] = "json"
     """The layout :meth:`get_format_instructions` describes; both are always parsed."""

@@ -34,6 +34,7 @@ __all__ = [
     "OnTruncation",
     "TruncatedOutputError",
     "raise_if_truncated",
+    "refuse_cut",
     "stop_reason_cut",
     "stop_reason_of",
     "truncation_error",
@@ -72,7 +73,7 @@ def stop_reason_cut(source: BaseMessage | Generation | Mapping[str, Any] | None)
 
 class TruncatedOutputError(OutputParserException):
     """The model's answer was cut off at its output token limit, and the parser was asked not
-    to complete it (``on_truncation="raise"``, or ``allow_truncated=False``).
+    to complete it (``on_truncation="raise"``).
 
     ``truncated`` says how the cut was seen (``"text"``, ``"stop_reason"`` or ``"both"``);
     ``stop_reason`` is the provider's word for it, when it gave one; ``llm_output`` is the text.
@@ -97,10 +98,9 @@ def _rebuild(
     )
 
 
-def truncation_mode(on_truncation: str, allow_truncated: bool = True) -> OnTruncation:
-    """The effective mode: ``"raise"`` when either option asks for it (``allow_truncated=False``
-    is the older spelling of ``on_truncation="raise"``)."""
-    return "raise" if on_truncation == "raise" or not allow_truncated else "complete"
+def truncation_mode(on_truncation: str) -> OnTruncation:
+    """The mode ``on_truncation`` asks for (anything but ``"raise"`` completes)."""
+    return "raise" if on_truncation == "raise" else "complete"
 
 
 def truncation_error(
@@ -155,6 +155,26 @@ def raise_if_truncated(
         raise truncation_error(parser, text, truncated, reason)
 
 
+def refuse_cut(
+    final: FinalParse[Any],
+    parser: str,
+    format: str,
+    text: str,
+    mode: str,
+    stop_reason: str | None,
+) -> FinalParse[Any]:
+    """``final``, or the :func:`truncation_failure` of ``text`` when ``mode`` is ``"raise"``
+    and the answer was cut (its report says ``truncated``, or ``stop_reason`` is given)."""
+    if mode != "raise" or final.error is not None:
+        return final
+    report = final.report
+    text_cut = isinstance(report, ParseReport) and report.truncation in ("text", "both")
+    truncated = merge_truncation(text_cut, stop_reason is not None)
+    if truncated is None:
+        return final
+    return truncation_failure(parser, format, text, truncated, stop_reason)
+
+
 def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseReport:
     """``report`` with the provider's cut (``stop_reason`` not ``None``) added to ``truncated``."""
     if stop_reason is None:
@@ -165,13 +185,12 @@ def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseRepor
 
 
 class CompletionOptions:
-    """Mixin for parsers with the ``on_truncation`` and ``allow_truncated`` fields (each class
-    declares and documents them): whether a cut-off answer is completed."""
+    """Mixin for parsers with the ``on_truncation`` field (each class declares and documents
+    it): whether a cut-off answer is completed."""
 
-    if TYPE_CHECKING:  # pydantic fields of the classes using the mixin
+    if TYPE_CHECKING:  # the pydantic field of the classes using the mixin
         on_truncation: OnTruncation
-        allow_truncated: bool
 
     def _completes(self) -> bool:
-        """True when cut-off answers are completed (neither option asks to raise)."""
-        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+        """True when cut-off answers are completed (``on_truncation`` does not ask to raise)."""
+        return truncation_mode(self.on_truncation) == "complete"

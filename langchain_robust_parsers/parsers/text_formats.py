@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import BaseMessage
 
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -26,9 +28,14 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
-__all__ = ["final_parse", "published_with_report"]
+__all__ = ["answer_text", "final_parse", "published_with_report"]
 
 T = TypeVar("T")
+
+
+def answer_text(text: str | BaseMessage) -> str:
+    """The text a parser reads: ``text``, or the text of a message's content."""
+    return content_text(text.content) if isinstance(text, BaseMessage) else text
 
 
 def final_parse(

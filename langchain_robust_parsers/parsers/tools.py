@@ -144,14 +144,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     text_fallback: bool = True
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 
-    allow_truncated: bool = True
-    """Complete cut-off arguments (the call's report says ``truncated``); ``False`` makes a
-    cut-off call an error, for tools whose calls must never run on partial arguments."""
-
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (arguments cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``
-    (``allow_truncated=False`` only makes a cut-off call an error)."""
+    ``finish_reason="length"``): ``"complete"`` it (the call's report says ``truncated``), or
+    ``"raise"`` ``TruncatedOutputError``, for tools whose calls must never run on partial
+    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn)."""
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
@@ -212,11 +209,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """Async :meth:`parse`."""
         return await self.aparse_result([Generation(text=text)])
 
-    def parse_with_report(self, message: BaseMessage | str) -> tuple[Any, ToolsParseReport]:
-        """The calls of ``message`` (a ``str`` is read as the text of a message) with what was
-        repaired, renamed or coerced per call. Counted and dispatched like a final parse."""
-        if isinstance(message, str):
-            message = AIMessage(content=message)
+    def parse_with_report(  # type: ignore[override]  # a report per call, not one ParseReport
+        self, text: str | BaseMessage
+    ) -> tuple[Any, ToolsParseReport]:
+        """The calls of ``text``, a message (a ``str`` is read as the text of one), with what
+        was repaired, renamed or coerced per call. Counted and dispatched like a final parse."""
+        message = AIMessage(content=text) if isinstance(text, str) else text
         final = self._parse_final(ChatGeneration(message=message))
         publish(final.event, self.stats)
         value = final.unwrap()
@@ -571,9 +569,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         if raw is not None and not isinstance(raw, str):
             raw = call.raw_args_text()
         try:
-            args, report = decode_arguments(
-                raw, allow_truncated=self.allow_truncated, strict=self.strict
-            )
+            args, report = decode_arguments(raw, allow_truncated=True, strict=self.strict)
         except ToolArgumentsError as err:
             hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
             message = (
@@ -586,18 +582,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
         """A call of an answer stopped at the token limit is cut off, as if its arguments
-        were: its report says ``truncated``, and under ``allow_truncated=False`` it is not
-        returned (raises ``UnrecoverableCall``)."""
+        were: its report says ``truncated`` (``on_truncation="raise"`` then refuses it)."""
         if stop_reason is None:
             return
-        if not self.allow_truncated:
-            raw = call.raw_args_text()
-            raise UnrecoverableCall(
-                f"Tool call {call.raw_name!r} (id {call.id}) may be incomplete: the model "
-                f"stopped at its output token limit (stop reason {stop_reason!r}).\n"
-                f"{MAX_TOKENS_HINT}\nRaw arguments:\n{raw}",
-                raw,
-            )
         call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:

@@ -5,25 +5,24 @@
 (counted as ``fallback``). Each parser's docstring says what its degraded value is; the table of
 every parser is in ``docs/vocabulary.md``.
 
-The options that said the same before (``fallback="plain_text"``, ``errors="return"``,
-``fallback_to_null_action``, ``lenient_finish``) are deprecated aliases for one release: given to
-the constructor, they set ``on_error`` and warn with a ``DeprecationWarning`` naming it.
+The options that said the same before 0.3.0 (``fallback="plain_text"``, ``errors="return"``,
+``fallback_to_null_action``, ``lenient_finish``) are gone: given to a constructor, they are
+refused with an error naming ``on_error`` (see :mod:`~langchain_robust_parsers.parsers.options`).
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
+from typing import Any, Literal, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
-from pydantic import model_validator
 
 from langchain_robust_parsers.engine import ParseReport
+from langchain_robust_parsers.parsers.options import StrictOptions
 
 __all__ = ["OnError", "ReportingParser", "captured_events", "generation_of", "record_event"]
 
@@ -62,65 +61,15 @@ def generation_of(text: str | BaseMessage) -> Generation:
     return Generation(text=text)
 
 
-def _alias_value(cls_name: str, old: str, value: Any, mapping: Mapping[Any, OnError]) -> OnError:
-    for key, new in mapping.items():
-        if type(key) is type(value) and key == value:
-            return new
-    allowed = ", ".join(repr(k) for k in mapping)
-    raise ValueError(f"{cls_name}: {old}={value!r} is not one of {allowed}")
+class ReportingParser(StrictOptions):
+    """Mixin for every public parser: strict options, and the report methods.
 
-
-class ReportingParser:
-    """Mixin for the parser classes: ``on_error``'s deprecated aliases, and the report methods.
-
-    A class lists its old option names in ``_on_error_aliases`` as ``{old: {old value:
-    on_error value}}``; the ``before`` model validator maps them to ``on_error``.
+    :meth:`parse_with_report` reads the report back from the parse's ``parse_report`` event;
+    a parser whose report has its own shape overrides it, and :meth:`aparse_with_report` then
+    runs that override in an executor, so every parser has both with one signature.
     """
 
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _on_error_from_old_names(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or not cls._on_error_aliases:
-            return data
-        for old, mapping in cls._on_error_aliases.items():
-            if old not in data:
-                continue
-            data = dict(data)
-            new = _alias_value(cls.__name__, old, data.pop(old), mapping)
-            warnings.warn(
-                f"{cls.__name__}({old}=...) is deprecated and will be removed in the next "
-                f"release; use on_error={new!r}",
-                DeprecationWarning,
-                stacklevel=4,
-            )
-            given = data.get("on_error")
-            if given is not None and given != new:
-                raise ValueError(
-                    f"{cls.__name__}: {old} says on_error={new!r} but on_error={given!r} is given"
-                )
-            data["on_error"] = new
-        return data
-
-    if not TYPE_CHECKING:  # checked code keeps its attribute errors
-
-        def __getattr__(self, name: str) -> Any:
-            """An old option name read as an attribute: its value for ``on_error``, with the
-            same ``DeprecationWarning``."""
-            mapping = type(self)._on_error_aliases.get(name)
-            if mapping is None:
-                return super().__getattr__(name)  # pydantic's private attributes
-            current = self.__dict__.get("on_error")
-            warnings.warn(
-                f"{type(self).__name__}.{name} is deprecated and will be removed in the next "
-                f"release; read on_error",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return next(old for old, new in mapping.items() if new == current)
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, Any]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of ``text`` with what was located and repaired to obtain it.
 
         Counted and dispatched like :meth:`parse`, and raising what it raises. The report is the
@@ -131,7 +80,7 @@ class ReportingParser:
             value = cast(Any, self).parse_result([generation_of(text)])
         return value, _report_of(seen)
 
-    async def aparse_with_report(self, text: str | BaseMessage) -> tuple[Any, Any]:
+    async def aparse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """Async :meth:`parse_with_report`: the same value, report, count and event."""
         if type(self).parse_with_report is not ReportingParser.parse_with_report:
             # A parser with a report of its own shape: the same method, in an executor.

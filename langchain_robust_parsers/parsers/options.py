@@ -1,0 +1,105 @@
+"""Strict options: a misspelt, removed or unsupported option is refused by name.
+
+Every public class of the package with options (the parsers, the retry chain, the chat model,
+the adapter, the prompt template) refuses an option it does not have, instead of silently
+ignoring it: ``RobustJsonOutputParser(on_truncaton="raise")`` raises
+:class:`UnknownOptionError` saying ``did you mean 'on_truncation'?``. An option removed in 0.3.0
+names the option that replaced it, and ``on_truncation`` given to a parser that cannot see a
+cut-off answer says so.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import model_validator
+
+__all__ = ["REMOVED_OPTIONS", "StrictOptions", "UnknownOptionError"]
+
+REMOVED_OPTIONS: Mapping[str, str] = {
+    "fallback": "on_error='fallback' (was fallback='plain_text')",
+    "errors": "on_error='fallback' (was errors='return')",
+    "fallback_to_null_action": "on_error='fallback' (was fallback_to_null_action=True)",
+    "lenient_finish": "on_error='fallback' (was lenient_finish=True)",
+    "allow_truncated": "on_truncation='raise' (was allow_truncated=False)",
+}
+"""Options removed in 0.3.0 (deprecated in 0.2), with what to write instead."""
+
+NO_CUT_OPTION = "on_truncation"
+"""The option only the parsers that can see a cut-off answer have."""
+
+SUGGESTION_CUTOFF = 0.6
+"""``difflib`` similarity above which a known option is offered as the meant one: catches one
+or two wrong, missing or swapped letters in names of 6 to 20 characters, not unrelated names."""
+
+
+class UnknownOptionError(TypeError):
+    """An option the class does not have (misspelt, removed, or not supported by it).
+
+    A ``TypeError``, as Python raises for an unexpected keyword argument; ``option`` is the
+    name given and ``suggestion`` the option meant, when one is close (else ``None``).
+    """
+
+    def __init__(self, message: str, *, option: str, suggestion: str | None) -> None:
+        super().__init__(message)
+        self.option = option
+        self.suggestion = suggestion
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (str(self.args[0]), self.option, self.suggestion))
+
+
+def _rebuild(message: str, option: str, suggestion: str | None) -> UnknownOptionError:
+    return UnknownOptionError(message, option=option, suggestion=suggestion)
+
+
+def unknown_option_error(owner: str, option: str, known: Iterable[str]) -> UnknownOptionError:
+    """The error for ``option`` given to ``owner`` (a class name) whose options are ``known``."""
+    names = sorted(known)
+    if option in REMOVED_OPTIONS:
+        new = REMOVED_OPTIONS[option]
+        return UnknownOptionError(
+            f"{owner}: the option {option!r} was removed in 0.3.0; use {new}",
+            option=option,
+            suggestion=new.split("=", 1)[0],
+        )
+    if option == NO_CUT_OPTION:
+        return UnknownOptionError(
+            f"{owner} has no option {option!r}: it cannot see a cut-off answer (it has no "
+            "unfinished value to complete or refuse). on_truncation is an option of the "
+            "parsers that read JSON, XML, structured objects, function or tool calls, browser "
+            "actions and ReAct steps",
+            option=option,
+            suggestion=None,
+        )
+    close = difflib.get_close_matches(option, names, n=1, cutoff=SUGGESTION_CUTOFF)
+    hint = f"did you mean {close[0]!r}?" if close else f"its options are: {', '.join(names)}"
+    return UnknownOptionError(
+        f"{owner} has no option {option!r}; {hint}",
+        option=option,
+        suggestion=close[0] if close else None,
+    )
+
+
+class StrictOptions:
+    """Mixin for the pydantic classes with options: refuse an option the class does not have.
+
+    Checked before pydantic validates, against the class's fields and their aliases, so every
+    field the LangChain parent class accepts is still accepted.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_options(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
+        known = set(fields)
+        for field in fields.values():
+            known.update(a for a in (field.alias, field.validation_alias) if isinstance(a, str))
+        unknown = [key for key in data if isinstance(key, str) and key not in known]
+        if unknown:
+            raise unknown_option_error(cls.__name__, unknown[0], fields)
+        return data
