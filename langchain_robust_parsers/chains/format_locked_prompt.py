@@ -23,7 +23,7 @@ from langchain_robust_parsers.chains.parser_config import (
     parser_to_config,
 )
 from langchain_robust_parsers.chains.step_types import get_step_type
-from langchain_robust_parsers.parsers.options import StrictOptions
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["FORMAT_INSTRUCTIONS_VARIABLE", "FormatLockedPromptTemplate"]
 

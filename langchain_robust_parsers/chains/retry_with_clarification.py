@@ -46,12 +46,12 @@ from langchain_robust_parsers.chains.locked_format import (
 )
 from langchain_robust_parsers.engine.clarification_text import CONTINUE_REQUEST, in_language
 from langchain_robust_parsers.engine.stitching import stitch
-from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.stop_reason import (
     TruncatedOutputError,
     stop_reason_cut,
     truncation_error,
 )
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["RetryWithClarification", "StreamedValue"]
 

@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.callbacks import (
     AsyncCallbackManager,
@@ -77,13 +77,13 @@ from langchain_robust_parsers.parsers.function_calls import (
     Dialect,
     new_call_id,
 )
-from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.reasoning_content import (
     ReasoningStream,
     reasoning_chunk,
     without_reasoning,
 )
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -398,6 +398,21 @@ def _plain_message(output: Any) -> AIMessage:
     return AIMessage(content=_output_text(output))
 
 
+STANDARD_PARAMS = (
+    "model",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "stop",
+    "max_retries",
+    "api_key",
+    "base_url",
+    "streaming",
+)
+"""LangChain's standard chat-model parameters: names every chat model takes, for
+``init_chat_model`` and LangChain's standard tests."""
+
+
 class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     """Give any chat model ``bind_tools`` through tool calls written as text.
 
@@ -456,6 +471,13 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    _ignored_options: ClassVar[Mapping[str, str]] = {
+        name: f"it is a setting of the model that answers: set it on llm ({name}=...)"
+        for name in STANDARD_PARAMS
+    }
+    """LangChain's standard chat-model parameters, which every chat model accepts (its
+    standard tests construct one with them); this wrapper has no model of its own."""
 
     llm: Runnable[Any, Any]
     """The wrapped model: a chat model (or any Runnable taking messages and returning a

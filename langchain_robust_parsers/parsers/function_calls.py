@@ -48,7 +48,6 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
-from langchain_robust_parsers.parsers.options import StrictOptions
 from langchain_robust_parsers.parsers.reasoning_content import without_reasoning
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -62,7 +61,12 @@ from langchain_robust_parsers.parsers.stop_reason import (
     raise_if_truncated,
     stop_reason_cut,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser, generation_of
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    StrictOptions,
+    generation_of,
+)
 
 __all__ = [
     "BfclCall",

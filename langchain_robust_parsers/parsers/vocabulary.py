@@ -1,4 +1,11 @@
-"""One vocabulary for every parser: ``on_error``, ``parse_with_report`` and ``aparse_with_report``.
+"""One vocabulary for every parser: strict options, ``on_error``, ``parse_with_report`` and
+``aparse_with_report``.
+
+Every public class of the package with options (the parsers, the retry chain, the chat model,
+the adapter, the prompt template) refuses an option it does not have instead of ignoring it:
+``RobustJsonOutputParser(on_truncaton="raise")`` raises :class:`UnknownOptionError` saying
+``did you mean 'on_truncation'?``; an option removed in 0.3.0 names the option that replaced
+it, and ``on_truncation`` given to a parser that cannot see a cut-off answer says so.
 
 ``on_error`` says what a final parse that cannot read the text does: ``"raise"`` an
 ``OutputParserException``, or ``"fallback"`` return the parser's documented degraded value
@@ -7,24 +14,136 @@ every parser is in ``docs/vocabulary.md``.
 
 The options that said the same before 0.3.0 (``fallback="plain_text"``, ``errors="return"``,
 ``fallback_to_null_action``, ``lenient_finish``) are gone: given to a constructor, they are
-refused with an error naming ``on_error`` (see :mod:`~langchain_robust_parsers.parsers.options`).
+refused with an error naming ``on_error``, as ``allow_truncated`` is with one naming
+``on_truncation``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import difflib
+import logging
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
+from pydantic import model_validator
 
 from langchain_robust_parsers.engine import ParseReport
-from langchain_robust_parsers.parsers.options import StrictOptions
 
-__all__ = ["OnError", "ReportingParser", "captured_events", "generation_of", "record_event"]
+__all__ = [
+    "REMOVED_OPTIONS",
+    "OnError",
+    "ReportingParser",
+    "StrictOptions",
+    "UnknownOptionError",
+    "captured_events",
+    "generation_of",
+    "record_event",
+]
+
+REMOVED_OPTIONS: Mapping[str, str] = {
+    "fallback": "on_error='fallback' (was fallback='plain_text')",
+    "errors": "on_error='fallback' (was errors='return')",
+    "fallback_to_null_action": "on_error='fallback' (was fallback_to_null_action=True)",
+    "lenient_finish": "on_error='fallback' (was lenient_finish=True)",
+    "allow_truncated": "on_truncation='raise' (was allow_truncated=False)",
+}
+"""Options removed in 0.3.0 (deprecated in 0.2), with what to write instead."""
+
+NO_CUT_OPTION = "on_truncation"
+"""The option only the parsers that can see a cut-off answer have."""
+
+SUGGESTION_CUTOFF = 0.6
+"""``difflib`` similarity above which a known option is offered as the meant one: catches one
+or two wrong, missing or swapped letters in names of 6 to 20 characters, not unrelated names."""
+
+
+class UnknownOptionError(TypeError):
+    """An option the class does not have (misspelt, removed, or not supported by it).
+
+    A ``TypeError``, as Python raises for an unexpected keyword argument; ``option`` is the
+    name given and ``suggestion`` the option meant, when one is close (else ``None``).
+    """
+
+    def __init__(self, message: str, *, option: str, suggestion: str | None) -> None:
+        super().__init__(message)
+        self.option = option
+        self.suggestion = suggestion
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (str(self.args[0]), self.option, self.suggestion))
+
+
+def _rebuild(message: str, option: str, suggestion: str | None) -> UnknownOptionError:
+    return UnknownOptionError(message, option=option, suggestion=suggestion)
+
+
+def unknown_option_error(owner: str, option: str, known: Iterable[str]) -> UnknownOptionError:
+    """The error for ``option`` given to ``owner`` (a class name) whose options are ``known``."""
+    names = sorted(known)
+    if option in REMOVED_OPTIONS:
+        new = REMOVED_OPTIONS[option]
+        return UnknownOptionError(
+            f"{owner}: the option {option!r} was removed in 0.3.0; use {new}",
+            option=option,
+            suggestion=new.split("=", 1)[0],
+        )
+    if option == NO_CUT_OPTION:
+        return UnknownOptionError(
+            f"{owner} has no option {option!r}: it cannot see a cut-off answer (it has no "
+            "unfinished value to complete or refuse). on_truncation is an option of the "
+            "parsers that read JSON, XML, structured objects, function or tool calls, browser "
+            "actions and ReAct steps",
+            option=option,
+            suggestion=None,
+        )
+    close = difflib.get_close_matches(option, names, n=1, cutoff=SUGGESTION_CUTOFF)
+    hint = f"did you mean {close[0]!r}?" if close else f"its options are: {', '.join(names)}"
+    return UnknownOptionError(
+        f"{owner} has no option {option!r}; {hint}",
+        option=option,
+        suggestion=close[0] if close else None,
+    )
+
+
+class StrictOptions:
+    """Mixin for the pydantic classes with options: refuse an option the class does not have.
+
+    Checked before pydantic validates, against the class's fields and their aliases, so every
+    field the LangChain parent class accepts is still accepted. A class lists in
+    ``_ignored_options`` the names a LangChain contract makes it accept without a field; they
+    are dropped with a logged warning, never silently.
+    """
+
+    _ignored_options: ClassVar[Mapping[str, str]] = {}
+    """``{name: why it is ignored and where to set it instead}``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_options(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
+        known = set(fields)
+        for field in fields.values():
+            known.update(a for a in (field.alias, field.validation_alias) if isinstance(a, str))
+        unknown = [key for key in data if isinstance(key, str) and key not in known]
+        ignored = [key for key in unknown if key in cls._ignored_options]
+        for key in ignored:
+            _logger.warning("%s ignores %s: %s", cls.__name__, key, cls._ignored_options[key])
+        refused = [key for key in unknown if key not in cls._ignored_options]
+        if refused:
+            raise unknown_option_error(cls.__name__, refused[0], fields)
+        if ignored:
+            data = {k: v for k, v in data.items() if k not in ignored}
+        return data
+
+
+_logger = logging.getLogger("langchain_robust_parsers")
 
 OnError = Literal["raise", "fallback"]
 """What a final parse that cannot read the text does: raise, or return the degraded value."""
