@@ -275,7 +275,7 @@ def test_legacy_additional_kwargs_calls_are_repaired() -> None:
 
 
 def test_allow_truncated_false_makes_cut_off_calls_errors() -> None:
-    parser = RobustJsonOutputToolsParser(allow_truncated=False)
+    parser = RobustJsonOutputToolsParser(on_truncation="raise")
     with pytest.raises(OutputParserException, match="cut off"):
         parser.invoke(invalid_message('{"command": "rm -rf /tmp/ca'))
     assert parser.invoke(invalid_message('{"a": 1,}')) == [
@@ -643,7 +643,7 @@ def test_cut_off_stream_ends_with_the_repaired_call() -> None:
         {"args": {"city": "Paris", "note": "bring an umbr"}, "type": "f"}
     ]
     stats = ParseStats()
-    strict = RobustJsonOutputToolsParser(allow_truncated=False, stats=stats)
+    strict = RobustJsonOutputToolsParser(on_truncation="raise", stats=stats)
     shown: list[Any] = []
     with pytest.raises(OutputParserException, match="cut off"):
         shown.extend(strict.transform(iter(chunks)))
