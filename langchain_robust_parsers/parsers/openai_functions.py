@@ -188,7 +188,7 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
             return None
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
-        """The value of a message's call (as :meth:`parse_result` gives it), or of an
+        """The value of a message's call (as ``parse_result`` gives it), or of an
         arguments string, and what was repaired to obtain it (``None`` and an empty report
         under ``on_error="fallback"`` when it cannot be read)."""
         if isinstance(text, BaseMessage):

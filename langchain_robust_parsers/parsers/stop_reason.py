@@ -163,7 +163,7 @@ def refuse_cut(
     mode: str,
     stop_reason: str | None,
 ) -> FinalParse[Any]:
-    """``final``, or the :func:`truncation_failure` of ``text`` when ``mode`` is ``"raise"``
+    """``final``, or the ``truncation_failure`` of ``text`` when ``mode`` is ``"raise"``
     and the answer was cut (its report says ``truncated``, or ``stop_reason`` is given)."""
     if mode != "raise" or final.error is not None:
         return final

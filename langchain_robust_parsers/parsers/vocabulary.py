@@ -3,7 +3,7 @@
 
 Every public class of the package with options (the parsers, the retry chain, the chat model,
 the adapter, the prompt template) refuses an option it does not have instead of ignoring it:
-``RobustJsonOutputParser(on_truncaton="raise")`` raises :class:`UnknownOptionError` saying
+``RobustJsonOutputParser(on_truncaton="raise")`` raises ``UnknownOptionError`` saying
 ``did you mean 'on_truncation'?``; an option removed in 0.3.0 names the option that replaced
 it, and ``on_truncation`` given to a parser that cannot see a cut-off answer says so.
 
@@ -34,6 +34,8 @@ from pydantic import model_validator
 
 from langchain_robust_parsers.engine import ParseReport
 
+_logger = logging.getLogger("langchain_robust_parsers")
+
 __all__ = [
     "REMOVED_OPTIONS",
     "OnError",
@@ -46,11 +48,15 @@ __all__ = [
 ]
 
 REMOVED_OPTIONS: Mapping[str, str] = {
-    "fallback": "on_error='fallback' (was fallback='plain_text')",
-    "errors": "on_error='fallback' (was errors='return')",
-    "fallback_to_null_action": "on_error='fallback' (was fallback_to_null_action=True)",
-    "lenient_finish": "on_error='fallback' (was lenient_finish=True)",
-    "allow_truncated": "on_truncation='raise' (was allow_truncated=False)",
+    "fallback": (
+        "on_error='fallback' (was fallback='plain_text'; fallback='raise' is on_error='raise')"
+    ),
+    "errors": "on_error='fallback' (was errors='return'; errors='raise' is on_error='raise')",
+    "fallback_to_null_action": (
+        "on_error='fallback' (was fallback_to_null_action=True; False is on_error='raise')"
+    ),
+    "lenient_finish": "on_error='fallback' (was lenient_finish=True; False is on_error='raise')",
+    "allow_truncated": "on_truncation='raise' (was allow_truncated=False; True is the default)",
 }
 """Options removed in 0.3.0 (deprecated in 0.2), with what to write instead."""
 
@@ -143,8 +149,6 @@ class StrictOptions:
         return data
 
 
-_logger = logging.getLogger("langchain_robust_parsers")
-
 OnError = Literal["raise", "fallback"]
 """What a final parse that cannot read the text does: raise, or return the degraded value."""
 
@@ -183,8 +187,8 @@ def generation_of(text: str | BaseMessage) -> Generation:
 class ReportingParser(StrictOptions):
     """Mixin for every public parser: strict options, and the report methods.
 
-    :meth:`parse_with_report` reads the report back from the parse's ``parse_report`` event;
-    a parser whose report has its own shape overrides it, and :meth:`aparse_with_report` then
+    ``parse_with_report`` reads the report back from the parse's ``parse_report`` event;
+    a parser whose report has its own shape overrides it, and ``aparse_with_report`` then
     runs that override in an executor, so every parser has both with one signature.
     """
 

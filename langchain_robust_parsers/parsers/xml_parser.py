@@ -88,7 +88,7 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The dict of ``result[0]``; a chat generation's stop reason is read too (see
-        :attr:`on_truncation`)."""
+        ``on_truncation``)."""
         if partial or not result or not isinstance(result[0], ChatGeneration):
             return super().parse_result(result, partial=partial)
         return self.parse_with_report(result[0].message)[0]
