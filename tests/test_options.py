@@ -246,6 +246,16 @@ def test_the_xml_parser_raises_on_a_cut_answer_instead_of_completing_it() -> Non
     assert info.value.truncated == "text" and info.value.llm_output == cut
     with pytest.raises(TruncatedOutputError):
         list(strict.transform(iter([cut[:20], cut[20:]])))
+
+    async def stream_async() -> list[Any]:
+        return [item async for item in strict.astream(cut)]
+
+    with pytest.raises(TruncatedOutputError):
+        asyncio.run(stream_async())
+    whole = "<movie><title>Heat and Dust</title></movie>"
+    assert list(strict.transform(iter([whole[:9], whole[9:]]))) == list(
+        package.RobustXMLOutputParser().transform(iter([whole]))
+    )
     said = AIMessage(
         content="<movie><title>Heat</title></movie>",
         response_metadata={"finish_reason": "length"},

@@ -148,7 +148,8 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
         texts: list[str] = []
         for chunk in input:
             text = chunk_text(chunk, "skip")
-            texts.append(text)
+            if self.on_truncation == "raise":  # kept only to look for a cut at the end
+                texts.append(text)
             yield from emitter.emit(emitter.stream.feed(text))
         self._refuse_cut_stream(texts)
         yield from emitter.emit(emitter.stream.close())
@@ -160,7 +161,8 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
         texts: list[str] = []
         async for chunk in input:
             text = chunk_text(chunk, "skip")
-            texts.append(text)
+            if self.on_truncation == "raise":  # kept only to look for a cut at the end
+                texts.append(text)
             for item in emitter.emit(emitter.stream.feed(text)):
                 yield item
         self._refuse_cut_stream(texts)
