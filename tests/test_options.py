@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 import pytest
+from langchain_core.exceptions import OutputParserException
 from langchain_core.load.serializable import Serializable
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import BaseLLMOutputParser
@@ -307,3 +308,16 @@ def test_the_chat_model_takes_the_standard_parameters_and_says_where_they_belong
     assert "ignores temperature: it is a setting of the model that answers" in caplog.text
     with pytest.raises(UnknownOptionError, match="did you mean 'dialect'"):
         package.TextToolCallingChatModel(llm=FakeListChatModel(responses=["Hi."]), dailect="x")
+
+
+def test_the_pydantic_functions_parser_reports_on_a_message_or_its_arguments() -> None:
+    parser = package.RobustPydanticOutputFunctionsParser(pydantic_schema=GetWeather)
+    value, report = parser.parse_with_report("{'city': 'Oslo',}")
+    assert value == GetWeather(city="Oslo") and report.outcome == "recovered"
+    assert parser.parse_with_report(_call("{'city': 'Oslo',}")) == (value, report)
+    several = package.RobustPydanticOutputFunctionsParser(
+        pydantic_schema={"GetWeather": GetWeather, "Forecast": Forecast}
+    )
+    with pytest.raises(OutputParserException, match="give the message"):
+        several.parse_with_report('{"city": "Oslo"}')
+    assert several.parse_with_report(_call('{"city": "Oslo"}'))[0] == GetWeather(city="Oslo")
