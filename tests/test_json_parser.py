@@ -193,7 +193,7 @@ def test_partial_returns_none_when_nothing_yet() -> None:
     assert parser.parse_result([Generation(text="")], partial=True) is None
 
 
-def test_partial_ignores_allow_truncated_false() -> None:
+def test_partial_ignores_on_truncation_raise() -> None:
     # A stream prefix is cut off by nature; the option is about final parses.
     parser = RobustJsonOutputParser(on_truncation="raise")
     assert parser.parse_result([Generation(text='{"a": 1, "b": [2')], partial=True) == {

@@ -274,7 +274,7 @@ def test_legacy_additional_kwargs_calls_are_repaired() -> None:
     assert RobustJsonOutputToolsParser().invoke(message) == [{"args": {"a": 1}, "type": "f"}]
 
 
-def test_allow_truncated_false_makes_cut_off_calls_errors() -> None:
+def test_on_truncation_raise_makes_cut_off_calls_errors() -> None:
     parser = RobustJsonOutputToolsParser(on_truncation="raise")
     with pytest.raises(OutputParserException, match="cut off"):
         parser.invoke(invalid_message('{"command": "rm -rf /tmp/ca'))

@@ -119,7 +119,7 @@ def test_truncated_stays_truthy_compatible() -> None:
     assert not clean.truncated
 
 
-def test_allow_truncated_false_is_the_raise_mode() -> None:
+def test_raise_mode_sees_the_text_and_the_stop_reason() -> None:
     with pytest.raises(TruncatedOutputError) as info:
         RobustJsonOutputParser(on_truncation="raise").parse(CUT_JSON)
     assert info.value.truncated == "text"
