@@ -191,9 +191,10 @@ def _decode(
 ) -> DecodedCalls:
     """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
     text that does not decode, ``EngineBugError`` (after logging once) for an engine bug.
-    With ``bound`` tools, positional arguments are placed on the tool's parameters rather than
-    dropped (the call policy places them, or makes the call invalid when they do not fit)."""
-    mode: Positional = "map" if bound and positional == "drop" else positional
+    With ``bound`` tools, positional arguments are placed on the tool's parameters whatever
+    ``positional`` says (the call policy places them, or makes the call invalid when they do not
+    fit): a bound signature says what they mean, so they are never dropped nor renamed."""
+    mode: Positional = "map" if bound else positional
     with engine_call(parser, "reading function calls"):
         return decode_calls(text, dialect=dialect, positional=mode)
 
@@ -240,7 +241,10 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts."""
 
     positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments: dropped as BFCL does, or kept as ``arg0``, ``arg1``..."""
+    """Python positional arguments of a call to an unbound tool: dropped as BFCL does, or kept
+    as ``arg0``, ``arg1``... With ``tools`` they go onto the tool's parameters in order
+    (``area(10, 5)`` -> ``{"width": 10, "height": 5}``), and a call with more than the tool
+    takes is an error naming the call."""
 
     on_error: OnError = "raise"
     """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
@@ -462,7 +466,9 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Which syntax to read; ``auto`` detects it from the text."""
 
     positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments: dropped, or kept as ``arg0``, ``arg1``..."""
+    """Python positional arguments of a call to an unbound tool: dropped, or kept as ``arg0``,
+    ``arg1``... With ``tools`` they go onto the tool's parameters in order, and a call with more
+    than the tool takes goes to ``invalid_tool_calls`` with the reason."""
 
     record_invalid: bool = True
     """Add an ``InvalidToolCall`` for call-like text that does not decode."""
