@@ -230,4 +230,6 @@ def dump_value(value: Any) -> Any:
     their own names (nested models likewise)."""
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(by_alias=True, exclude_unset=True)
+    if isinstance(value, list):  # a list target's items
+        return [dump_value(item) for item in value]
     return value

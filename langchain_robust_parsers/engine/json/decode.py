@@ -140,7 +140,7 @@ def _decode_region(
     if source != "span" and rest and not rest.isspace() and set(rest) <= _TRAILING_CLOSERS:
         log.add("extra_closer", end + len(rest) - len(rest.lstrip()))
     value = _undo_double_encoding(value, log, a)
-    dropped = _values_after(text, end, region.stop) if source == "whole" else ()
+    dropped = _values_after(text, end, region.stop) if source != "span" else ()  # JSON Lines
     report = ParseReport(
         source=source,
         start=a,
