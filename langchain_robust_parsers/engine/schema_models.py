@@ -10,7 +10,7 @@ lists), ``properties``/``required``, ``additionalProperties``, ``items``, ``enum
 and the constraints ``minimum``/``maximum`` (and exclusive), ``multipleOf``,
 ``minLength``/``maxLength``/``pattern``, ``minItems``/``maxItems``. With the ``[jsonschema]``
 extra installed the value is also checked against the whole schema as written
-(:mod:`.json_schema_rules`); without it, anything else is accepted as is. No LangChain import
+(`json_schema_rules`); without it, anything else is accepted as is. No LangChain import
 here.
 """
 

@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 FORMAT = FUNCTION_CALLS
-"""The format name under which both classes count outcomes in :class:`ParseStats`."""
+"""The format name under which both classes count outcomes in `ParseStats`."""
 
 Dialect = Literal[
     "auto",
@@ -112,7 +112,7 @@ Dialect = Literal[
     "bare",
 ]
 """``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
-name one dialect marker (see :mod:`langchain_robust_parsers.engine.calls.dialects`)."""
+name one dialect marker (see `langchain_robust_parsers.engine.calls.dialects`)."""
 
 BfclCall = dict[str, dict[str, Any]]
 """One call in BFCL's shape: ``{"function name": {"param": value}}``."""
@@ -208,13 +208,17 @@ def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
 class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """Parse the function calls a model wrote as text.
 
-    >>> FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
-    [{'get_weather': {'city': 'Paris', 'days': 3}}]
+    ```python
+    from langchain_robust_parsers import FunctionCallOutputParser
+
+    calls = FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
+    assert calls == [{"get_weather": {"city": "Paris", "days": 3}}]
+    ```
 
     Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
     or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
     dialects of open models, one record each in
-    :mod:`~langchain_robust_parsers.engine.calls.dialect_registry` (``<tool_call>`` with JSON,
+    `dialect_registry` (``<tool_call>`` with JSON,
     Qwen3-Coder's XML parameters or GLM's ``<arg_key>``; Seed-OSS, MiniMax-M2, DeepSeek V3 to
     V3.2, Kimi K2, gpt-oss harmony, FunctionGemma, Mistral, Llama 3/4, Granite, Phi-4-mini,
     Apertus, OLMo 3, InternLM2, LongCat, bare lists, ``{"tool_calls": [...]}``, OpenAI's
@@ -310,7 +314,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
@@ -319,7 +323,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -515,7 +519,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     async def ainvoke(
         self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
     ) -> BaseMessage:
-        """Async :meth:`invoke`."""
+        """Async `invoke`."""
         return await self._acall_with_config(self._aadapt, input, config, **kwargs)
 
     def adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:

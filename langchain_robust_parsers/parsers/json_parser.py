@@ -124,7 +124,7 @@ class RobustJsonOutputParser(
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -134,19 +134,19 @@ class RobustJsonOutputParser(
         return GenerationReaders.of_text(self._parse_partial, final, self.stats)
 
     def parse(self, text: str) -> Any:
-        """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""
+        """The JSON value of ``text`` (a final parse: see `parse_result`)."""
         final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
         publish(final.event, self.stats)
         return final.unwrap()
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The JSON value of ``text`` with what was located and repaired to obtain it.
 
-        Counted and dispatched like :meth:`parse`. The ``on_error`` option does not apply here
+        Counted and dispatched like `parse`. The ``on_error`` option does not apply here
         (there is no report for text with no JSON): it raises ``OutputParserException``. Given
         a message, its stop reason is read too (the report's ``truncated``).
         """
@@ -245,7 +245,7 @@ class RobustJsonOutputParser(
             return None
 
     def _parse_partial(self, text: str) -> Any:
-        """What a stream prefix shows so far (see :meth:`_stream_item`), or ``None``."""
+        """What a stream prefix shows so far (see `_stream_item`), or ``None``."""
         value = self._prefix_value(text)
         return None if value is None else self._stream_item(value)
 

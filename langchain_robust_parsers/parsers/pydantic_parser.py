@@ -130,7 +130,7 @@ class RobustPydanticOutputParser(
     on_error: OnError = "raise"
     """A final parse that gives no model: ``"raise"`` ``OutputParserException`` (chained from
     the ``ValidationError``), or ``"fallback"``: return ``None``, counted as ``fallback``, with
-    an empty report from :meth:`parse_with_report`. ``TruncatedOutputError`` under
+    an empty report from `parse_with_report`. ``TruncatedOutputError`` under
     ``on_truncation="raise"`` is raised either way: that option asks for it."""
 
     # ---------------------------------------------------------------- LangChain interface
@@ -157,7 +157,7 @@ class RobustPydanticOutputParser(
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         value = await aparse_generation(result, partial, self._readers())
         return cast("TBaseModel | None", value)
 
@@ -169,7 +169,7 @@ class RobustPydanticOutputParser(
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> TBaseModel:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         value = await self.aparse_result([Generation(text=text)])
         return value  # type: ignore[return-value]  # None only under on_error="fallback"
 
@@ -339,7 +339,7 @@ class RobustPydanticOutputParser(
         return fallback_on_error(final, self.on_error, None, ParseReport())
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
-        """:meth:`_parse_final` before ``on_error`` applies."""
+        """`_parse_final` before ``on_error`` applies."""
         found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
         candidates = _joined_first(self.pydantic_object, text, found)
         choice = first_fitting(candidates, self._fit_guarded)
@@ -371,7 +371,7 @@ class RobustPydanticOutputParser(
         return super().get_format_instructions() if is_model_class(target) else _schema(target)
 
     def _fit_guarded(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """:meth:`_fit`, with anything a user validator raises counted as a misfit."""
+        """`_fit`, with anything a user validator raises counted as a misfit."""
         try:
             return self._fit(value)
         except Exception as exc:  # a validator raising something unexpected
@@ -422,7 +422,7 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
 def _rebuild_parametrized(
     origin: type[RobustPydanticOutputParser[Any]], args: tuple[Any, ...], state: dict[Any, Any]
 ) -> RobustPydanticOutputParser[Any]:
-    """Unpickle a parser pickled by :meth:`RobustPydanticOutputParser.__reduce_ex__`."""
+    """Unpickle a parser pickled by `RobustPydanticOutputParser.__reduce_ex__`."""
     cls = origin[args]  # type: ignore[index]
     parser: RobustPydanticOutputParser[Any] = cls.__new__(cls)
     parser.__setstate__(state)

@@ -50,8 +50,8 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
 
     The schema is turned into a pydantic model (``engine/schema_models.py``), so the answer
     goes through the same locating, repair, coercion and validation as
-    :class:`RobustPydanticOutputParser`; the validated value comes back as a plain dict with
-    the keys the model wrote. Build it with :meth:`for_schema`.
+    `RobustPydanticOutputParser`; the validated value comes back as a plain dict with
+    the keys the model wrote. Build it with `for_schema`.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -102,11 +102,11 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any: ...
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The validated dict of ``result[0]`` (see :class:`RobustPydanticOutputParser`)."""
+        """The validated dict of ``result[0]`` (see `RobustPydanticOutputParser`)."""
         return dump_value(super().parse_result(result, partial=partial))
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`."""
+        """Async `parse_result`."""
         return dump_value(await super().aparse_result(result, partial=partial))
 
     def parse(self, text: str) -> Any:

@@ -122,7 +122,7 @@ class RobustXMLOutputParser(XMLOutputParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[dict[str, Any]]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(self, input, config, "skip"):
             yield item
 

@@ -86,7 +86,7 @@ def gather_values(
 ) -> list[TopValue]:
     """The top-level values of ``text`` in text order, from its ``candidates`` (ranked as
     ``iter_candidates`` yields them; the first is the best). ``limit`` stops the search once
-    that many values are found (a report names at most :data:`MAX_DROPPED_VALUES`)."""
+    that many values are found (a report names at most `MAX_DROPPED_VALUES`)."""
     taken: list[TopValue] = []
     kind = ""
     for value, report in candidates:
@@ -112,7 +112,7 @@ def gather_values(
 
 def with_dropped_values(report: ParseReport, values: Iterable[TopValue]) -> ParseReport:
     """``report`` (of the value returned) naming the start of every other value of
-    ``values``, the first :data:`MAX_DROPPED_VALUES` of them in text order."""
+    ``values``, the first `MAX_DROPPED_VALUES` of them in text order."""
     others = {v.report.start for v in values if v.report.start != report.start}
     others.update(report.dropped_values)
     dropped = tuple(sorted(others))[:MAX_DROPPED_VALUES]
