@@ -202,3 +202,20 @@ def test_a_json_schema_of_an_array_gets_every_value() -> None:
     for text in SEVERAL.values():
         assert parser.parse(text) == BOTH
     assert parser.OutputType == list[dict[str, Any]]
+
+
+def test_brackets_in_the_prose_after_an_object_are_not_records() -> None:
+    text = '{"order_id": 1, "status": "open"}\n\nSources: [1], [2]. Fill in {name} later.'
+    value, report = RobustJsonOutputParser().parse_with_report(text)
+    assert value == BOTH[0] and report.dropped_values == ()
+    assert RobustJsonOutputParser(several_values="list").parse(text) == [BOTH[0]]
+    parser = RobustPydanticOutputParser(pydantic_object=list[Ticket])  # type: ignore[type-var]
+    assert parser.parse(text) == [Ticket(**BOTH[0])]
+
+
+def test_a_long_explanation_after_the_value_is_read_once() -> None:
+    # Thousands of brackets in prose: each is tried once, and the values of the answer's shape
+    # are still found after them.
+    prose = "See [1] and {note}; " * 5_000
+    text = '{"n": 1}\n' + prose + '{"n": 2}'
+    assert RobustJsonOutputParser(several_values="list").parse(text) == [{"n": 1}, {"n": 2}]
