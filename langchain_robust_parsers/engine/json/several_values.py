@@ -130,7 +130,7 @@ def _clean_value_at(text: str, pos: int) -> tuple[Any, int, int] | None:
 
 def _clean_values_after(text: str, first: TopValue, limit: int | None) -> Iterator[TopValue]:
     """The well-formed values in the prose after ``first`` (a value that opens the text), of
-    its shape, within :data:`PROSE_SCAN_BUDGET`; at most ``limit`` of them."""
+    its shape, within `PROSE_SCAN_BUDGET`; at most ``limit`` of them."""
     pos = first.report.end
     budget = PROSE_SCAN_BUDGET * (len(text) - pos + 1)
     shape = _shape(first.value)
@@ -158,7 +158,7 @@ def gather_values(
 ) -> list[TopValue]:
     """The top-level values of ``text`` in text order, from its ``candidates`` (ranked as
     ``iter_candidates`` yields them; the first is the best). ``limit`` stops the search once
-    that many values are found (a report names at most :data:`MAX_DROPPED_VALUES`).
+    that many values are found (a report names at most `MAX_DROPPED_VALUES`).
 
     After a value that opens the text, the prose is searched for well-formed values only,
     lazily: the engine's span search would repair every bracket of a long explanation."""
@@ -193,7 +193,7 @@ def gather_values(
 
 def with_dropped_values(report: ParseReport, values: Iterable[TopValue]) -> ParseReport:
     """``report`` (of the value returned) naming the start of every other value of
-    ``values`` (all the answer's values), the first :data:`MAX_DROPPED_VALUES` in text order."""
+    ``values`` (all the answer's values), the first `MAX_DROPPED_VALUES` in text order."""
     others = sorted(v.report.start for v in values if v.report.start != report.start)
     dropped = tuple(others[:MAX_DROPPED_VALUES])
     return report if dropped == report.dropped_values else replace(report, dropped_values=dropped)
