@@ -10,7 +10,7 @@ import pickle
 import re
 import sys
 import time
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from call_corpus import CALL_CORPUS, CallCase
@@ -656,6 +656,43 @@ def test_positional_arguments_that_do_not_fit_are_an_error_never_an_empty_call(
     message = TextToolCallAdapter(tools=[rectangle_area]).invoke(AIMessage(content=text))
     assert message.tool_calls == []
     assert reason in message.invalid_tool_calls[0]["error"]
+
+
+_AREA_SCHEMA = {
+    "name": "rectangle_area",
+    "description": "The area of a rectangle.",
+    "parameters": {
+        "type": "object",
+        "properties": {"width": {"type": "number"}, "height": {"type": "number"}},
+        "required": ["width", "height"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "bound",
+    [
+        rectangle_area,
+        tool(rectangle_area),
+        _AREA_SCHEMA,
+        {"type": "function", "function": _AREA_SCHEMA},
+    ],
+    ids=["function", "langchain_tool", "json_schema", "openai_tool"],
+)
+@pytest.mark.parametrize("positional", ["drop", "keep"])
+def test_every_kind_of_bound_signature_places_positional_arguments(
+    bound: Any, positional: Literal["drop", "keep"]
+) -> None:
+    # The option only concerns unbound calls: a bound signature says what each argument means.
+    parser = FunctionCallOutputParser(tools=[bound], positional=positional)
+    assert parser.parse("[rectangle_area(10, 5)]") == [
+        {"rectangle_area": {"width": 10, "height": 5}}
+    ]
+    adapter = TextToolCallAdapter(tools=[bound], positional=positional)
+    message = adapter.invoke(AIMessage(content="rectangle_area(7.5, height=2)"))
+    assert [c["args"] for c in message.tool_calls] == [{"width": 7.5, "height": 2}]
+    with pytest.raises(OutputParserException, match=r"rectangle_area\(\) takes 2 positional"):
+        parser.parse("[rectangle_area(10, 5, 3)]")
 
 
 def test_without_bound_tools_positional_arguments_are_dropped_as_bfcl_does() -> None:

@@ -1,6 +1,6 @@
 """Output parsers as plain configuration, for serialised prompts.
 
-A serialised :class:`FormatLockedPromptTemplate` stores its parser as a small dict (the parser's
+A serialised `FormatLockedPromptTemplate` stores its parser as a small dict (the parser's
 class, the import path of its pydantic model, its options) rather than the parser object, and
 never the format instructions rendered from it. Loading turns the dict back into a parser.
 
@@ -125,12 +125,12 @@ def parser_to_config(parser: BaseOutputParser[Any]) -> dict[str, Any] | BaseOutp
 
 
 def is_parser_config(value: Any) -> TypeGuard[Mapping[str, Any]]:
-    """True for a dict made by :func:`parser_to_config`."""
+    """True for a dict made by `parser_to_config`."""
     return isinstance(value, Mapping) and value.get("kind") == CONFIG_MARKER
 
 
 def parser_from_config(config: Mapping[str, Any]) -> BaseOutputParser[Any]:
-    """The parser a :func:`parser_to_config` dict describes."""
+    """The parser a `parser_to_config` dict describes."""
     name = config.get("class")
     cls = _PARSERS.get(name) if isinstance(name, str) else None
     if cls is None:

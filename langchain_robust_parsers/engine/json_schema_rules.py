@@ -1,7 +1,7 @@
 """The whole of a JSON Schema, checked by the ``jsonschema`` library when it is installed.
 
 A JSON-schema dict given to ``with_structured_output`` or ``robust_structured_output`` is
-translated into a pydantic model (:mod:`.schema_models`), which repairs and coerces the answer
+translated into a pydantic model (`schema_models`), which repairs and coerces the answer
 but can express only part of JSON Schema: ``uniqueItems``, ``not``, ``minProperties``,
 ``dependentRequired``, ``if``/``then``, ``patternProperties``, ``format`` and the rest would pass
 unchecked. With the ``[jsonschema]`` extra installed, the coerced value is also checked against

@@ -57,7 +57,7 @@ def fit_model(model: type[Any], value: Any) -> ModelFit:
     """``value`` validated into ``model``, coerced first only if it fails as written.
 
     Validation errors (and a ``RecursionError`` from a model's own recursive validators) give
-    a failed :class:`ModelFit`; anything else a user validator raises propagates.
+    a failed `ModelFit`; anything else a user validator raises propagates.
     """
     try:
         return ModelFit(validate_model(model, value))

@@ -84,7 +84,7 @@ class Rejection:
 
 @dataclass
 class CallReview:
-    """The outcome of :func:`review_calls`: the answer's remaining content, the calls that may
+    """The outcome of `review_calls`: the answer's remaining content, the calls that may
     run, those that may not, the repairs per call id and the parse events to publish."""
 
     content: Any

@@ -14,7 +14,7 @@ from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
 def loads_with_report(
     text: str, *, partial: bool = False, allow_truncated: bool = True
 ) -> tuple[Any, ParseReport | None]:
-    """Like :func:`loads`, also returning the :class:`ParseReport` (``None`` when nothing was
+    """Like `loads`, also returning the `ParseReport` (``None`` when nothing was
     found in partial mode)."""
     if not isinstance(text, str):
         raise OutputParserException(

@@ -92,7 +92,7 @@ class _RobustList(ReportingParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[list[str]]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(
             cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
         ):

@@ -3,10 +3,13 @@ engine, with schema-aligned coercion when a payload almost fits."""
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import json
+import typing
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
+import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
@@ -17,8 +20,13 @@ from langchain_robust_parsers.engine import ParseReport, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
+from langchain_robust_parsers.engine.json.several_values import gather_values, join_values
 from langchain_robust_parsers.engine.label_values import read_labels
-from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.model_validation import (
+    has_required_fields,
+    is_model_class,
+    validate_model,
+)
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
     VALIDATION_ERRORS,
@@ -56,6 +64,13 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustPydanticOutputParser"]
 
+_SCHEMA_INSTRUCTIONS = (
+    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
+    "\nHere is the output schema:\n```\n{schema}\n```"
+)
+"""As langchain-core words its instructions, for a target that is not a model class (its
+wording for a model deletes the schema's ``type``, which for a list is ``array``)."""
+
 DROPPED_NOTE_PREFIX = "dropped:"
 """A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
 entry of the report's ``dropped``, not a repair."""
@@ -78,6 +93,9 @@ class RobustPydanticOutputParser(
     validated again. The first success wins. On failure the message keeps LangChain's
     ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text;
     with ``on_error="fallback"`` the parse returns ``None`` instead (counted as ``fallback``).
+
+    A ``list[Model]`` target gives a list: items written as several values (JSON Lines, a
+    fence per item) are all read, in order.
 
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``;
     coercions appear in the report as repairs named ``coerce:<rule>``.
@@ -108,7 +126,7 @@ class RobustPydanticOutputParser(
     on_error: OnError = "raise"
     """A final parse that gives no model: ``"raise"`` ``OutputParserException`` (chained from
     the ``ValidationError``), or ``"fallback"``: return ``None``, counted as ``fallback``, with
-    an empty report from :meth:`parse_with_report`. ``TruncatedOutputError`` under
+    an empty report from `parse_with_report`. ``TruncatedOutputError`` under
     ``on_truncation="raise"`` is raised either way: that option asks for it."""
 
     # ---------------------------------------------------------------- LangChain interface
@@ -135,7 +153,7 @@ class RobustPydanticOutputParser(
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         value = await aparse_generation(result, partial, self._readers())
         return cast("TBaseModel | None", value)
 
@@ -147,7 +165,7 @@ class RobustPydanticOutputParser(
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> TBaseModel:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         value = await self.aparse_result([Generation(text=text)])
         return value  # type: ignore[return-value]  # None only under on_error="fallback"
 
@@ -260,7 +278,8 @@ class RobustPydanticOutputParser(
     def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
         """The failed parse, its exception chained from the ``ValidationError`` (as
         LangChain's parser chains it) when there was one."""
-        name = self.pydantic_object.__name__
+        target: Any = self.pydantic_object
+        name = target.__name__ if is_model_class(target) else str(target)
         msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
         cause = error if isinstance(error, BaseException) else None
@@ -316,8 +335,9 @@ class RobustPydanticOutputParser(
         return fallback_on_error(final, self.on_error, None, ParseReport())
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
-        """:meth:`_parse_final` before ``on_error`` applies."""
-        candidates = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        """`_parse_final` before ``on_error`` applies."""
+        found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        candidates = _joined_first(self.pydantic_object, text, found)
         choice = first_fitting(candidates, self._fit_guarded)
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
@@ -341,12 +361,44 @@ class RobustPydanticOutputParser(
             completion = text
         return self._failure(text, completion, choice.error)
 
+    def get_format_instructions(self) -> str:
+        """LangChain's instructions around the target's JSON schema."""
+        target: Any = self.pydantic_object
+        return super().get_format_instructions() if is_model_class(target) else _schema(target)
+
     def _fit_guarded(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """:meth:`_fit`, with anything a user validator raises counted as a misfit."""
+        """`_fit`, with anything a user validator raises counted as a misfit."""
         try:
             return self._fit(value)
         except Exception as exc:  # a validator raising something unexpected
             return exc
+
+
+def is_list_target(target: Any) -> bool:
+    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
+    holds several (JSON Lines, several fenced blocks) is an item of it."""
+    return typing.get_origin(target) in (list, collections.abc.Sequence)
+
+
+def _schema(target: Any) -> str:
+    """The format instructions for a target that is not a model class (a list's schema is an
+    array of the item model)."""
+    schema = pydantic.TypeAdapter(target).json_schema()
+    return _SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
+
+
+def _joined_first(
+    target: Any, text: str, found: collections.abc.Iterator[tuple[Any, ParseReport]]
+) -> collections.abc.Iterable[tuple[Any, ParseReport]]:
+    """The candidates ``found`` for ``target``; for a list target, when the answer holds
+    several values, the list of them all first, then each value alone."""
+    if not is_list_target(target):
+        return found
+    candidates = list(found)
+    values = gather_values(text, candidates)
+    if len(values) < 2:
+        return candidates
+    return [join_values(values), *candidates]
 
 
 def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
@@ -366,7 +418,7 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
 def _rebuild_parametrized(
     origin: type[RobustPydanticOutputParser[Any]], args: tuple[Any, ...], state: dict[Any, Any]
 ) -> RobustPydanticOutputParser[Any]:
-    """Unpickle a parser pickled by :meth:`RobustPydanticOutputParser.__reduce_ex__`."""
+    """Unpickle a parser pickled by `RobustPydanticOutputParser.__reduce_ex__`."""
     cls = origin[args]  # type: ignore[index]
     parser: RobustPydanticOutputParser[Any] = cls.__new__(cls)
     parser.__setstate__(state)

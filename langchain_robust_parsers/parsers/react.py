@@ -1,7 +1,7 @@
 """``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
 
 One parser reads both ReAct layouts and their usual deviations (see
-:mod:`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
+`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
 list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
 It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
 langchain-classic, with the same error contract for agent executors.
@@ -9,17 +9,17 @@ langchain-classic, with the same error contract for agent executors.
 Streaming has two modes:
 
 - ``stream_text=False`` (default): the stream holds exactly one item, the ``AgentAction`` or
-  ``AgentFinish`` that :meth:`ReActOutputParser.parse` gives for the whole text (or the
+  ``AgentFinish`` that `ReActOutputParser.parse` gives for the whole text (or the
   ``OutputParserException`` it raises). langchain-classic's ``AgentExecutor`` adds up streamed
   chunks, so it needs this.
 - ``stream_text=True``: the stream also holds ``str`` deltas: the thought text (markers
   removed; left out with ``stream_thoughts=False``) while the turn is undecided, then the
   final answer as it is generated, decoded, never splitting an escape. A tool action comes as
   an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
-  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and :data:`ANSWER_STREAMED_KEY`
+  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and `ANSWER_STREAMED_KEY`
   (``True`` when every character of the output was already yielded as deltas, so a runner must
   not show it again). Text that never becomes a step is yielded as thought text, then the
-  stream ends as :meth:`ReActOutputParser.parse` does: the ``OutputParserException`` it raises
+  stream ends as `ReActOutputParser.parse` does: the ``OutputParserException`` it raises
   (``send_to_llm=True``, so ``AgentExecutor(handle_parsing_errors=True)`` sends it back to the
   model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
   both a step and a final answer is not an error here: the first step decides.
@@ -90,11 +90,11 @@ __all__ = [
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = REACT
-"""The format name under which :class:`ParseStats` counts ReAct parses."""
+"""The format name under which `ParseStats` counts ReAct parses."""
 
 ANSWER_STREAMED_KEY = "final_answer_streamed"
 """The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
-the answer was already yielded as ``str`` deltas; the name seed 003's runner uses."""
+the answer was already yielded as ``str`` deltas; the name streaming ReAct runners use."""
 
 MISSING_ACTION = "Invalid Format: Missing 'Action:' after 'Thought:'"
 MISSING_ACTION_INPUT = "Invalid Format: Missing 'Action Input:' after 'Action:'"
@@ -154,9 +154,12 @@ def _generation_text(generation: Generation) -> str:
 class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
 
-    >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
-    AgentAction(tool='search', tool_input='Paris', log='Action: {"action": "search", \
-"action_input": "Paris"}')
+    ```python
+    from langchain_robust_parsers import ReActOutputParser
+
+    step = ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
+    assert (step.tool, step.tool_input) == ("search", "Paris")  # an AgentAction
+    ```
 
     Reads JSON actions (inline after ``Action:``, fenced with or without a language tag, closed
     or not, wrapped in a one-element list, alone on a line; ``tool``/``name`` for ``action``,
@@ -172,14 +175,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
-    default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
+    default one item, what `parse` gives for the whole text; with ``stream_text=True``
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
+    the answer was already streamed. The ``str`` deltas are `TextDelta` strings that
     add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
     what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
-    at all ends the text stream as :meth:`parse` ends: with its ``OutputParserException``, or
+    at all ends the text stream as `parse` ends: with its ``OutputParserException``, or
     under ``on_error="fallback"`` with the ``AgentFinish`` of the text, so an executor never
     ends a turn on text alone.
 
@@ -196,7 +199,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stream_text: bool = False
-    """Also stream thought and answer text as ``str`` deltas (seed 003's contract)."""
+    """Also stream thought and answer text as ``str`` deltas."""
 
     stream_thoughts: bool = True
     """With ``stream_text``: include the thought text; ``False`` streams the final answer only
@@ -207,7 +210,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
 
     instructions: Literal["text", "json"] = "json"
-    """The layout :meth:`get_format_instructions` describes; both are always parsed."""
+    """The layout `get_format_instructions` describes; both are always parsed."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (an action's JSON input cut off, or a provider stop reason such as
@@ -258,7 +261,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         return value
 
     async def aparse(self, text: str) -> Step:
-        """Async :meth:`parse`: scans in an executor, dispatches the event async."""
+        """Async `parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text)
         value, event, error = self._decide(scan, text)
         await apublish(event, self.stats)
@@ -282,7 +285,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
-        """Async :meth:`parse_result`."""
+        """Async `parse_result`."""
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
@@ -361,7 +364,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(self, input, config):
             yield as_delta(item)
 
@@ -447,7 +450,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
-    """A :class:`ReActOutputParser` (with ``fields``) that is also langchain-classic's
+    """A `ReActOutputParser` (with ``fields``) that is also langchain-classic's
     ``AgentOutputParser``, for the classic agent classes whose ``output_parser`` field takes
     only that type (``ZeroShotAgent``, ``ConversationalAgent``, ``StructuredChatAgent``,
     ``LLMSingleActionAgent``, ``StructuredChatOutputParserWithRetries(base_parser=...)``).
@@ -483,7 +486,7 @@ def _action(step: ReActStep, log: str) -> AgentAction:
 
 
 def _actions(actions: Sequence[ReActStep], log: str) -> list[AgentAction]:
-    """The turn's actions (:func:`turn_actions`) as ``AgentAction``s. The first carries the
+    """The turn's actions (`turn_actions`) as ``AgentAction``s. The first carries the
     turn's log, the others an empty one: a scratchpad that joins each action's log with its
     observation (``format_log_to_str``) then shows the turn once."""
     return [_action(s, log if k == 0 else "") for k, s in enumerate(actions)]

@@ -1,11 +1,11 @@
 """Whether the model was cut off at its output-token limit, and the error for a cut answer.
 
 The providers' words for it, and where they sit, are one table in
-:mod:`langchain_robust_parsers.engine.lexicon.stop_reasons`; :func:`stop_reason_cut` reads it
+`langchain_robust_parsers.engine.lexicon.stop_reasons`; `stop_reason_cut` reads it
 from a message (``response_metadata``) or a generation (its message's metadata, then its
 ``generation_info``). Every parser that can see a cut answer has one option, ``on_truncation``:
 ``"complete"`` (complete it, as LangChain does, and say so in the report) or ``"raise"``
-(:class:`TruncatedOutputError`).
+(`TruncatedOutputError`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ __all__ = [
 
 OnTruncation = Literal["complete", "raise"]
 """What a parser does with a cut-off answer: complete it (the report says ``truncated``), or
-raise :class:`TruncatedOutputError`."""
+raise `TruncatedOutputError`."""
 
 
 def _metadata(source: BaseMessage | Generation | Mapping[str, Any] | None) -> list[Any]:
@@ -106,7 +106,7 @@ def truncation_mode(on_truncation: str) -> OnTruncation:
 def truncation_error(
     parser: str, text: str, truncated: Truncation, stop_reason: str | None
 ) -> TruncatedOutputError:
-    """The :class:`TruncatedOutputError` of ``parser`` (its name) for ``text``."""
+    """The `TruncatedOutputError` of ``parser`` (its name) for ``text``."""
     said = f" (stop reason {stop_reason!r})" if stop_reason else ""
     seen = {"text": "the text is unfinished", "stop_reason": "the provider says so"}.get(
         truncated, "the text is unfinished and the provider says so"
@@ -129,7 +129,7 @@ def truncation_failure(
     stop_reason: str | None,
     cause: Exception | None = None,
 ) -> FinalParse[Any]:
-    """The failed final parse of a cut-off answer: :func:`truncation_error` (caused by
+    """The failed final parse of a cut-off answer: `truncation_error` (caused by
     ``cause``, the engine error when no value was read) and its ``failed`` event."""
     error = truncation_error(parser, text, truncated, stop_reason)
     error.__cause__ = cause
@@ -144,7 +144,7 @@ def raise_if_truncated(
     *,
     text_cut: bool,
 ) -> None:
-    """Raise :class:`TruncatedOutputError` when ``mode`` is ``"raise"`` and the answer was cut
+    """Raise `TruncatedOutputError` when ``mode`` is ``"raise"`` and the answer was cut
     (``text_cut``: the parser saw an unfinished text; or ``source``'s stop reason says so).
     The one call a parser makes where its final result is produced."""
     if mode != "raise":

@@ -1,7 +1,7 @@
 """Robust twin of langchain-classic's ``StructuredOutputParser`` (``ResponseSchema`` fields),
 over the package's JSON engine, so every JSON repair applies.
 
-langchain-classic is not a dependency: :class:`ResponseSchema` here has the classic one's
+langchain-classic is not a dependency: `ResponseSchema` here has the classic one's
 fields, and the parser accepts the classic class's instances (anything with ``name``,
 ``description`` and ``type``) as well as its own.
 """

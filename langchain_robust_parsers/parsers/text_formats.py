@@ -1,8 +1,8 @@
 """What the parsers of non-JSON formats share: one final parse turned into LangChain's contract.
 
 Each of those parsers (XML, YAML, lists, choices, dates, structured, functions) hands
-:func:`final_parse` a function that reads the text and returns ``(value, ParseReport)`` or
-raises an engine error; the result is a :class:`FinalParse` whose event is counted and
+`final_parse` a function that reads the text and returns ``(value, ParseReport)`` or
+raises an engine error; the result is a `FinalParse` whose event is counted and
 dispatched like the JSON parser's, and whose error is ``OutputParserException(msg,
 llm_output=text)``.
 """

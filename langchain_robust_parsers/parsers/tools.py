@@ -120,7 +120,7 @@ __all__ = [
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = TOOLS
-"""The format name under which the three parsers count outcomes in :class:`ParseStats`."""
+"""The format name under which the three parsers count outcomes in `ParseStats`."""
 
 # --------------------------------------------------------------------------- the parsers
 
@@ -173,7 +173,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     @property
     def OutputType(self) -> Any:
-        """A list of :meth:`_item_type`, or one item or ``None`` under ``first_tool_only``."""
+        """A list of `_item_type`, or one item or ``None`` under ``first_tool_only``."""
         item: Any = self._item_type()
         return item | None if self.first_tool_only else list[item]
 
@@ -193,7 +193,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -206,7 +206,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_with_report(  # type: ignore[override]  # a report per call, not one ParseReport
@@ -245,7 +245,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
@@ -595,11 +595,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
         """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
-        and its :func:`stream_entry`. ``None``: compare values."""
+        and its `stream_entry`. ``None``: compare values."""
         return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
 
     def _stream_item(self, call: WorkingCall) -> Any:
-        """What one selected call contributes to the output: :meth:`_item`, without a call
+        """What one selected call contributes to the output: `_item`, without a call
         more on the hot path of a stream."""
         if self.return_id:
             return {"args": call.args, "id": call.id, "type": call.name}
@@ -620,7 +620,7 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     """A drop-in ``JsonOutputKeyToolsParser``: the arguments of the calls to ``key_name`` (whole
     calls under ``return_id``; the first or ``None`` under ``first_tool_only``), with the repairs,
     name matching (``key_name`` is a bound name), text fallback and linear streaming of
-    :class:`RobustJsonOutputToolsParser`."""
+    `RobustJsonOutputToolsParser`."""
 
     @property
     def _type(self) -> str:
@@ -663,7 +663,7 @@ def _tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
     """A drop-in ``PydanticToolsParser``: each call validated into its tool's model (v2 or
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
-    :class:`RobustJsonOutputToolsParser`.
+    `RobustJsonOutputToolsParser`.
 
     A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces (wrapper
     keys, key case, enum and ``Literal`` case, numbers in strings...) and validated again; the

@@ -155,7 +155,7 @@ OnError = Literal["raise", "fallback"]
 ON_ERROR_VALUES: tuple[OnError, ...] = ("raise", "fallback")
 
 _CAPTURE: ContextVar[list[Any] | None] = ContextVar("robust_parsers_event_capture", default=None)
-"""The events published in this context, while :func:`captured_events` listens."""
+"""The events published in this context, while `captured_events` listens."""
 
 
 @contextmanager
@@ -170,7 +170,7 @@ def captured_events() -> Iterator[list[Any]]:
 
 
 def record_event(event: Any) -> None:
-    """Hand ``event`` to the listening :func:`captured_events`, if any (called on publish)."""
+    """Hand ``event`` to the listening `captured_events`, if any (called on publish)."""
     seen = _CAPTURE.get()
     if seen is not None:
         seen.append(event)
@@ -195,7 +195,7 @@ class ReportingParser(StrictOptions):
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of ``text`` with what was located and repaired to obtain it.
 
-        Counted and dispatched like :meth:`parse`, and raising what it raises. The report is the
+        Counted and dispatched like `parse`, and raising what it raises. The report is the
         one the parse's ``parse_report`` event carries (an empty ``ParseReport`` when the parse
         needed no locating, or returned its ``on_error="fallback"`` value).
         """
@@ -204,7 +204,7 @@ class ReportingParser(StrictOptions):
         return value, _report_of(seen)
 
     async def aparse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
-        """Async :meth:`parse_with_report`: the same value, report, count and event."""
+        """Async `parse_with_report`: the same value, report, count and event."""
         if type(self).parse_with_report is not ReportingParser.parse_with_report:
             # A parser with a report of its own shape: the same method, in an executor.
             return await run_in_executor(None, self.parse_with_report, text)

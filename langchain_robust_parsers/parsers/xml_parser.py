@@ -139,7 +139,7 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[dict[str, Any]]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(self, input, config, "skip"):
             yield item
 

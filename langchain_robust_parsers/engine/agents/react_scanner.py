@@ -1,8 +1,8 @@
 """The ReAct scanner's driver: prose, look-ahead, markers, reasoning blocks and fences.
 
-:class:`ReActScanner` reads the text chunk by chunk, each character once, through one handler a
-:class:`~.react_base.ScanState`; the text layout's handlers come from :mod:`.react_text`, the
-JSON action's from :mod:`.react_json`. The only text held back is a bounded look-ahead (a
+`ReActScanner` reads the text chunk by chunk, each character once, through one handler a
+`ScanState`; the text layout's handlers come from `react_text`, the
+JSON action's from `react_json`. The only text held back is a bounded look-ahead (a
 marker that may still be forming, a fence, a tag) or the JSON of an action being read.
 """
 
@@ -90,8 +90,8 @@ class ThinkState:
 
 
 class ReActScanner(JsonActions, TextLayout):
-    """Feed text chunks with :meth:`feed`, end with :meth:`close`; both return the deltas the
-    chunk completed. Completed steps accumulate in :attr:`steps`.
+    """Feed text chunks with `feed`, end with `close`; both return the deltas the
+    chunk completed. Completed steps accumulate in `steps`.
 
     Deltas follow the first step only: thought text while the turn is undecided; once the first
     step is known to be a final answer, its answer; nothing after the first step completes.

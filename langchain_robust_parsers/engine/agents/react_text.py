@@ -2,8 +2,8 @@
 
 The marker grammar (``Thought:``, ``Action:``, ``Action Input:``, ``Final Answer:``,
 ``Observation:`` in any case, numbered, in bold) is decided one character at a time by
-:func:`classify_marker`, so that the scanner can hold back a marker that is still forming and
-release it the moment it cannot be one. :class:`TextLayout` reads ``Action: tool`` with its
+`classify_marker`, so that the scanner can hold back a marker that is still forming and
+release it the moment it cannot be one. `TextLayout` reads ``Action: tool`` with its
 ``Action Input: ...`` and ``Final Answer: ...`` values.
 """
 

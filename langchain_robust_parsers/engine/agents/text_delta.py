@@ -7,7 +7,7 @@ LangChain's ``AgentExecutor`` (``stream_runnable=True``, its default) and the tr
 stream add every streamed item to the previous ones (``final_output += chunk``) and use the sum
 as the agent's step. A stream of plain ``str`` deltas followed by an ``AgentAction`` or
 ``AgentFinish`` would fail there with ``TypeError: can only concatenate str (not
-"AgentFinish") to str``. A :class:`TextDelta` is a ``str`` whose sum with a step *is* the step
+"AgentFinish") to str``. A `TextDelta` is a ``str`` whose sum with a step *is* the step
 (text plus step, step plus text), and whose sum with text is text again, so the sum of the
 whole stream is what the agent decided, and no option has to be turned off to use it.
 """
@@ -36,5 +36,5 @@ class TextDelta(str):
 
 
 def as_delta(item: Any) -> Any:
-    """``item`` as a :class:`TextDelta` when it is streamed text, else unchanged."""
+    """``item`` as a `TextDelta` when it is streamed text, else unchanged."""
     return TextDelta(item) if type(item) is str else item

@@ -13,11 +13,11 @@ The grammar (UI-TARS and UI-TARS-desktop prompts)::
     open_app(app_name='...')  open_computer()  press_home()  press_back()
 
 The omni layout (the action inside ``<computer_env>``, the final answer in ``<answer>``) and
-Seed's ``<seed:tool_call><function=...>`` calls are read too (:mod:`.gui_layouts`), and
-:mod:`.gui_coordinates` maps every coordinate form to the window. With several ``Action:``
+Seed's ``<seed:tool_call><function=...>`` calls are read too (`gui_layouts`), and
+`gui_coordinates` maps every coordinate form to the window. With several ``Action:``
 sections the last counts, as in UI-TARS's own reader (``multiple="all"`` keeps them all).
 
-Each call is read with Python's own grammar first (:func:`decode_python_calls`: ``ast.parse``
+Each call is read with Python's own grammar first (`decode_python_calls`: ``ast.parse``
 only, nothing evaluated), so ``type(content='it\\'s done\\n')`` decodes its escapes exactly.
 What Python cannot read (an unescaped quote inside ``content``, a literal line break, an unquoted
 ``<|box_start|>`` token, a missing comma between keyword arguments, a closing ``)`` or quote
@@ -405,7 +405,7 @@ def find_calls(
 
     With ``known_only`` only the UI-TARS call names count (text without an ``Action:`` marker,
     where other ``name(`` is prose). A call the text ends inside is dropped (the answer was cut
-    off: ``log.truncated``); more than :data:`MAX_CALLS` calls are not read.
+    off: ``log.truncated``); more than `MAX_CALLS` calls are not read.
     """
     calls: list[UiTarsCall] = []
     budget = SCAN_BUDGET * (stop - start + 1)

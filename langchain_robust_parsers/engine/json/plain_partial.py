@@ -3,7 +3,7 @@
 Re-reading the whole text on every chunk is quadratic, but jiter reads about forty times faster
 than the incremental decoder's Python scanner, whose fixed cost per chunk is about that of one
 jiter call: for the first chunks of a stream the re-read costs less than scanning the chunk
-would. :class:`HandOver` keeps the account; once the re-reads, plus the decoder's catching up,
+would. `HandOver` keeps the account; once the re-reads, plus the decoder's catching up,
 would cost more than the decoder alone (or as soon as the text is not plain JSON: prose, a
 fence, anything lenient), the caller hands the whole text to the incremental decoder once. A
 stream that goes on therefore costs about what the decoder alone costs, and one that ends
@@ -115,7 +115,7 @@ def _inside_string(text: str) -> bool:
 
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
-    :data:`NOT_PLAIN` when jiter rejects it."""
+    `NOT_PLAIN` when jiter rejects it."""
     if not CUT_ESCAPES_KEPT and "\\" in text[-ESCAPE_TAIL_SIZE:]:
         return NOT_PLAIN
     m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
@@ -129,7 +129,7 @@ def partial_value(text: str) -> Any:
 
 def complete_value(text: str) -> Any:
     """The value of ``text`` when it is exactly one strict JSON container with whitespace
-    around it, else :data:`NOT_PLAIN`."""
+    around it, else `NOT_PLAIN`."""
     if not plain_start(text):
         return NOT_PLAIN
     try:

@@ -1,12 +1,12 @@
 """The rules of the lenient scanner, listed per scanner state in the order they are tried.
 
-The scanner is in one of three states: expecting a value (:data:`VALUE`), expecting a key or the
-end of an object (:data:`KEY`), or after a value (:data:`AFTER`). Each rule is
+The scanner is in one of three states: expecting a value (`VALUE`), expecting a key or the
+end of an object (`KEY`), or after a value (`AFTER`). Each rule is
 ``rule(scan, pos, c) -> (state, pos) | None``: ``c`` is ``src[pos]``, the first significant
 character; ``None`` means the rule does not apply and the next one is tried. A rule that reads a
-value stores it in ``scan.pending`` and moves to :data:`COMPLETE`; a rule that ends the scan
-stores ``scan.result`` and moves to :data:`DONE`. The last rule of each state always applies.
-The repairs a rule records are named in :mod:`.repair_names`.
+value stores it in ``scan.pending`` and moves to `COMPLETE`; a rule that ends the scan
+stores ``scan.result`` and moves to `DONE`. The last rule of each state always applies.
+The repairs a rule records are named in `repair_names`.
 """
 
 from __future__ import annotations

@@ -390,7 +390,7 @@ def _key_inside_string(src: str, q: int, text: str) -> tuple[int, int] | None:
 
 
 def key_in_unclosed_string(src: str, stop: int, text: str) -> tuple[int, int] | None:
-    """Like :func:`_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
+    """Like `_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
     it marks where the closing quote was forgotten (``{"a": "first, b: 1}``)."""
     m = _LAST_KEY_INSIDE_STRING.match(text)
     if m is None:

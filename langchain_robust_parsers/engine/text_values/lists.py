@@ -3,7 +3,7 @@
 
 A list is read in units: a line for the numbered and bulleted kinds, a comma-separated segment
 for the comma kind. Each unit gives its items through the same function whether the text is read
-whole (:func:`read_list`) or as it streams (:class:`ListStream`), so the items a stream hands out
+whole (`read_list`) or as it streams (`ListStream`), so the items a stream hands out
 are the first items of the final list.
 """
 
@@ -281,7 +281,7 @@ class ListStream:
 
     Line kinds hand out an item when its line ends (a line with the parser's own marker); the
     comma kind when the comma after it arrives, while the answer is a single unmarked line.
-    Anything else waits for :meth:`close`, which reads the whole text with :func:`read_list` and
+    Anything else waits for `close`, which reads the whole text with `read_list` and
     hands out the items not handed out yet. Each chunk is read once.
     """
 
