@@ -10,9 +10,10 @@ stream that goes on therefore costs about what the decoder alone costs, and one 
 early costs less.
 
 The values match the decoder's (LangChain's observable partial semantics): jiter's
-``trailing-strings`` mode shows a string from its opening quote, leaves out unfinished literals
-and keys without values; the one difference, a number cut after its ``.`` or exponent marker
-(``1.`` reads as ``1``, where jiter drops it), is evened out by cutting that tail first.
+``trailing-strings`` mode shows a string from its opening quote and leaves out keys without
+values; the two differences are evened out on the text first: a number cut after its ``.`` or
+exponent marker (``1.`` reads as ``1``, where jiter drops it) loses that tail, and a literal cut
+where its completion is unique (``["a", tr``, where jiter drops it) is spelled out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from langchain_robust_parsers.engine.json.cut_literals import LITERAL_TAILS
 from langchain_robust_parsers.engine.lexicon.reasoning import THINK_OPEN, may_become_opener
 
 # Costs in units of one character re-read by jiter (about 2.9 ns), measured on records
@@ -113,6 +115,23 @@ def _inside_string(text: str) -> bool:
     return quotes % 2 == 1
 
 
+_CUT_LITERAL = re.compile(r"[\[,:][ \t\r\n]*([a-z]{1,4})\Z")
+"""A word where a value starts, cut by the end of the text (``["a", tr``)."""
+_LITERAL_ENDS = frozenset("".join(LITERAL_TAILS))  # the letters such a word ends with
+CUT_LITERAL_WINDOW = 64
+"""Characters at the end of the text searched for a cut literal and the token before it."""
+
+
+def _complete_cut_literal(text: str) -> str:
+    """``text`` with a literal cut at its end spelled out when its completion is unique
+    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``)."""
+    m = _CUT_LITERAL.search(text, max(0, len(text) - CUT_LITERAL_WINDOW))
+    if m is None or m.group(1) not in LITERAL_TAILS or _inside_string(text):
+        return text
+    # A join, not `+`: a stream's first text is a str subclass that refuses `+` (it is traced).
+    return "".join((text, LITERAL_TAILS[m.group(1)]))
+
+
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
     :data:`NOT_PLAIN` when jiter rejects it."""
@@ -121,6 +140,8 @@ def partial_value(text: str) -> Any:
     m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
+    elif text[-1:] in _LITERAL_ENDS:
+        text = _complete_cut_literal(text)
     try:
         return from_json(text, allow_partial="trailing-strings", allow_inf_nan=False)
     except (ValueError, TypeError):  # TypeError: a lone surrogate does not encode to UTF-8
