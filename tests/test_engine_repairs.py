@@ -936,7 +936,7 @@ def test_escaped_quotes_inside_a_real_string_stay_data() -> None:
         ('{"a": "x", "b": ["y", tr', {"a": "x", "b": ["y", True]}),
         ('{"a": "x", "b": fals', {"a": "x", "b": False}),
         ('["a", "b", T', ["a", "b"]),  # Python's True, cut: T may be a constructor
-        ('[\'a\', tru', ["a", True]),
+        ("['a', tru", ["a", True]),
     ],
 )
 def test_a_literal_cut_after_a_string_is_never_read_into_it(text: str, expected: Any) -> None:

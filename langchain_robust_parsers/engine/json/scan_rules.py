@@ -17,6 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_robust_parsers.engine.json.cut_literals import completed_literal
+from langchain_robust_parsers.engine.json.over_escaped import (
+    ESCAPED_QUOTE,
+    read_cut_over_escaped,
+    read_over_escaped,
+)
 from langchain_robust_parsers.engine.json.scan_containers import (
     _NOT_CLOSED,
     C_FIRST_WINDOW,
@@ -53,11 +58,6 @@ from langchain_robust_parsers.engine.json.scan_scalars import (
     _scan_number,
     _unquoted_value,
     constructor_argument,
-)
-from langchain_robust_parsers.engine.json.over_escaped import (
-    ESCAPED_QUOTE,
-    read_cut_over_escaped,
-    read_over_escaped,
 )
 from langchain_robust_parsers.engine.json.scan_strings import (
     _closers_after_unclosed_string,

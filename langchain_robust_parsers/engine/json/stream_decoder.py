@@ -47,9 +47,9 @@ from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401
 from langchain_robust_parsers.engine.json.stream_lexicon import (
     JSON_LITERALS as _JSON_LITERALS,
     LITERALS as _LITERALS,
-    SHOWN_WORDS as _SHOWN_WORDS,
     RUN_ITEM as _RUN_ITEM,
     RUN_MEMBER as _RUN_MEMBER,
+    SHOWN_WORDS as _SHOWN_WORDS,
     SIMPLE_KEY as _SIMPLE_KEY,
     SIMPLE_STRING as _SIMPLE_STRING,
     STRING_END as _STRING_END,
