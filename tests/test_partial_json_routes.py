@@ -9,6 +9,7 @@ never swallow the next item into a string nor drop a literal it showed.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -46,6 +47,12 @@ def grows_into(part: Any, full: Any) -> bool:
             return False
         return not keys or grows_into(part[keys[-1]], full[keys[-1]])
     return bool(part == full)
+
+
+def assert_only_grows(values: list[Any]) -> None:
+    """Each value a stream yielded grows into the next one."""
+    for earlier, later in itertools.pairwise(values):
+        assert grows_into(earlier, later), (earlier, later)
 
 
 def _by_decoder(text: str, size: int) -> Any:
@@ -148,8 +155,7 @@ def test_a_stream_shows_a_cut_literal_once_and_never_takes_it_back() -> None:
     assert {"ok": True, "items": ["a", False]} in values  # from `fa`
     final = json.loads(text)
     assert values[-1] == final
-    for earlier, later in zip(values, values[1:], strict=False):
-        assert grows_into(earlier, later), (earlier, later)
+    assert_only_grows(values)
 
 
 def test_a_stream_cut_inside_a_literal_ends_with_it_completed() -> None:
@@ -193,5 +199,4 @@ def test_streamed_values_only_grow(value: Any, size: int) -> None:
     chunks = [doc[i : i + size] for i in range(0, len(doc), size)]
     values = list(RobustJsonOutputParser().transform(iter(chunks)))
     assert values[-1] == value
-    for earlier, later in zip(values, values[1:], strict=False):
-        assert grows_into(earlier, later), (earlier, later)
+    assert_only_grows(values)
