@@ -19,6 +19,7 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
     VALIDATION_ERRORS,
@@ -106,6 +107,10 @@ class RobustPydanticOutputParser(
     outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
     YAML-like answer should be clarified, not accepted."""
 
+    partial: bool = False
+    """Stream models as their fields arrive, missing fields unset (a subclass of the model with
+    every field optional, recursively: ``engine/partial_models.py``); the last is ``parse``'s."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
 
@@ -185,6 +190,12 @@ class RobustPydanticOutputParser(
         except EngineError:  # nothing to show yet
             return None
 
+    def _next_item(self, value: Any, prev: Any) -> Any:
+        if not self.partial or partial_model(self.pydantic_object) is None:
+            return super()._next_item(value, prev)
+        item = read_partial(self.pydantic_object, value)
+        return item if item is not None and only_grew(prev, item) else None
+
     def _stream_item(self, value: Any) -> Any:
         """The model a partial value validates to, or ``None``. A value that lacks a required
         top-level field is skipped without validating it: validation reads the whole value,
@@ -255,6 +266,8 @@ class RobustPydanticOutputParser(
                 value, _ = decode(text, allow_truncated=True, stream_prefix=True)
         except EngineError:
             return None
+        if self.partial and partial_model(self.pydantic_object) is not None:
+            return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
         try:
             fitted = self._fit(value)
         except Exception:  # a user validator raising something pydantic does not wrap
