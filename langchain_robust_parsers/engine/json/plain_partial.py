@@ -115,21 +115,31 @@ def _inside_string(text: str) -> bool:
     return quotes % 2 == 1
 
 
-_CUT_LITERAL = re.compile(r"[\[,:][ \t\r\n]*([a-z]{1,4})\Z")
-"""A word where a value starts, cut by the end of the text (``["a", tr``)."""
-_LITERAL_ENDS = frozenset("".join(LITERAL_TAILS))  # the letters such a word ends with
+_LITERAL_LETTERS = "".join(sorted(set("".join(LITERAL_TAILS))))  # the letters of a cut literal
+_CUT_ENDS = frozenset(word[-1] for word in LITERAL_TAILS)  # t, r, u, a, l, s: the only last letters
+_CUT_SPAN = max(map(len, LITERAL_TAILS)) + 1  # a cut literal and the character before it
+_VALUE_OPENERS = frozenset("[,:")  # what comes before a value, whitespace aside
 CUT_LITERAL_WINDOW = 64
-"""Characters at the end of the text searched for a cut literal and the token before it."""
+"""Characters of whitespace looked through, back from a cut literal, for what precedes it."""
 
 
 def _complete_cut_literal(text: str) -> str:
     """``text`` with a literal cut at its end spelled out when its completion is unique
-    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``)."""
-    m = _CUT_LITERAL.search(text, max(0, len(text) - CUT_LITERAL_WINDOW))
-    if m is None or m.group(1) not in LITERAL_TAILS or _inside_string(text):
+    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``). The last
+    few characters are looked at first, in C: most texts that end in a letter end in a word."""
+    end = text[-_CUT_SPAN:]
+    word = end[len(end.rstrip(_LITERAL_LETTERS)) :]
+    tail = LITERAL_TAILS.get(word)
+    if tail is None:
+        return text
+    before = len(text) - len(word) - 1
+    stop = max(0, before - CUT_LITERAL_WINDOW)
+    while before >= stop and text[before] in JSON_WS:
+        before -= 1
+    if before < 0 or text[before] not in _VALUE_OPENERS or _inside_string(text):
         return text
     # A join, not `+`: a stream's first text is a str subclass that refuses `+` (it is traced).
-    return "".join((text, LITERAL_TAILS[m.group(1)]))
+    return "".join((text, tail))
 
 
 def partial_value(text: str) -> Any:
@@ -140,7 +150,7 @@ def partial_value(text: str) -> Any:
     m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
-    elif text[-1:] in _LITERAL_ENDS:
+    elif text[-1:] in _CUT_ENDS:
         text = _complete_cut_literal(text)
     try:
         return from_json(text, allow_partial="trailing-strings", allow_inf_nan=False)
