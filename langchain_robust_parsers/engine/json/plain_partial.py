@@ -123,15 +123,17 @@ CUT_LITERAL_WINDOW = 64
 """Characters of whitespace looked through, back from a cut literal, for what precedes it."""
 
 
-def _complete_cut_literal(text: str) -> str:
-    """``text`` with a literal cut at its end spelled out when its completion is unique
-    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``). The last
-    few characters are looked at first, in C: most texts that end in a letter end in a word."""
+def _cut_word(text: str) -> str:
+    """The run of a literal's letters at the end of ``text`` (at most :data:`_CUT_SPAN`), read
+    in C: most texts that end in a letter end in a word of a string."""
     end = text[-_CUT_SPAN:]
-    word = end[len(end.rstrip(_LITERAL_LETTERS)) :]
-    tail = LITERAL_TAILS.get(word)
-    if tail is None:
-        return text
+    return end[len(end.rstrip(_LITERAL_LETTERS)) :]
+
+
+def _complete_cut_literal(text: str, word: str) -> str:
+    """``text``, ending in the cut literal ``word``, with it spelled out when it starts a value
+    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``)."""
+    tail = LITERAL_TAILS[word]
     before = len(text) - len(word) - 1
     stop = max(0, before - CUT_LITERAL_WINDOW)
     while before >= stop and text[before] in JSON_WS:
@@ -147,11 +149,12 @@ def partial_value(text: str) -> Any:
     :data:`NOT_PLAIN` when jiter rejects it."""
     if not CUT_ESCAPES_KEPT and "\\" in text[-ESCAPE_TAIL_SIZE:]:
         return NOT_PLAIN
-    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
+    last = text[-1:]
+    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if last in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
-    elif text[-1:] in _CUT_ENDS:
-        text = _complete_cut_literal(text)
+    elif last in _CUT_ENDS and (word := _cut_word(text)) in LITERAL_TAILS:
+        text = _complete_cut_literal(text, word)
     try:
         return from_json(text, allow_partial="trailing-strings", allow_inf_nan=False)
     except (ValueError, TypeError):  # TypeError: a lone surrogate does not encode to UTF-8
