@@ -27,6 +27,7 @@ from langchain_robust_parsers.engine.model_validation import (
     is_model_class,
     validate_model,
 )
+from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
     VALIDATION_ERRORS,
@@ -120,6 +121,10 @@ class RobustPydanticOutputParser(
     outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
     YAML-like answer should be clarified, not accepted."""
 
+    partial: bool = False
+    """Stream models as their fields arrive, missing fields unset (a subclass of the model with
+    every field optional, recursively: ``engine/partial_models.py``); the last is ``parse``'s."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
 
@@ -199,6 +204,12 @@ class RobustPydanticOutputParser(
         except EngineError:  # nothing to show yet
             return None
 
+    def _next_item(self, value: Any, prev: Any) -> Any:
+        if not self.partial or partial_model(self.pydantic_object) is None:
+            return super()._next_item(value, prev)
+        item = read_partial(self.pydantic_object, value)
+        return item if item is not None and only_grew(prev, item) else None
+
     def _stream_item(self, value: Any) -> Any:
         """The model a partial value validates to, or ``None``. A value that lacks a required
         top-level field is skipped without validating it: validation reads the whole value,
@@ -238,26 +249,10 @@ class RobustPydanticOutputParser(
         if fit.error is None:
             return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
-            kept = self._without_invalid_items(fit.closest, fit.notes)
+            kept = _without_invalid_items(self.get_name(), self._validate, fit.closest, fit.notes)
             if kept is not None:
                 return kept
         return fit.error
-
-    def _without_invalid_items(
-        self, value: Any, notes: tuple[str, ...]
-    ) -> tuple[TBaseModel, tuple[str, ...]] | None:
-        """The model of ``value`` without its invalid list items, with the rules used and one
-        ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
-        with engine_call(self.get_name(), "dropping invalid items"):
-            kept, dropped = drop_invalid_items(value, self._validate)
-        if not dropped:
-            return None
-        try:
-            model = self._validate(kept)
-        except VALIDATION_ERRORS:
-            return None
-        paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
-        return model, (*notes, "drop_invalid_items", *paths)
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
         """The model from the best value of a stream prefix, or ``None``; never raises.
@@ -269,6 +264,8 @@ class RobustPydanticOutputParser(
                 value, _ = decode(text, allow_truncated=True, stream_prefix=True)
         except EngineError:
             return None
+        if self.partial and partial_model(self.pydantic_object) is not None:
+            return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
         try:
             fitted = self._fit(value)
         except Exception:  # a user validator raising something pydantic does not wrap
@@ -372,6 +369,23 @@ class RobustPydanticOutputParser(
             return self._fit(value)
         except Exception as exc:  # a validator raising something unexpected
             return exc
+
+
+def _without_invalid_items(
+    name: str, validate: Any, value: Any, notes: tuple[str, ...]
+) -> tuple[Any, tuple[str, ...]] | None:
+    """The model of ``value`` without its invalid list items, with the rules used and one
+    ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
+    with engine_call(name, "dropping invalid items"):
+        kept, dropped = drop_invalid_items(value, validate)
+    if not dropped:
+        return None
+    try:
+        model = validate(kept)
+    except VALIDATION_ERRORS:
+        return None
+    paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
+    return model, (*notes, "drop_invalid_items", *paths)
 
 
 def is_list_target(target: Any) -> bool:

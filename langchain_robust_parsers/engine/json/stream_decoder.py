@@ -21,7 +21,8 @@ handled by a loop, so no input makes the decoder recurse.
 
 Partial values follow LangChain's observable semantics: a string value appears as soon as its
 opening quote arrives and then grows; a number shows its longest valid prefix (``1.`` reads as
-``1``); an unfinished ``true``/``false``/``null`` and a key without a value are not shown.
+``1``); a cut literal shows when its completion is unique (``tr`` is ``true``, see
+``cut_literals``), and a key without a value is not shown.
 
 The lenient rules that can be decided on the spot are applied as in the complete-text engine: a
 BOM, ``<think>`` blocks and prose or a fence before the payload, trailing commas, comments,
@@ -44,8 +45,11 @@ from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401
     snapshot_waits,
 )
 from langchain_robust_parsers.engine.json.stream_lexicon import (
+    JSON_LITERALS as _JSON_LITERALS,
+    LITERALS as _LITERALS,
     RUN_ITEM as _RUN_ITEM,
     RUN_MEMBER as _RUN_MEMBER,
+    SHOWN_WORDS as _SHOWN_WORDS,
     SIMPLE_KEY as _SIMPLE_KEY,
     SIMPLE_STRING as _SIMPLE_STRING,
     STRING_END as _STRING_END,
@@ -71,18 +75,6 @@ _PLAIN_WS = " \t\r\n\f\v\u00a0"  # a BOM is not plain: it counts as something be
 _MARKER_RUN = {"`": re.compile("`+"), "~": re.compile("~+")}
 _WS = frozenset(" \t\r\n\f\v\u00a0\ufeff")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_$\-]+")
-_LITERALS: dict[str, Any] = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "True": True,
-    "False": False,
-    "None": None,
-    "NaN": float("nan"),
-    "Infinity": float("inf"),
-    "-Infinity": float("-inf"),
-}
-_JSON_LITERALS = frozenset(("true", "false", "null", "NaN", "Infinity", "-Infinity"))
 _STRING_RUN = {
     '"': re.compile(r'[^"\\]+'),
     "'": re.compile(r"[^'\\]+"),
@@ -872,9 +864,9 @@ class JsonStreamDecoder:
         return m.end()
 
     def _word_grew(self) -> None:
-        """Show a literal as soon as it is spelled out, as LangChain does (``tr`` shows nothing,
-        ``true`` shows ``True``)."""
-        value = _LITERALS.get("".join(self._parts), _MISSING)
+        """Show a literal as soon as it is spelled out, as LangChain does, or as soon as its
+        completion is unique (``t``, ``tr``: ``True``; ``N`` is ``None`` or ``NaN``: nothing)."""
+        value = _SHOWN_WORDS.get("".join(self._parts), _MISSING)
         if value is not _MISSING and (self._leaf is _MISSING or self._leaf is not value):
             self._leaf = value
             self._dirty = True

@@ -111,7 +111,7 @@ def _load(text: str, *, as_written: bool = False) -> Any:
     loader = _as_written_loader() if as_written else yaml.SafeLoader
     try:
         try:
-            value = yaml.load(text, Loader=loader)  # noqa: S506  # a SafeLoader subclass
+            value = yaml.load(text, Loader=loader)  # a SafeLoader subclass
         except yaml.composer.ComposerError:  # several documents: the first that holds a value
             value = next((d for d in yaml.load_all(text, Loader=loader) if d is not None), None)
         _expanded_size(value, {})
