@@ -77,7 +77,7 @@ _MARKER_CHAR = re.compile(r"[<\[]")
 # boundary letter whose next letters already rule a marker out would only be released again.
 _BRACE_RUN = re.compile(r"\{+")
 _PROSE_STOP = re.compile(
-    r"[\n`~<{\[]|(?<!\w)(?:[Tt][Hh][Oo]|[Aa][Cc][Tt]|[Ff][Ii][Nn]|[Oo][Bb][Ss]|\*)"
+    r"[\n`~<{\[]|(?<!\w)(?:[Tt][Hh][Oo]|[Aa][Cc][Tt]|[Aa][Nn][Ss]|[Ff][Ii][Nn]|[Oo][Bb][Ss]|\*)"
 )
 
 
@@ -309,6 +309,10 @@ class ReActScanner(JsonActions, TextLayout):
                 hold.text = held
                 i += 1
                 continue
+            if status == _M_YES and kind == MarkerKind.ANSWER:
+                # `Answer:` ends the turn only where a line starts: `the answer: no` is prose
+                status = _M_YES if hold.line_start else Match.NO
+                kind = MarkerKind.FINAL
             if status == _M_YES:
                 hold.text = ""
                 self._marker(kind, stars, hold.start, held)
