@@ -24,9 +24,9 @@ Streaming has two modes:
   model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
   both a step and a final answer is not an error here: the first step decides.
 
-The deltas are plain ``str``: LangChain's tracing adds up a runnable's streamed output with
-``+``, which CPython does in place for exact ``str`` only; a ``str`` subclass would make that
-quadratic in the length of the answer.
+The deltas are ``str`` subclasses that say what they hold: :class:`ThoughtDelta` for thought
+text, :class:`AnswerDelta` for the final answer (both :class:`TextDelta`, which adds up to the
+step that follows it).
 """
 
 from __future__ import annotations
@@ -61,7 +61,13 @@ from langchain_robust_parsers.engine.agents.react_turns import (
     tool_input,
     turn_actions,
 )
-from langchain_robust_parsers.engine.agents.text_delta import as_delta
+from langchain_robust_parsers.engine.agents.text_delta import (
+    AnswerDelta,
+    TextDelta,
+    ThoughtDelta,
+    as_delta,
+    typed_delta,
+)
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.message_text import (
@@ -83,7 +89,10 @@ __all__ = [
     "FORMAT",
     "REACT_JSON_FORMAT_INSTRUCTIONS",
     "REACT_TEXT_FORMAT_INSTRUCTIONS",
+    "AnswerDelta",
     "ReActOutputParser",
+    "TextDelta",
+    "ThoughtDelta",
     "classic_agent_output_parser",
 ]
 
@@ -177,7 +186,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
+    the answer was already streamed. The ``str`` deltas are :class:`ThoughtDelta` (thought
+    text) or :class:`AnswerDelta` (the final answer), both :class:`TextDelta` strings that
     add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
     what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
     at all ends the text stream as :meth:`parse` ends: with its ``OutputParserException``, or
@@ -412,7 +422,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         if not self.stream_text:
             return [], pending
         thoughts = self.stream_thoughts
-        items: list[Any] = [piece for kind, piece in deltas if thoughts or kind == ANSWER]
+        items: list[Any] = [
+            typed_delta(kind, piece) for kind, piece in deltas if thoughts or kind == ANSWER
+        ]
         if pending and scanner.steps:
             items.extend(_first_action(scanner))
             pending = False

@@ -10,13 +10,18 @@ as the agent's step. A stream of plain ``str`` deltas followed by an ``AgentActi
 "AgentFinish") to str``. A :class:`TextDelta` is a ``str`` whose sum with a step *is* the step
 (text plus step, step plus text), and whose sum with text is text again, so the sum of the
 whole stream is what the agent decided, and no option has to be turned off to use it.
+
+A ReAct stream says what each piece is by its type: a :class:`ThoughtDelta` is thought text
+(the reasoning before a step, markers removed), an :class:`AnswerDelta` is a piece of the final
+answer. Both are :class:`TextDelta` strings, so code that adds the pieces up (or prints them)
+works unchanged, and ``isinstance`` tells a UI which pane a piece belongs in.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TextDelta", "as_delta"]
+__all__ = ["AnswerDelta", "TextDelta", "ThoughtDelta", "as_delta", "typed_delta"]
 
 
 class TextDelta(str):
@@ -26,13 +31,37 @@ class TextDelta(str):
 
     def __add__(self, other: Any) -> Any:  # text + step is the step
         if isinstance(other, str):
-            return TextDelta(str.__add__(self, other))
+            return _sum_type(self, other)(str.__add__(self, other))
         return other
 
     def __radd__(self, other: Any) -> Any:
         if isinstance(other, str):
-            return TextDelta(str.__add__(other, self))
+            return _sum_type(other, self)(str.__add__(other, self))
         return other  # a step already decided stays the sum: text after it is only shown
+
+
+class ThoughtDelta(TextDelta):
+    """A piece of thought text: what the model reasons before its step, markers removed."""
+
+    __slots__ = ()
+
+
+class AnswerDelta(TextDelta):
+    """A piece of the final answer, as it is generated."""
+
+    __slots__ = ()
+
+
+def _sum_type(left: str, right: str) -> type[TextDelta]:
+    """Two pieces of one kind add up to that kind; pieces of two kinds to plain text."""
+    kind = type(left)
+    return kind if kind is type(right) and issubclass(kind, TextDelta) else TextDelta
+
+
+def typed_delta(kind: str, text: str) -> TextDelta:
+    """``text`` as the delta type of ``kind`` (``"thought"`` or ``"answer"``, the scanner's
+    delta kinds)."""
+    return AnswerDelta(text) if kind == "answer" else ThoughtDelta(text)
 
 
 def as_delta(item: Any) -> Any:
