@@ -227,3 +227,39 @@ def test_text_after_a_json_final_answer_stays_in_the_log() -> None:
     assert isinstance(finish, AgentFinish)
     assert finish.return_values == {"output": "Lima"}
     assert finish.log.endswith("Hope this helps!")
+
+
+# --------------------------------------------------------------------------- section frames
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Final Answer: Lisbon.<|close|>response<|sep|>", "Lisbon."),
+        ("Action: weather\nAction Input: Lisbon<|close|>response<|sep|>", ("weather", "Lisbon")),
+    ],
+    ids=["finish", "action"],
+)
+def test_a_response_frame_closer_ends_a_text_value(reply: str, expected: Any) -> None:
+    step = read_everywhere("<|open|>response<|sep|>" + reply)
+    if isinstance(step, AgentFinish):
+        assert step.return_values["output"] == expected
+    else:
+        assert (step.tool, step.tool_input) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "use a < b, then <b>bold</b> and <|im_end|> as written",
+        "the tag <think> is how reasoning starts",
+        "compare <|close|>other<|sep|> with the frame",
+    ],
+)
+def test_angle_brackets_in_an_answer_are_the_answers(answer: str) -> None:
+    finish = read_everywhere(f"Thought: explain\nFinal Answer: {answer}")
+    assert isinstance(finish, AgentFinish)
+    assert finish.return_values["output"] == answer
+    for n in CHUNK_SIZES:
+        streamed, _finish = _streamed(f"Final Answer: {answer}", n)
+        assert streamed == answer

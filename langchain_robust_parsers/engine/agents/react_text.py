@@ -68,6 +68,7 @@ class Match(IntEnum):
 _H_FENCE = HoldKind.FENCE
 _H_LIST = HoldKind.LIST
 _H_MARKER = HoldKind.MARKER
+_H_TAG = HoldKind.TAG
 _M_MAYBE = Match.MAYBE
 _M_NO = Match.NO
 _M_YES = Match.YES
@@ -342,6 +343,11 @@ class TextLayout(ScannerBase):
                 self._line_start = False
             nl = text.find("\n", i)
             end = n if nl < 0 else nl
+            tag = self._frame_start(text, i, end, base)
+            if tag >= 0:
+                if tag > i:
+                    self._value_text(text[i:tag], base + i)
+                return self._start_hold(_H_TAG, text, tag, base, _S_VALUE)
             if end > i:
                 self._value_text(text[i:end], base + i)
             if nl < 0:
@@ -350,6 +356,14 @@ class TextLayout(ScannerBase):
             self._line_start = True
             i = nl + 1
         return i
+
+    def _frame_start(self, text: str, i: int, end: int, base: int) -> int:
+        """Where a ``<`` in ``text[i:end]`` may start a section frame marker that ends the
+        value (see ``_value_tag``); -1 for none."""
+        k = text.find("<", i, end)
+        if k >= 0 and base + k == self._no_hold_at:
+            k = text.find("<", k + 1, end)
+        return k
 
     def _value_text(self, piece: str, pos: int) -> None:
         """Value text at ``pos``; trailing whitespace waits, since it may end the value."""
