@@ -229,7 +229,7 @@ ACTION_CASES = (
         "ui-tars-type",
         "Thought: Now I type the query and submit it.\n"
         "Action: type(content='weekend trips from Lisbon\\n')",
-        ("TYPE",),
+        ("INPUT_TEXT",),
     ),
     ActionCase(
         "json-fenced",
