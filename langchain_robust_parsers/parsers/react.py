@@ -63,10 +63,9 @@ from langchain_robust_parsers.engine.agents.react_turns import (
 )
 from langchain_robust_parsers.engine.agents.text_delta import (
     AnswerDelta,
+    DeltaTyper,
     TextDelta,
     ThoughtDelta,
-    as_delta,
-    typed_delta,
 )
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
@@ -364,11 +363,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
-        return map(
-            as_delta,
-            traced_transform(self, input, config),
-        )
+        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta;
+        # they are typed after the tracing, which sums plain str fast (see DeltaTyper).
+        typer = DeltaTyper()
+        read = functools.partial(self._transform, typer=typer)
+        return map(typer.typed, traced_transform(self, input, config, transformer=read))
 
     async def atransform(
         self,
@@ -377,17 +376,22 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
-        async for item in atraced_transform(self, input, config):
-            yield as_delta(item)
+        typer = DeltaTyper()
+        read = functools.partial(self._atransform, typer=typer)
+        async for item in atraced_transform(self, input, config, transformer=read):
+            yield typer.typed(item)
 
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+    def _transform(
+        self, input: Iterator[str | BaseMessage], typer: DeltaTyper | None = None
+    ) -> Iterator[Any]:
+        typer = typer or DeltaTyper()
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             yield from items
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         yield from items
         items, event, error = self._stream_end(scanner)
         publish(event, self.stats)
@@ -395,15 +399,18 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             raise error
         yield from items
 
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+    async def _atransform(
+        self, input: AsyncIterator[str | BaseMessage], typer: DeltaTyper | None = None
+    ) -> AsyncIterator[Any]:
+        typer = typer or DeltaTyper()
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             for item in items:
                 yield item
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         for item in items:
             yield item
         items, event, error = self._stream_end(scanner)
@@ -414,16 +421,17 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             yield item
 
     def _shown(
-        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool
+        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool, typer: DeltaTyper
     ) -> tuple[list[Any], bool]:
         """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
-        the answer's without ``stream_thoughts``), then the first tool action once it is
-        complete (while ``pending``); and whether that action is still pending."""
+        the answer's without ``stream_thoughts``; plain, their kinds noted in ``typer``), then
+        the first tool action once it is complete (while ``pending``); and whether that action
+        is still pending."""
         if not self.stream_text:
             return [], pending
         thoughts = self.stream_thoughts
         items: list[Any] = [
-            typed_delta(kind, piece) for kind, piece in deltas if thoughts or kind == ANSWER
+            typer.plain(kind, piece) for kind, piece in deltas if thoughts or kind == ANSWER
         ]
         if pending and scanner.steps:
             items.extend(_first_action(scanner))

@@ -19,9 +19,10 @@ works unchanged, and ``isinstance`` tells a UI which pane a piece belongs in.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
-__all__ = ["AnswerDelta", "TextDelta", "ThoughtDelta", "as_delta", "typed_delta"]
+__all__ = ["AnswerDelta", "DeltaTyper", "TextDelta", "ThoughtDelta", "as_delta", "typed_delta"]
 
 
 class TextDelta(str):
@@ -67,3 +68,30 @@ def typed_delta(kind: str, text: str) -> TextDelta:
 def as_delta(item: Any) -> Any:
     """``item`` as a :class:`TextDelta` when it is streamed text, else unchanged."""
     return TextDelta(item) if type(item) is str else item
+
+
+class DeltaTyper:
+    """Types a stream's text deltas after LangChain's tracing has seen them as plain ``str``.
+
+    The tracing of a stream adds every item to the previous ones with ``+``, which CPython
+    does in place for an exact ``str`` only: a ``str`` subclass there would copy the whole text
+    so far at every delta, quadratic in the length of the answer. So the reader hands the
+    tracing plain pieces, noting each one's kind here (:meth:`plain`), and the items that come
+    out of the tracing, in the same order, get their type back (:meth:`typed`).
+    """
+
+    __slots__ = ("_kinds",)
+
+    def __init__(self) -> None:
+        self._kinds: deque[str] = deque()
+
+    def plain(self, kind: str, text: str) -> str:
+        """``text`` as it goes into the tracing; its ``kind`` is remembered."""
+        self._kinds.append(kind)
+        return text
+
+    def typed(self, item: Any) -> Any:
+        """An item out of the tracing: a text delta typed by its kind, any other item as it is."""
+        if type(item) is not str:
+            return item
+        return typed_delta(self._kinds.popleft(), item) if self._kinds else TextDelta(item)
