@@ -47,7 +47,6 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react import (
-    ANSWER,
     Delta,
     ReActScan,
     ReActScanner,
@@ -62,6 +61,7 @@ from langchain_robust_parsers.engine.agents.react_turns import (
     turn_actions,
 )
 from langchain_robust_parsers.engine.agents.text_delta import (
+    UNTYPED,
     AnswerDelta,
     DeltaTyper,
     TextDelta,
@@ -363,8 +363,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta;
-        # they are typed after the tracing, which sums plain str fast (see DeltaTyper).
+        # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
         typer = DeltaTyper()
         read = functools.partial(self._transform, typer=typer)
         return map(typer.typed, traced_transform(self, input, config, transformer=read))
@@ -382,9 +381,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             yield typer.typed(item)
 
     def _transform(
-        self, input: Iterator[str | BaseMessage], typer: DeltaTyper | None = None
+        self, input: Iterator[str | BaseMessage], typer: DeltaTyper = UNTYPED
     ) -> Iterator[Any]:
-        typer = typer or DeltaTyper()
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
@@ -400,9 +398,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         yield from items
 
     async def _atransform(
-        self, input: AsyncIterator[str | BaseMessage], typer: DeltaTyper | None = None
+        self, input: AsyncIterator[str | BaseMessage], typer: DeltaTyper = UNTYPED
     ) -> AsyncIterator[Any]:
-        typer = typer or DeltaTyper()
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
@@ -423,16 +420,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def _shown(
         self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool, typer: DeltaTyper
     ) -> tuple[list[Any], bool]:
-        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
-        the answer's without ``stream_thoughts``; plain, their kinds noted in ``typer``), then
-        the first tool action once it is complete (while ``pending``); and whether that action
-        is still pending."""
+        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
+        the first tool action once it is complete (while ``pending``); and if it still is."""
         if not self.stream_text:
             return [], pending
-        thoughts = self.stream_thoughts
-        items: list[Any] = [
-            typer.plain(kind, piece) for kind, piece in deltas if thoughts or kind == ANSWER
-        ]
+        items: list[Any] = typer.plain(deltas, thoughts=self.stream_thoughts)
         if pending and scanner.steps:
             items.extend(_first_action(scanner))
             pending = False

@@ -20,9 +20,20 @@ works unchanged, and ``isinstance`` tells a UI which pane a piece belongs in.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["AnswerDelta", "DeltaTyper", "TextDelta", "ThoughtDelta", "as_delta", "typed_delta"]
+from langchain_robust_parsers.engine.agents.react_steps import ANSWER
+
+__all__ = [
+    "UNTYPED",
+    "AnswerDelta",
+    "DeltaTyper",
+    "TextDelta",
+    "ThoughtDelta",
+    "as_delta",
+    "typed_delta",
+]
 
 
 class TextDelta(str):
@@ -62,7 +73,7 @@ def _sum_type(left: str, right: str) -> type[TextDelta]:
 def typed_delta(kind: str, text: str) -> TextDelta:
     """``text`` as the delta type of ``kind`` (``"thought"`` or ``"answer"``, the scanner's
     delta kinds)."""
-    return AnswerDelta(text) if kind == "answer" else ThoughtDelta(text)
+    return AnswerDelta(text) if kind == ANSWER else ThoughtDelta(text)
 
 
 def as_delta(item: Any) -> Any:
@@ -80,18 +91,32 @@ class DeltaTyper:
     out of the tracing, in the same order, get their type back (:meth:`typed`).
     """
 
-    __slots__ = ("_kinds",)
+    __slots__ = ("_kinds", "_record")
 
-    def __init__(self) -> None:
+    def __init__(self, *, record: bool = True) -> None:
         self._kinds: deque[str] = deque()
+        self._record = record
 
-    def plain(self, kind: str, text: str) -> str:
-        """``text`` as it goes into the tracing; its ``kind`` is remembered."""
-        self._kinds.append(kind)
-        return text
+    def plain(self, deltas: Sequence[tuple[str, str]], *, thoughts: bool = True) -> list[str]:
+        """The texts of ``deltas`` (``(kind, text)`` pairs; answers only unless ``thoughts``)
+        as they go into the tracing, their kinds remembered."""
+        texts: list[str] = []
+        kinds = self._kinds
+        record = self._record
+        for kind, text in deltas:
+            if thoughts or kind == ANSWER:
+                texts.append(text)
+                if record:
+                    kinds.append(kind)
+        return texts
 
     def typed(self, item: Any) -> Any:
         """An item out of the tracing: a text delta typed by its kind, any other item as it is."""
         if type(item) is not str:
             return item
         return typed_delta(self._kinds.popleft(), item) if self._kinds else TextDelta(item)
+
+
+UNTYPED = DeltaTyper(record=False)
+"""A typer that remembers nothing: for a reader driven without tracing, whose plain deltas are
+never typed."""
