@@ -30,13 +30,16 @@ from agent_corpus import (
 from hypothesis import given, settings, strategies as st
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessageChunk
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.outputs import ChatGeneration
+from test_stop_reason_agreement import CUT_SPELLINGS, FINISHED_SPELLINGS, chunks_of as stop_chunks
 
 from langchain_robust_parsers import (
     ActionOutputParser,
     AnswerDelta,
     ReActOutputParser,
     ThoughtDelta,
+    TruncatedOutputError,
 )
 
 REACT = list(react_texts())
@@ -220,3 +223,82 @@ def test_ui_tars_reasoning_is_the_thought_header_after_any_reasoning_form() -> N
             (action,) = parser.parse(text)
             seen.add(action.reasoning)
     assert seen == {"The search box is at the top of the page; I'll click it first."}
+
+
+# ----------------------------------------------------------------------------- stop reasons
+
+CUT_REPLIES = {
+    "react-finish": "Thought: I have the forecast.\nFinal Answer: Lisbon will be sunny, with",
+    "react-action": "Thought: look it up\nAction: get_weather\nAction Input: Lisbon",
+    "ui-tars": "Thought: click the search box\nAction: click(start_box='(512,88)')",
+}
+
+
+def _parser_for(reply_id: str) -> Any:
+    if reply_id == "ui-tars":
+        return ActionOutputParser(window=(1280, 720), on_truncation="raise")
+    return ReActOutputParser(on_truncation="raise")
+
+
+def _verdicts(parser: Any, text: str, meta: dict[str, Any]) -> list[Any]:
+    """What each entry point gives for ``text`` stopped with ``meta``: the kind of error, or
+    ``"value"``."""
+
+    def verdict(call: Any) -> Any:
+        try:
+            call()
+        except TruncatedOutputError as error:
+            return ("truncated", error.truncated, error.stop_reason)
+        return "value"
+
+    async def averdict(call: Any) -> Any:
+        try:
+            await call()
+        except TruncatedOutputError as error:
+            return ("truncated", error.truncated, error.stop_reason)
+        return "value"
+
+    message = AIMessage(content=text, response_metadata=dict(meta))
+    generation = ChatGeneration(message=message)
+    found = [
+        verdict(lambda: parser.invoke(message)),
+        verdict(lambda: parser.parse_result([generation])),
+        verdict(lambda: list(parser.transform(iter(stop_chunks(text, meta))))),
+    ]
+
+    async def streamed() -> list[Any]:
+        return [item async for item in parser.atransform(_source(stop_chunks(text, meta)))]
+
+    async def async_side() -> list[Any]:
+        return [
+            await averdict(lambda: parser.ainvoke(message)),
+            await averdict(lambda: parser.aparse_result([generation])),
+            await averdict(streamed),
+        ]
+
+    return found + asyncio.run(async_side())
+
+
+@pytest.mark.parametrize("reply_id", sorted(CUT_REPLIES))
+@pytest.mark.parametrize("provider", sorted(CUT_SPELLINGS))
+def test_every_entry_point_reads_every_providers_token_limit(reply_id: str, provider: str) -> None:
+    parser = _parser_for(reply_id)
+    meta = CUT_SPELLINGS[provider]
+    verdicts = _verdicts(parser, CUT_REPLIES[reply_id], meta)
+    assert {v[:2] if isinstance(v, tuple) else v for v in verdicts} == {
+        ("truncated", "stop_reason")
+    }
+    assert len({v[2] for v in verdicts}) == 1, verdicts  # the same provider word everywhere
+
+
+@pytest.mark.parametrize("reply_id", sorted(CUT_REPLIES))
+@pytest.mark.parametrize("provider", sorted(FINISHED_SPELLINGS))
+def test_a_finished_answer_is_a_value_at_every_entry_point(reply_id: str, provider: str) -> None:
+    verdicts = _verdicts(_parser_for(reply_id), CUT_REPLIES[reply_id], FINISHED_SPELLINGS[provider])
+    assert verdicts == ["value"] * len(verdicts)
+
+
+def test_an_action_cut_in_its_json_raises_at_every_entry_point() -> None:
+    text = 'Thought: search\nAction: {"action": "search", "action_input": "flights to Lis'
+    verdicts = _verdicts(ReActOutputParser(on_truncation="raise"), text, {})
+    assert verdicts == [("truncated", "text", None)] * len(verdicts)

@@ -67,8 +67,9 @@ from langchain_robust_parsers.engine.agents.text_delta import (
     TextDelta,
     ThoughtDelta,
 )
-from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -80,7 +81,11 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+)
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -288,9 +293,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = self.parse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
@@ -299,29 +304,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Async :meth:`parse_result`."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = await self.aparse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
-
-    def _check_truncation(self, generation: Generation, text: str) -> None:
-        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-        if self.on_truncation == "raise":
-            steps = scan_react(text).steps
-            cut = bool(steps) and steps[0].truncated
-            raise_if_truncated(self.get_name(), "raise", generation, text, text_cut=cut)
-
-    def _partial(self, text: str) -> Step | None:
-        scanner = ReActScanner()
-        scanner.feed(text)
-        if not scanner.steps:
-            return None
-        step = scanner.steps[0]
-        if step.kind == "finish":
-            return AgentFinish(return_values={"output": step.tool_input}, log=text)
-        if self.multiple:
-            return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
-        return _action(step, text[: step.end])
 
     # ---------------------------------------------------------------- decisions
 
@@ -364,9 +350,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
         # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
-        typer = DeltaTyper()
-        read = functools.partial(self._transform, typer=typer)
-        return map(typer.typed, traced_transform(self, input, config, transformer=read))
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._transform, typer=typer, watch=watch)
+        return map(typer.typed, traced_transform(self, watch.chunks(input), config, "raise", read))
 
     async def atransform(
         self,
@@ -375,13 +361,16 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async :meth:`transform`."""
-        typer = DeltaTyper()
-        read = functools.partial(self._atransform, typer=typer)
-        async for item in atraced_transform(self, input, config, transformer=read):
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._atransform, typer=typer, watch=watch)
+        async for item in atraced_transform(self, watch.achunks(input), config, "raise", read):
             yield typer.typed(item)
 
     def _transform(
-        self, input: Iterator[str | BaseMessage], typer: DeltaTyper = UNTYPED
+        self,
+        input: Iterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
@@ -395,10 +384,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         publish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         yield from items
 
     async def _atransform(
-        self, input: AsyncIterator[str | BaseMessage], typer: DeltaTyper = UNTYPED
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
@@ -414,6 +407,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         await apublish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         for item in items:
             yield item
 
@@ -484,6 +478,37 @@ def _classic_agent_class() -> type[ReActOutputParser]:
         raise ImportError(msg) from exc
     namespace = {"__module__": __name__, "__doc__": ReActOutputParser.__doc__}
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
+
+
+def _raise_if_cut(
+    parser: ReActOutputParser,
+    text: str,
+    stop_reason: str | None,
+    steps: Sequence[ReActStep] | None = None,
+) -> None:
+    """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
+    the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
+    ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
+    if parser.on_truncation != "raise":
+        return
+    steps = scan_react(text).steps if steps is None else steps
+    truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
+    if truncated is not None:
+        raise truncation_error(parser.get_name(), text, truncated, stop_reason)
+
+
+def _partial_step(text: str, multiple: bool) -> Step | None:
+    """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
+    scanner = ReActScanner()
+    scanner.feed(text)
+    if not scanner.steps:
+        return None
+    step = scanner.steps[0]
+    if step.kind == "finish":
+        return AgentFinish(return_values={"output": step.tool_input}, log=text)
+    if multiple:
+        return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
+    return _action(step, text[: step.end])
 
 
 def _first_action(scanner: ReActScanner) -> list[AgentAction]:
