@@ -81,3 +81,19 @@ def test_deltas_pickle_as_their_type() -> None:
     for delta in (ThoughtDelta("thinking"), AnswerDelta("answer")):
         again = pickle.loads(pickle.dumps(delta))
         assert type(again) is type(delta) and again == delta
+
+
+def test_a_chain_streams_typed_deltas() -> None:
+    from langchain_core.language_models import FakeListChatModel
+
+    reply = "Thought: rain is likely\nFinal Answer: Take an umbrella."
+    chain = FakeListChatModel(responses=[reply]) | ReActOutputParser(stream_text=True)
+    items = list(chain.stream("Weather in Lisbon?"))
+    answer = "".join(i for i in items if isinstance(i, AnswerDelta))
+    assert answer == "Take an umbrella." == items[-1].return_values["output"]
+    assert "".join(i for i in items if isinstance(i, ThoughtDelta)).strip() == "rain is likely"
+
+    async def astream() -> list[Any]:
+        return [item async for item in chain.astream("Weather in Lisbon?")]
+
+    assert [type(i) for i in asyncio.run(astream())] == [type(i) for i in items]
