@@ -263,3 +263,14 @@ def test_angle_brackets_in_an_answer_are_the_answers(answer: str) -> None:
     for n in CHUNK_SIZES:
         streamed, _finish = _streamed(f"Final Answer: {answer}", n)
         assert streamed == answer
+
+
+def test_answer_lines_inside_a_final_answer_are_the_answers() -> None:
+    text = (
+        "Thought: I will write the FAQ.\nFinal Answer: Here is the FAQ:\n"
+        "Question: Can I bring a bike?\nAnswer: Yes, on regional trains.\n"
+        "Question: Are dogs allowed?\nAnswer: Small dogs travel free."
+    )
+    finish = read_everywhere(text)
+    assert isinstance(finish, AgentFinish)
+    assert finish.return_values["output"] == text.split("Final Answer: ", 1)[1]

@@ -310,8 +310,10 @@ class ReActScanner(JsonActions, TextLayout):
                 i += 1
                 continue
             if status == _M_YES and kind == MarkerKind.ANSWER:
-                # `Answer:` ends the turn only where a line starts: `the answer: no` is prose
-                status = _M_YES if hold.line_start else Match.NO
+                # `Answer:` ends the turn only where a line starts (`the answer: no` is prose),
+                # and not inside a final answer, where it is the answer's own text (an FAQ)
+                in_answer = hold.back == _S_VALUE and self._value.final
+                status = _M_YES if hold.line_start and not in_answer else Match.NO
                 kind = MarkerKind.FINAL
             if status == _M_YES:
                 hold.text = ""
