@@ -171,18 +171,56 @@ def test_react_streams_do_not_depend_on_chunking(
 ) -> None:
     parser = ReActOutputParser()
     parsed = outcome(lambda: parser.parse(text))
-    chunks: list[Any] = []
-    pos = 0
-    k = 0
-    while pos < len(text):
-        size = sizes[k % len(sizes)]
-        chunks.append(text[pos : pos + size])
-        pos += size
-        k += 1
+    chunks: list[Any] = _cut(text, sizes)
     if as_messages:
         chunks = [AIMessageChunk(content=c) for c in chunks]
     want = parsed if isinstance(parsed, tuple) else [parsed]
     assert outcome(lambda: list(parser.transform(iter(chunks)))) == want
+
+
+def _cut(text: str, sizes: list[int]) -> list[str]:
+    """``text`` in pieces of the given sizes, taken in turn."""
+    chunks: list[str] = []
+    pos = k = 0
+    while pos < len(text):
+        chunks.append(text[pos : pos + sizes[k % len(sizes)]])
+        pos += sizes[k % len(sizes)]
+        k += 1
+    return chunks
+
+
+_ANSWERED = [(case, text) for *_, case, text in REACT if isinstance(case.expected, Finish)]
+
+
+@settings(max_examples=60)
+@given(
+    pick=st.sampled_from(_ANSWERED),
+    sizes=st.lists(st.integers(min_value=1, max_value=64), min_size=1, max_size=40),
+    use_async=st.booleans(),
+)
+def test_a_streamed_answer_only_grows_towards_the_final_answer(
+    pick: tuple[ReActCase, str], sizes: list[int], use_async: bool
+) -> None:
+    case, text = pick
+    assert isinstance(case.expected, Finish)
+    parser = ReActOutputParser(stream_text=True, stream_thoughts=False)
+    chunks = _cut(text, sizes)
+    if use_async:
+
+        async def run() -> list[Any]:
+            return [item async for item in parser.atransform(_source(chunks))]
+
+        items = asyncio.run(run())
+    else:
+        items = list(parser.transform(iter(chunks)))
+    *deltas, finish = items
+    answer = ""
+    for delta in deltas:
+        assert type(delta) is AnswerDelta
+        answer += delta
+        assert case.expected.output.startswith(answer), (answer, chunks)
+    assert isinstance(finish, AgentFinish)
+    assert answer == finish.return_values["output"] == case.expected.output
 
 
 # ----------------------------------------------------------------------------- web actions
