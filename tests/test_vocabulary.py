@@ -604,7 +604,7 @@ def test_streamed_react_items_sum_to_what_parse_returns() -> None:
     text = "Thought: it is sunny\nFinal Answer: Sunny."
     parser = ReActOutputParser(stream_text=True)
     items = list(parser.transform(iter([text[:9], text[9:20], text[20:]])))
-    assert all(type(i) is TextDelta for i in items[:-1])
+    assert all(isinstance(i, TextDelta) for i in items[:-1])
     total = items[0]
     for item in items[1:]:
         total += item

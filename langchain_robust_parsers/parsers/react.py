@@ -24,9 +24,9 @@ Streaming has two modes:
   model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
   both a step and a final answer is not an error here: the first step decides.
 
-The deltas are plain ``str``: LangChain's tracing adds up a runnable's streamed output with
-``+``, which CPython does in place for exact ``str`` only; a ``str`` subclass would make that
-quadratic in the length of the answer.
+The deltas are ``str`` subclasses that say what they hold: `ThoughtDelta` for thought
+text, `AnswerDelta` for the final answer (both `TextDelta`, which adds up to the
+step that follows it).
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react import (
-    ANSWER,
     Delta,
     ReActScan,
     ReActScanner,
@@ -61,9 +60,16 @@ from langchain_robust_parsers.engine.agents.react_turns import (
     tool_input,
     turn_actions,
 )
-from langchain_robust_parsers.engine.agents.text_delta import as_delta
-from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.agents.text_delta import (
+    UNTYPED,
+    AnswerDelta,
+    DeltaTyper,
+    TextDelta,
+    ThoughtDelta,
+)
+from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -75,7 +81,11 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+)
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -83,7 +93,10 @@ __all__ = [
     "FORMAT",
     "REACT_JSON_FORMAT_INSTRUCTIONS",
     "REACT_TEXT_FORMAT_INSTRUCTIONS",
+    "AnswerDelta",
     "ReActOutputParser",
+    "TextDelta",
+    "ThoughtDelta",
     "classic_agent_output_parser",
 ]
 
@@ -179,7 +192,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed. The ``str`` deltas are `TextDelta` strings that
+    the answer was already streamed. The ``str`` deltas are `ThoughtDelta` (thought
+    text) or `AnswerDelta` (the final answer), both `TextDelta` strings that
     add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
     what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
     at all ends the text stream as `parse` ends: with its ``OutputParserException``, or
@@ -277,9 +291,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = self.parse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
@@ -288,29 +302,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Async `parse_result`."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = await self.aparse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
-
-    def _check_truncation(self, generation: Generation, text: str) -> None:
-        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-        if self.on_truncation == "raise":
-            steps = scan_react(text).steps
-            cut = bool(steps) and steps[0].truncated
-            raise_if_truncated(self.get_name(), "raise", generation, text, text_cut=cut)
-
-    def _partial(self, text: str) -> Step | None:
-        scanner = ReActScanner()
-        scanner.feed(text)
-        if not scanner.steps:
-            return None
-        step = scanner.steps[0]
-        if step.kind == "finish":
-            return AgentFinish(return_values={"output": step.tool_input}, log=text)
-        if self.multiple:
-            return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
-        return _action(step, text[: step.end])
 
     # ---------------------------------------------------------------- decisions
 
@@ -352,11 +347,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
-        return map(
-            as_delta,
-            traced_transform(self, input, config),
-        )
+        # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._transform, typer=typer, watch=watch)
+        return map(typer.typed, traced_transform(self, watch.chunks(input), config, "raise", read))
 
     async def atransform(
         self,
@@ -365,52 +359,64 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """Async `transform`."""
-        async for item in atraced_transform(self, input, config):
-            yield as_delta(item)
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._atransform, typer=typer, watch=watch)
+        async for item in atraced_transform(self, watch.achunks(input), config, "raise", read):
+            yield typer.typed(item)
 
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+    def _transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
+    ) -> Iterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             yield from items
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         yield from items
         items, event, error = self._stream_end(scanner)
         publish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         yield from items
 
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+    async def _atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
+    ) -> AsyncIterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             for item in items:
                 yield item
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         for item in items:
             yield item
         items, event, error = self._stream_end(scanner)
         await apublish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         for item in items:
             yield item
 
     def _shown(
-        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool
+        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool, typer: DeltaTyper
     ) -> tuple[list[Any], bool]:
-        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
-        the answer's without ``stream_thoughts``), then the first tool action once it is
-        complete (while ``pending``); and whether that action is still pending."""
+        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
+        the first tool action once it is complete (while ``pending``); and if it still is."""
         if not self.stream_text:
             return [], pending
-        thoughts = self.stream_thoughts
-        items: list[Any] = [piece for kind, piece in deltas if thoughts or kind == ANSWER]
+        items: list[Any] = typer.plain(deltas, thoughts=self.stream_thoughts)
         if pending and scanner.steps:
             items.extend(_first_action(scanner))
             pending = False
@@ -470,6 +476,37 @@ def _classic_agent_class() -> type[ReActOutputParser]:
         raise ImportError(msg) from exc
     namespace = {"__module__": __name__, "__doc__": ReActOutputParser.__doc__}
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
+
+
+def _raise_if_cut(
+    parser: ReActOutputParser,
+    text: str,
+    stop_reason: str | None,
+    steps: Sequence[ReActStep] | None = None,
+) -> None:
+    """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
+    the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
+    ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
+    if parser.on_truncation != "raise":
+        return
+    steps = scan_react(text).steps if steps is None else steps
+    truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
+    if truncated is not None:
+        raise truncation_error(parser.get_name(), text, truncated, stop_reason)
+
+
+def _partial_step(text: str, multiple: bool) -> Step | None:
+    """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
+    scanner = ReActScanner()
+    scanner.feed(text)
+    if not scanner.steps:
+        return None
+    step = scanner.steps[0]
+    if step.kind == "finish":
+        return AgentFinish(return_values={"output": step.tool_input}, log=text)
+    if multiple:
+        return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
+    return _action(step, text[: step.end])
 
 
 def _first_action(scanner: ReActScanner) -> list[AgentAction]:

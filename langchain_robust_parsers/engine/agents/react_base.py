@@ -91,6 +91,9 @@ class MarkerKind:
     INPUT = "action_input"
     FINAL = "final_answer"
     OBSERVATION = "observation"
+    ANSWER = "answer"
+    """A bare ``Answer:`` (LlamaIndex's final answer): a final answer at the start of a line,
+    prose anywhere else; `ReActScan.markers` records it as ``final_answer``."""
 
 
 @dataclass

@@ -27,6 +27,7 @@ and a warning put on the action. Nothing here imports LangChain.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -105,6 +106,9 @@ _HEADER_LINE = re.compile(
     r"^[ \t>#*_-]*(?P<name>(?i:thought|reflection|action_summary|actions?))\**[ \t]*[:：]\**[ \t]*",
     re.M,
 )
+_HEADER_AT = re.compile(_HEADER_LINE.pattern.removeprefix("^"))
+"""A header right where the answer starts: after a reasoning closer on the same line
+(``<channel|>Thought: ...``), the answer's first line starts mid-line."""
 # The same markers in the middle of a line, exact case only (`Thought: ... Action: click(...)`).
 _HEADER_INLINE = re.compile(r"(?<=[ \t])(?P<name>Thought|Reflection|Action_Summary|Action):[ \t]*")
 _CALL_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
@@ -130,7 +134,8 @@ def _headers(text: str, begin: int) -> list[_Header]:
     in an action section does not end the section inside its string."""
     found: dict[int, _Header] = {}
     first_action_line = len(text)
-    for m in _HEADER_LINE.finditer(text, begin):
+    at_begin = _HEADER_AT.match(text, begin)
+    for m in itertools.chain((at_begin,) if at_begin else (), _HEADER_LINE.finditer(text, begin)):
         name = m.group("name").lower()
         name = "action" if name == "actions" else name
         found[m.start("name")] = _Header(name, m.start(), m.end())
