@@ -40,6 +40,18 @@ from langchain_robust_parsers.engine.calls.call_writers import (
     tagged_json_writer,
     tagged_xml_writer,
 )
+from langchain_robust_parsers.engine.calls.glm_forms import (
+    glm_form,
+    read_glm_compact,
+    read_glm_json,
+)
+from langchain_robust_parsers.engine.calls.ifm_calls import (
+    IFM_CALL_CLOSE,
+    IFM_CALL_OPEN,
+    IFM_GROUP_CLOSE,
+    IFM_GROUP_OPEN,
+    read_ifm,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import (
     FUNCTION,
     FUNCTION_CLOSE,
@@ -450,6 +462,18 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         'function call<|role_sep|>\\n{"name": "f", "arguments": {..}}',
     ),
     DialectRecord(
+        "ifm",
+        (
+            _m("ifm", IFM_GROUP_OPEN, IFM_GROUP_CLOSE),
+            _m("ifm", IFM_CALL_OPEN, IFM_CALL_CLOSE, nested=True),
+        ),
+        read_ifm,
+        "K2-Horizon (IFM tool formats: xml, xml_typed, json)",
+        "<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v"
+        "</ifm|arg_value></ifm|tool_call></ifm|tool_calls>; <ifm|tool_call>{..}</ifm|tool_call>",
+        remaining=remaining_text,
+    ),
+    DialectRecord(
         "python",
         (),
         "calls",
@@ -555,6 +579,8 @@ _MARKUP: dict[str, MarkupReader] = {
     "glm": _glm,
     "kimi": _kimi,
     "gemma": _gemma,
+    "glm_json": read_glm_json,
+    "glm_compact": read_glm_compact,
 }
 
 
@@ -581,7 +607,7 @@ def markup_reader(
     if not isinstance(reader, str):
         return reader  # the dialect's own reader
     if reader == "tool_call":
-        reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+        reader = sniff_tool_call(text, a, b, closed=closed) or glm_form(text, a, b) or "calls"
         if reader == "calls" and text.find(HY_SEP, a, b) >= 0 and is_hunyuan_call(text, a, b):
             reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
     elif reader == "tool_calls":
