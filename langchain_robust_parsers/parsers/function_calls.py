@@ -92,6 +92,8 @@ Dialect = Literal[
     "python_start",
     "pipe_tool_call",
     "functools",
+    "ifm",
+    "minicpm",
     "tool_call_start",
     "tool_calls",
     "hunyuan",

@@ -77,6 +77,7 @@ from langchain_robust_parsers.engine.calls.markup_variants import (
     read_gemma4,
     read_hunyuan,
 )
+from langchain_robust_parsers.engine.calls.minicpm_xml import MINICPM_OPENERS, read_minicpm
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.remaining_content import (
     RemainingRule,
@@ -472,6 +473,14 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v"
         "</ifm|arg_value></ifm|tool_call></ifm|tool_calls>; <ifm|tool_call>{..}</ifm|tool_call>",
         remaining=remaining_text,
+    ),
+    DialectRecord(
+        "minicpm",
+        tuple(_m("minicpm", o, FUNCTION_CLOSE, from_marker=True) for o in MINICPM_OPENERS),
+        read_minicpm,
+        "MiniCPM 5 served without the tokenizer's clean-up (tags collapsed, Ġ/Ċ markers)",
+        '<functionname="f"><paramname="k">v</param></function>; '
+        '<function\u0120name="f"><param\u0120name="k">New\u0120York</param></function>',
     ),
     DialectRecord(
         "python",

@@ -91,6 +91,8 @@ ARG_VALUE_OPEN, ARG_VALUE_CLOSE = "<arg_value>", "</arg_value>"
 """GLM's key/value tags (Hunyuan's are the same with a checkpoint suffix before the ``>``)."""
 GLM_ARG_TAGS = (ARG_KEY_OPEN, ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_VALUE_CLOSE)
 """The four tags in the order :func:`arg_pairs` takes them."""
+CDATA_OPEN, CDATA_CLOSE = "<![CDATA[", "]]>"
+"""An XML parameter value wrapped in CDATA is the text inside (MiniCPM 5 writes code so)."""
 KIMI_ARGS = "<|tool_call_argument_begin|>"
 """Kimi K2's token between the call id and the JSON arguments."""
 KIMI_NAMESPACE = "functions."
@@ -226,6 +228,8 @@ def _params(
             log.add("unclosed_parameter", pos)
             close = limit
         raw = layout_trimmed(text[head_end + 1 : close])
+        if raw.startswith(CDATA_OPEN) and raw.endswith(CDATA_CLOSE):
+            raw = raw[len(CDATA_OPEN) : -len(CDATA_CLOSE)]
         if key is not None:
             string = attrs.get("string")
             args[key] = json_or_text(raw) if string == "false" else raw
