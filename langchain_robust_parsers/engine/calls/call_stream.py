@@ -38,6 +38,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.calls.remaining_content import (
     FUNCTIONARY_TEXT_RECIPIENT,
+    content_around_calls,
     content_before_calls,
     remaining_text,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "ParsedAnswer",
     "StreamStep",
     "answer_content",
+    "content_around_calls",
     "content_before_calls",
     "content_without_calls",
     "parse_answer",
@@ -180,15 +182,15 @@ def answer_content(text: str, decoded: DecodedCalls) -> str:
     """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
 
     Calls written inside prose leave the prose around them (:func:`remaining_text`); calls of a
-    dialect leave what its record's ``remaining`` rule says: for call blocks, the text before
-    the first call as written, as the serving stacks' tool parsers return it
-    (:func:`content_before_calls`); for a harmony answer (gpt-oss), its final and preamble text.
+    dialect leave what its record's ``remaining`` rule says: for call blocks, the text around
+    them as written (:func:`content_around_calls`); for a harmony answer (gpt-oss), its final
+    and preamble text.
     """
     if decoded.report.source == "span":
         return remaining_text(text, decoded.spans)
     record = dialect_record(decoded.dialect)
     if record is None:
-        return content_before_calls(text, decoded.spans)
+        return content_around_calls(text, decoded.spans)
     return record.remaining(text, decoded.spans)
 
 

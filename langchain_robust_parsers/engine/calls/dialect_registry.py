@@ -50,6 +50,7 @@ from langchain_robust_parsers.engine.calls.ifm_calls import (
     IFM_CALL_OPEN,
     IFM_GROUP_CLOSE,
     IFM_GROUP_OPEN,
+    ifm_unclosed_is_prose,
     read_ifm,
 )
 from langchain_robust_parsers.engine.calls.markup_calls import (
@@ -82,7 +83,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.remaining_content import (
     RemainingRule,
     content_after_text_recipient,
-    content_before_calls,
+    content_around_calls,
     remaining_text,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -161,7 +162,7 @@ class DialectRecord:
     reader: str | MarkupReader
     families: str
     example: str
-    remaining: RemainingRule = content_before_calls
+    remaining: RemainingRule = content_around_calls
     writers: tuple[CallWriter, ...] = ()
     content_without_calls: bool = False
     name_form: Literal["name_args", "name_sep"] | None = None
@@ -472,7 +473,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "K2-Horizon (IFM tool formats: xml, xml_typed, json)",
         "<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v"
         "</ifm|arg_value></ifm|tool_call></ifm|tool_calls>; <ifm|tool_call>{..}</ifm|tool_call>",
-        remaining=remaining_text,
+        unclosed_is_prose=ifm_unclosed_is_prose,
     ),
     DialectRecord(
         "minicpm",

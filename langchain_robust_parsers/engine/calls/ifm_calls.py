@@ -29,6 +29,7 @@ __all__ = [
     "IFM_CALL_OPEN",
     "IFM_GROUP_CLOSE",
     "IFM_GROUP_OPEN",
+    "ifm_unclosed_is_prose",
     "read_ifm",
 ]
 
@@ -123,3 +124,15 @@ def _typed_keys(text: str, pos: int, b: int) -> list[tuple[str, str]]:
             out.append((text[opener + len(key_open) : close].strip(), kind))
         pos = text.find(IFM_ARG_TYPE_OPEN, end, b)
     return out
+
+
+def ifm_unclosed_is_prose(text: str, a: int, b: int) -> bool:
+    """An unclosed IFM tag followed by words that are neither a call element, a JSON call nor
+    a name and its key tags (``the group opens with <ifm|tool_calls> and ..``) is prose naming
+    the tag."""
+    body = text[a:b].strip()
+    if body.startswith((IFM_CALL_OPEN, "{")):
+        return False
+    key = body.find(IFM_ARG_TAGS[0])
+    name = body if key < 0 else body[:key]
+    return any(c.isspace() for c in name.strip())

@@ -197,6 +197,8 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     if only is not None:  # the common tag: one compiled match, no attribute loop
         return only.group(1), {"name": only.group(1)}
     attrs = {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _ATTR.finditer(head)}
+    if not attrs and _IDENT.fullmatch(head.strip()):
+        return head.strip(), {}  # `<function write_file>`: Step-3.5 may leave out the `=`
     return attrs.get("name"), attrs
 
 
