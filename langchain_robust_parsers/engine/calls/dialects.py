@@ -128,6 +128,7 @@ DIALECTS: tuple[str, ...] = (
 decode only that syntax; a marker dialect looks only for its own markers (optional) and reads
 its body as its record says; ``bare`` is JSON without markers."""
 
+_DIALECT_SET = frozenset(DIALECTS)
 _SEPARATORS = " \t\r\n,;"
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
@@ -539,12 +540,17 @@ def _without_suffix(calls: list[ParsedCall], suffix: str) -> list[ParsedCall]:
     ]
 
 
+_AST_ONLY: frozenset[CallKind] = frozenset({"ast"})
+_JSON_ONLY: frozenset[CallKind] = frozenset({"json"})
+_BOTH_KINDS: frozenset[CallKind] = frozenset({"ast", "json"})
+
+
 def _kinds(dialect: str) -> frozenset[CallKind]:
     if dialect == "python":
-        return frozenset({"ast"})
+        return _AST_ONLY
     if dialect in ("json", "bare"):
-        return frozenset({"json"})
-    return frozenset({"ast", "json"})
+        return _JSON_ONLY
+    return _BOTH_KINDS
 
 
 def _markers(dialect: str) -> tuple[Marker, ...]:
@@ -611,7 +617,7 @@ def decode_calls(
     :class:`DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
     raises :class:`CallDecodeError` when call-like text does not decode.
     """
-    if dialect not in DIALECTS:
+    if dialect not in _DIALECT_SET:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     if not isinstance(text, str):
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
@@ -739,8 +745,9 @@ def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
     if begin:
         ctx.log.add("bom", 0)
     ctx.log.extend(got.log)
-    kind = classify(text, *got.first_body) or "json"
-    return _result(ctx, got.calls, got.dialect, kind, got.spans, "tagged")
+    # The fast path reads only bodies that start with `{`, `<` or a name followed by a
+    # dialect's own tag: `classify` gives "json" or nothing (then "json") for all of them.
+    return _result(ctx, got.calls, got.dialect, "json", got.spans, "tagged")
 
 
 _BOM = "\ufeff"
