@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import (
+    ARG_KEY_CLOSE,
     json_object,
     json_or_text,
     strict_json_at,
@@ -38,7 +39,8 @@ _WS = " \t\r\n"
 
 def glm_form(text: str, a: int, b: int) -> str | None:
     """``glm_json`` when ``text[a:b]`` is ``NAME>{..}``, ``glm_compact`` when it is
-    ``NAME key=value ..``, else ``None``."""
+    ``NAME key=value ..``, ``glm`` when it is GLM's pairs whose first key lost its opener
+    (``NAME city</arg_key>..``), else ``None``."""
     pos = _skip(text, a, b)
     m = _NAME.match(text, pos, b)
     if m is None:
@@ -48,6 +50,9 @@ def glm_form(text: str, a: int, b: int) -> str | None:
         return "glm_json"
     if _KEY.match(text, after, b) is not None:
         return "glm_compact"
+    key = _NAME.match(text, _skip(text, after, b), b)
+    if key is not None and text.startswith(ARG_KEY_CLOSE, key.end()):
+        return "glm"
     return None
 
 
