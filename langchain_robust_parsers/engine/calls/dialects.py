@@ -57,6 +57,11 @@ from langchain_robust_parsers.engine.calls.dialect_registry import (
     markup_reader,
 )
 from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony
+from langchain_robust_parsers.engine.calls.json_depth import (
+    MAX_JSON_DEPTH,
+    json_too_deep,
+    open_at_end,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import strict_json_at
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
@@ -109,12 +114,6 @@ one call of llama.cpp's generic format, ``{"tool_call": {..}}``)."""
 
 _RESERVED_KEYS = frozenset((*NAME_KEYS, *ARGUMENT_KEYS, *ID_KEYS, *CONTAINER_KEYS, "type"))
 """Keys that never name a function in BFCL's ``{"f": {args}}`` shape."""
-
-MAX_JSON_DEPTH = 100
-"""A JSON call payload that fails strict decoding and nests deeper than this is refused before
-the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
-engine time for nothing."""
-
 
 DIALECTS: tuple[str, ...] = (
     "auto",
@@ -253,46 +252,10 @@ def _named_data(item: Any) -> bool:
     return not _CALL_ONLY_KEYS.issuperset(item)
 
 
-_JSON_DEPTH_TOKEN = re.compile(
-    r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])'
-)
-
-
-def _open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
-    """Containers still open at ``b`` in the JSON text starting at ``a``, and whether it ends
-    inside a string."""
-    depth = 0
-    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
-        kind = m.lastgroup
-        if kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif kind == "quote":
-            return depth, True
-    return depth, False
-
-
-def _json_too_deep(text: str, a: int, b: int) -> bool:
-    """Does the JSON text at ``a`` nest deeper than :data:`MAX_JSON_DEPTH`? Stops there."""
-    depth = 0
-    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
-        kind = m.lastgroup
-        if kind == "open":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return True
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif kind == "quote":
-            return False
-    return False
-
-
 def _last_call_cut(text: str, a: int, b: int, depth: int, last: ParsedCall, raw: Any) -> bool:
     """For a payload that was cut off: was its last call cut inside (its arguments unfinished,
     or missing)? Then it is dropped rather than run with half its arguments."""
-    open_depth, in_string = _open_at_end(text, a, b)
+    open_depth, in_string = open_at_end(text, a, b)
     if open_depth > depth or (open_depth == depth and in_string):
         return True
     item = raw[-1] if isinstance(raw, list) and raw else raw
@@ -321,7 +284,7 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
             value, end = strict_json_at(text, pos, b)
             truncated = False
         except (ValueError, RecursionError):
-            if _json_too_deep(text, pos, b):
+            if json_too_deep(text, pos, b):
                 raise CallDecodeError(
                     "json", f"Invalid JSON format: nested deeper than {MAX_JSON_DEPTH} levels.", pos
                 ) from None
