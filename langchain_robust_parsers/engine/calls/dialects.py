@@ -435,7 +435,7 @@ def classify(text: str, a: int, b: int) -> CallKind | None:
     return None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ctx:
     text: str
     kinds: frozenset[CallKind]
@@ -556,17 +556,22 @@ def _result(
     spans: list[tuple[int, int]],
     source: Source,
 ) -> DecodedCalls:
+    return _decoded(ctx.log, calls, dialect, kind, spans, source)
+
+
+def _decoded(
+    log: RepairLog,
+    calls: list[ParsedCall],
+    dialect: str,
+    kind: CallKind,
+    spans: list[tuple[int, int]],
+    source: Source,
+) -> DecodedCalls:
     start = spans[0][0] if spans else 0
     end = spans[-1][1] if spans else 0
-    if not calls and ctx.log.truncated:  # every call was cut off: nothing safe to run
+    if not calls and log.truncated:  # every call was cut off: nothing safe to run
         raise CallDecodeError(kind, "The tool call is cut off.", start)
-    report = ParseReport(
-        source=source,
-        start=start,
-        end=end,
-        repairs=tuple(ctx.log.repairs),
-        truncated=ctx.log.truncated,
-    )
+    report = ParseReport(source, start, end, tuple(log.repairs), log.truncated)
     return DecodedCalls(tuple(calls), dialect, kind, tuple(spans), report)
 
 
@@ -584,11 +589,11 @@ def decode_calls(
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     if not isinstance(text, str):
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
-    log = RepairLog()
-    ctx = _Ctx(text, _kinds(dialect), positional, log)
-    tagged = _clean_blocks(ctx, dialect)  # the fast path, for answers of plain blocks
+    tagged = _clean_blocks(text, dialect)  # the fast path, for answers of plain blocks
     if tagged is not None:
         return tagged
+    log = RepairLog()
+    ctx = _Ctx(text, _kinds(dialect), positional, log)
     begin, skip = locate.payload_bounds(text, log)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
@@ -692,25 +697,26 @@ def _tagged(
     )
 
 
-def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
+def _clean_blocks(text: str, dialect: str) -> DecodedCalls | None:
     """The calls of an answer of plain well-formed blocks, read on the fast path: what the
     general path gives (harmony and reasoning first, then :func:`_from_blocks`), or ``None``.
     The fast path itself makes sure that the answer holds no reasoning tag."""
-    if dialect not in ("auto", "json"):
+    if dialect != "auto" and dialect != "json":
         return None
-    text = ctx.text
     begin = 1 if text.startswith(_BOM) else 0
     if is_harmony(text, begin):
         return None
     got = read_clean_blocks(text, begin, _marker_json_calls)
     if got is None:
         return None
-    if begin:
-        ctx.log.add("bom", 0)
-    ctx.log.extend(got.log)
+    log = got.log
+    if begin:  # the BOM's repair comes first, as the general path records it
+        log = RepairLog()
+        log.add("bom", 0)
+        log.extend(got.log)
     # The fast path reads only bodies that start with `{`, `<` or a name followed by a
     # dialect's own tag: `classify` gives "json" or nothing (then "json") for all of them.
-    return _result(ctx, got.calls, got.dialect, "json", got.spans, "tagged")
+    return _decoded(log, got.calls, got.dialect, "json", got.spans, "tagged")
 
 
 _BOM = "\ufeff"
