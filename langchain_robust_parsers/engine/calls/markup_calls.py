@@ -329,8 +329,9 @@ def arg_pairs(
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     pos = first
+    closer = [-1, -1]  # the last search for a value closer: from where, and what it found
     while pos >= 0:
-        pair = _arg_pair(text, pos, b, tags, cut_log is None, repairs)
+        pair = _arg_pair(text, pos, b, tags, cut_log is None, repairs, closer)
         if pair is None:
             if cut_log is not None:
                 _cut(cut_log, pos)
@@ -350,9 +351,11 @@ def _arg_pair(
     tags: tuple[str, str, str, str],
     closed: bool,
     repairs: RepairLog | None,
+    closer: list[int],
 ) -> tuple[str, str, int] | None:
     """The pair at ``pos``: (key, raw value, where the text after it starts), or ``None`` when
-    it is unfinished."""
+    it is unfinished. ``closer`` remembers the last search for a value closer, so that values
+    left open one after another do not each scan to the same far closer (linear time)."""
     key_open, key_close, value_open, value_close = tags
     key_at = pos + len(key_open) if text.startswith(key_open, pos) else pos
     key_end = text.find(key_close, key_at, b)
@@ -370,7 +373,9 @@ def _arg_pair(
         _note(repairs, "missing_arg_value_open", after_key)
         return key, text[after_key:close], close + len(value_close)
     start = value_at + len(value_open)
-    close = text.find(value_close, start, b)
+    if closer[0] < 0 or closer[0] > start or (0 <= closer[1] < start):
+        closer[0], closer[1] = start, text.find(value_close, start, b)
+    close = closer[1]
     if close >= 0 and (nxt < 0 or close < nxt or text.find(value_open, nxt, close) < 0):
         return key, text[start:close], close + len(value_close)  # a key tag before it is text
     if nxt < 0 and not closed:
