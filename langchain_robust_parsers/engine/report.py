@@ -86,7 +86,7 @@ class ParseReport:
         dropped_values: tuple[int, ...] = (),
         dropped: tuple[str, ...] = (),
     ) -> None:
-        # Written to the instance dict directly, as :class:`Repair` is: the frozen dataclass's
+        # Written to the instance dict directly, as `Repair` is: the frozen dataclass's
         # generated __init__ (a setattr call per field) cost more than reading a one-call
         # answer's arguments. One report is made for every decoded text.
         if isinstance(truncated, bool):

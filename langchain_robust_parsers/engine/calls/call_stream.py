@@ -183,7 +183,7 @@ def answer_content(text: str, decoded: DecodedCalls) -> str:
 
     Calls written inside prose leave the prose around them (:func:`remaining_text`); calls of a
     dialect leave what its record's ``remaining`` rule says: for call blocks, the text around
-    them as written (:func:`content_around_calls`); for a harmony answer (gpt-oss), its final
+    them as written (`content_around_calls`); for a harmony answer (gpt-oss), its final
     and preamble text.
     """
     if decoded.report.source == "span":

@@ -36,7 +36,7 @@ __all__ = [
 IFM_GROUP_OPEN, IFM_GROUP_CLOSE = "<ifm|tool_calls>", "</ifm|tool_calls>"
 IFM_CALL_OPEN, IFM_CALL_CLOSE = "<ifm|tool_call>", "</ifm|tool_call>"
 IFM_ARG_TAGS = ("<ifm|arg_key>", "</ifm|arg_key>", "<ifm|arg_value>", "</ifm|arg_value>")
-"""The key and value tags, in the order :func:`arg_pairs` takes them."""
+"""The key and value tags, in the order `arg_pairs` takes them."""
 IFM_ARG_TYPE_OPEN, IFM_ARG_TYPE_CLOSE = "<ifm|arg_type>", "</ifm|arg_type>"
 """The optional type tag between a key and its value (the ``xml_typed`` tool format)."""
 _TEXT_TYPES = frozenset(("string", "str", "text"))

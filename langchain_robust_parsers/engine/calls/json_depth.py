@@ -32,7 +32,7 @@ def open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
 
 
 def json_too_deep(text: str, a: int, b: int) -> bool:
-    """Does the JSON text at ``a`` nest deeper than :data:`MAX_JSON_DEPTH`? Stops there."""
+    """Does the JSON text at ``a`` nest deeper than `MAX_JSON_DEPTH`? Stops there."""
     depth = 0
     for m in _DEPTH_TOKEN.finditer(text, a, b):
         kind = m.lastgroup

@@ -284,7 +284,7 @@ def read_elements(
 
 def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
     """GLM's ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`` (a name alone: no
-    arguments). Broken tags are repaired and reported (see :func:`arg_pairs`)."""
+    arguments). Broken tags are repaired and reported (see `arg_pairs`)."""
     first = text.find(ARG_KEY_OPEN, a, b)
     head_end = b if first < 0 else first
     name = text[a:head_end].strip()

@@ -12,8 +12,8 @@ One linear scan; each repair is a named rule:
 - ``leading_zeros``: ``07`` read as ``7``;
 - ``keyword_argument_renamed``: a Python keyword used as an argument name
   (``book_flight(from="SFO", to="NYC")``, ``f(class="x")``) is written as
-  :data:`KEYWORD_ARG_PREFIX` + the keyword, which ``ast.parse`` accepts; the resolver gives the
-  argument its name back (:func:`restored_keyword`).
+  `KEYWORD_ARG_PREFIX` + the keyword, which ``ast.parse`` accepts; the resolver gives the
+  argument its name back (`restored_keyword`).
 """
 
 from __future__ import annotations

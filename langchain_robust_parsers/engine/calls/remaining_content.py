@@ -99,7 +99,7 @@ def _keep(out: list[str], piece: str, *, head: bool) -> None:
 
 
 def content_after_text_recipient(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """As :func:`content_around_calls`, without Functionary's ``all`` recipient line that
+    """As `content_around_calls`, without Functionary's ``all`` recipient line that
     opens text meant for the user."""
     content = content_around_calls(text, spans)
     if content.startswith(FUNCTIONARY_TEXT_RECIPIENT):
