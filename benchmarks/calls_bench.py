@@ -213,6 +213,52 @@ def dialect_rows(repeat: int, min_time: float) -> None:
         )
 
 
+XML_PARAMETER_DIALECTS = ("qwen3_coder_xml", "glm_arg_key", "minimax_invoke")
+"""The dialects whose values are parameter elements or tags (issue 30's speed target)."""
+PER_CALL_TARGET = 4.0
+"""Issue 30: a call of an XML-parameter dialect costs at most 4x one ``json.loads`` of the same
+arguments."""
+
+
+def single_call_rows(repeat: int, min_time: float) -> None:
+    """Per call, for the XML-parameter dialects, in one run: an answer holding one call through
+    ``decode_calls`` against one ``json.loads`` of its arguments (every fixed cost of reading
+    an answer counts), and a 10 KB answer per call against one ``json.loads`` of all its
+    arguments as one array (the cost of each further call)."""
+    print(
+        "\n| dialect | one-call answer (us) | json.loads of its arguments (us) | ratio "
+        "| 10 KB answer per call (us) | json.loads of all arguments, per call (us) | ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    ones = {name: text for name, text in dialect_texts(1).items()}
+    many = dialect_texts(TARGET_BYTES)
+    for name in XML_PARAMETER_DIALECTS:
+        one_call = decode_calls(ones[name]).calls
+        calls = decode_calls(many[name]).calls
+        one_args = json.dumps(one_call[0].args)
+        all_args = json.dumps([c.args for c in calls])
+        times = measure(
+            {
+                "one": lambda t=ones[name]: decode_calls(t),
+                "one_floor": lambda a=one_args: json.loads(a),
+                "many": lambda t=many[name]: decode_calls(t),
+                "many_floor": lambda a=all_args: json.loads(a),
+            },
+            repeat=repeat,
+            min_time=min_time,
+        )
+        ratios = [
+            times[k][0] / times[f][0] for k, f in (("one", "one_floor"), ("many", "many_floor"))
+        ]
+        verdicts = ["PASS" if r <= PER_CALL_TARGET else "MISS" for r in ratios]
+        n = len(calls)
+        print(
+            f"| {name} | {times['one'][0] * 1e6:.1f} | {times['one_floor'][0] * 1e6:.1f} | "
+            f"{ratios[0]:.2f}x {verdicts[0]} | {times['many'][0] / n * 1e6:.1f} | "
+            f"{times['many_floor'][0] / n * 1e6:.1f} | {ratios[1]:.2f}x {verdicts[1]} |"
+        )
+
+
 def measure(
     fns: dict[str, Callable[[], Any]], *, repeat: int, min_time: float
 ) -> dict[str, tuple[float, float]]:
@@ -292,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{ratio:.2f}x  (target <= {TARGET_RATIO:.0f}x: {verdict})"
     )
     dialect_rows(repeat, min_time)
+    single_call_rows(repeat, min_time)
     return 0
 
 

@@ -227,7 +227,7 @@ CASES: list[Case] = [
         f'{KIMI_SEC}{KIMI_CALL}{T}:0{KIMI_ARGS}{{"tz": "UTC"}}{KIMI_END}{KIMI_SEC_END}'
         "\nOne moment.",
         [(T, {"tz": "UTC"})],
-        "",
+        "One moment.",
     ),
     (
         "mistral_call_id",
@@ -348,7 +348,7 @@ CASES: list[Case] = [
         f'Checking.\n<tool_call>\n{{"name": "{W}", "arguments": {{"city": "Oslo"}}}}\n'
         "</tool_call>\nI'll report back.",
         [(W, {"city": "Oslo"})],
-        "Checking.\n",
+        "Checking.\n\nI'll report back.",
     ),
     # ------------------------------------------- verification pass (issue 15, helper h15c)
     (
@@ -441,3 +441,9 @@ PROSE: list[str] = [
 CASES += SERVER_CASES
 CUT_OFF += SERVER_CUT_OFF
 PROSE += SERVER_PROSE
+
+from newer_dialect_cases import NEWER_CASES, NEWER_CUT_OFF, NEWER_PROSE  # noqa: E402
+
+CASES += NEWER_CASES
+CUT_OFF += NEWER_CUT_OFF
+PROSE += NEWER_PROSE

@@ -45,21 +45,21 @@ def _hy4(name: str, pairs: list[tuple[str, str]], suffix: str = HY) -> str:
 SERVER_CASES: list[Case] = [
     # ------------------------------------------------------------- Hermes / Qwen 2.5 / Qwen 3
     (
-        "hermes_content_keeps_its_line_break_and_drops_text_after",
+        "hermes_content_keeps_its_line_break_and_the_text_after",
         "Let me check the forecast.\n\n<tool_call>\n"
         f'{{"name": "{W}", "arguments": {{"city": "Turin"}}}}\n</tool_call>\n'
         "I will tell you as soon as I know.",
         [(W, {"city": "Turin"})],
-        "Let me check the forecast.\n\n",
+        "Let me check the forecast.\n\n\nI will tell you as soon as I know.",
     ),
     (
-        "hermes_three_calls_text_between_goes",
+        "hermes_three_calls_text_between_stays",
         f'<tool_call>\n{{"name": "{W}", "arguments": {{"city": "Riga"}}}}\n</tool_call>\n'
         "and then\n"
         f'<tool_call>\n{{"name": "{T}", "arguments": {{}}}}\n</tool_call>\n'
         f'<tool_call>\n{{"name": "{S}", "arguments": {{"q": "a <tool_call> b"}}}}\n</tool_call>',
         [(W, {"city": "Riga"}), (T, {}), (S, {"q": "a <tool_call> b"})],
-        "",
+        "and then\n",
     ),
     (
         "hermes_nested_arguments_with_quotes",

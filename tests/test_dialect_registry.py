@@ -73,7 +73,7 @@ def test_every_remaining_rule_drops_the_call_and_keeps_the_text_before_it(
     assert call not in content
 
 
-def test_block_dialects_keep_only_the_text_before_the_first_call() -> None:
+def test_block_dialects_keep_the_text_around_their_calls() -> None:
     text = (
         "Checking both cities.\n"
         '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n'
@@ -82,7 +82,7 @@ def test_block_dialects_keep_only_the_text_before_the_first_call() -> None:
     )
     answer = parse_answer(text, {"get_weather"})
     assert [c.args for c in answer.calls] == [{"city": "Oslo"}, {"city": "Bergen"}]
-    assert answer.content == "Checking both cities.\n"
+    assert answer.content == "Checking both cities.\n\nand then\n"
 
 
 def test_functionary_drops_its_text_recipient_line() -> None:

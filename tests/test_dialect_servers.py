@@ -71,13 +71,13 @@ def test_content_is_the_text_before_the_first_call_as_written(before: str, conte
         assert [c["name"] for c in streamed.tool_calls] == ["get_weather"]
 
 
-def test_text_between_and_after_calls_goes_with_them() -> None:
+def test_text_between_and_after_calls_stays_in_the_content() -> None:
     text = f"First.\n{HERMES_CALL}\nSecond.\n{HERMES_CALL}\nThird."
     answer = parse_answer(text, NAMES)
     assert [c.name for c in answer.calls] == ["get_weather", "get_weather"]
-    assert answer.content == "First.\n"
-    assert _adapted(text).content == "First.\n"
-    assert _streamed(text, 7).content == "First.\n"
+    assert answer.content == "First.\n\nSecond.\n\nThird."
+    assert _adapted(text).content == answer.content
+    assert _streamed(text, 7).content == answer.content
 
 
 def test_content_before_calls_without_calls_is_the_text() -> None:

@@ -76,9 +76,29 @@ class ParseReport:
     """JSON paths (``$.items[3]``) of the values left out to obtain a valid value
     (``drop_invalid_items``)."""
 
-    def __post_init__(self) -> None:
-        if isinstance(self.truncated, bool):
-            object.__setattr__(self, "truncated", "text" if self.truncated else None)
+    def __init__(
+        self,
+        source: Source = "whole",
+        start: int = 0,
+        end: int = 0,
+        repairs: tuple[Repair, ...] = (),
+        truncated: Truncation | bool | None = None,
+        dropped_values: tuple[int, ...] = (),
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        # Written to the instance dict directly, as `Repair` is: the frozen dataclass's
+        # generated __init__ (a setattr call per field) cost more than reading a one-call
+        # answer's arguments. One report is made for every decoded text.
+        if isinstance(truncated, bool):
+            truncated = "text" if truncated else None
+        fields = self.__dict__
+        fields["source"] = source
+        fields["start"] = start
+        fields["end"] = end
+        fields["repairs"] = repairs
+        fields["truncated"] = truncated
+        fields["dropped_values"] = dropped_values
+        fields["dropped"] = dropped
 
     @property
     def truncation(self) -> Truncation | None:

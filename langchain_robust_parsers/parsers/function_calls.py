@@ -97,6 +97,8 @@ Dialect = Literal[
     "python_start",
     "pipe_tool_call",
     "functools",
+    "ifm",
+    "minicpm",
     "tool_call_start",
     "tool_calls",
     "hunyuan",
@@ -544,7 +546,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)
             return self._with_invalid(message, text, reason), event
-        if content_without_calls(decoded):  # harmony (gpt-oss): its final text only
+        if content_without_calls(decoded, text):  # harmony's final text; a marker cut at the end
             content = _remaining_content(message.content, answer_content(text, decoded))
             adapted = self._rebuild(
                 message,

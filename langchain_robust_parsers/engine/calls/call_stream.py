@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
-from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
+from langchain_robust_parsers.engine.calls.dialect_registry import Marker, dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -38,6 +38,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 from langchain_robust_parsers.engine.calls.python_calls import matching_close
 from langchain_robust_parsers.engine.calls.remaining_content import (
     FUNCTIONARY_TEXT_RECIPIENT,
+    content_around_calls,
     content_before_calls,
     remaining_text,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "ParsedAnswer",
     "StreamStep",
     "answer_content",
+    "content_around_calls",
     "content_before_calls",
     "content_without_calls",
     "parse_answer",
@@ -180,26 +182,48 @@ def answer_content(text: str, decoded: DecodedCalls) -> str:
     """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
 
     Calls written inside prose leave the prose around them (`remaining_text`); calls of a
-    dialect leave what its record's ``remaining`` rule says: for call blocks, the text before
-    the first call as written, as the serving stacks' tool parsers return it
-    (`content_before_calls`); for a harmony answer (gpt-oss), its final and preamble text.
+    dialect leave what its record's ``remaining`` rule says: for call blocks, the text around
+    them as written (`content_around_calls`); for a harmony answer (gpt-oss), its final
+    and preamble text.
     """
     if decoded.report.source == "span":
         return remaining_text(text, decoded.spans)
     record = dialect_record(decoded.dialect)
     if record is None:
-        return content_before_calls(text, decoded.spans)
+        return content_around_calls(text, decoded.spans)
     return record.remaining(text, decoded.spans)
 
 
-def content_without_calls(decoded: DecodedCalls) -> bool:
+def content_without_calls(decoded: DecodedCalls, text: str = "") -> bool:
     """Is ``decoded``, holding no call, still an answer whose markup is not content (its
-    dialect's record says so: harmony's channel headers and analysis)? Then its content is
+    dialect's record says so: harmony's channel headers and analysis), or one that ends with a
+    dialect's opening marker and nothing after it (``Let me check.[TOOL_CALLS]``: cut off
+    before its first call; ``text`` is the answer)? Then its content is
     `answer_content`'s, not the whole text."""
     if decoded.calls:
         return False
     record = dialect_record(decoded.dialect)
-    return record is not None and record.content_without_calls
+    if record is None:
+        return False
+    return record.content_without_calls or _ends_at_opener(text, decoded, record.markers)
+
+
+def _ends_at_opener(text: str, decoded: DecodedCalls, markers: Sequence[Marker]) -> bool:
+    """Are the answer's only call regions bare opening markers, the last one ending it, each
+    on a line of its own or right after text (``.[TOOL_CALLS]``)? After a space within a line
+    (``wrap calls in <tool_call>``) a marker is a word of prose."""
+    if decoded.report.source != "tagged" or not decoded.spans or not text:
+        return False
+    openers = {m.open for m in markers}
+    last = decoded.spans[-1][1]
+    if text[last:].strip():
+        return False
+    for a, b in decoded.spans:
+        body = text[a:b]
+        lead = a + len(body) - len(body.lstrip())
+        if body.strip() not in openers or (lead > 0 and text[lead - 1] in " \t"):
+            return False
+    return True
 
 
 def _json_safe(args: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +260,7 @@ def parse_answer(
         decoded = decode_calls(text, dialect=dialect, positional=policy.positional)
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
-    if content_without_calls(decoded):  # harmony (gpt-oss): its final text only
+    if content_without_calls(decoded, text):  # harmony's final text; a marker cut at the end
         return ParsedAnswer(text, (), answer_content(text, decoded), None, decoded.report)
     if not decoded.calls or not _accepted(decoded.calls, decoded.report, tool_names):
         return ParsedAnswer(text, (), text, None, decoded.report)

@@ -311,7 +311,7 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
     """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
     reasoning tag anywhere, or ``None`` when the general reader must read it."""
     hit = ALL_MARKERS.search(text, begin)
-    if hit is None or has_marker(text, begin, hit.start()):
+    if hit is None or (hit.start() > begin and has_marker(text, begin, hit.start())):
         return None
     log = RepairLog()
     calls: list[ParsedCall] = []
@@ -347,7 +347,8 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
             hit = ALL_MARKERS.search(text, pos)
             # reasoning can only sit in the text between blocks: nothing in one holds a `<`
             # that is not one of its own tags
-            if has_marker(text, pos, len(text) if hit is None else hit.start()):
+            gap_end = len(text) if hit is None else hit.start()
+            if gap_end > pos and has_marker(text, pos, gap_end):
                 return None
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
     if has_wrappers(text):

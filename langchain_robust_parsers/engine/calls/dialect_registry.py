@@ -40,6 +40,19 @@ from langchain_robust_parsers.engine.calls.call_writers import (
     tagged_json_writer,
     tagged_xml_writer,
 )
+from langchain_robust_parsers.engine.calls.glm_forms import (
+    glm_form,
+    read_glm_compact,
+    read_glm_json,
+)
+from langchain_robust_parsers.engine.calls.ifm_calls import (
+    IFM_CALL_CLOSE,
+    IFM_CALL_OPEN,
+    IFM_GROUP_CLOSE,
+    IFM_GROUP_OPEN,
+    ifm_unclosed_is_prose,
+    read_ifm,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import (
     FUNCTION,
     FUNCTION_CLOSE,
@@ -65,11 +78,12 @@ from langchain_robust_parsers.engine.calls.markup_variants import (
     read_gemma4,
     read_hunyuan,
 )
+from langchain_robust_parsers.engine.calls.minicpm_xml import MINICPM_OPENERS, read_minicpm
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.calls.remaining_content import (
     RemainingRule,
     content_after_text_recipient,
-    content_before_calls,
+    content_around_calls,
     remaining_text,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -148,7 +162,7 @@ class DialectRecord:
     reader: str | MarkupReader
     families: str
     example: str
-    remaining: RemainingRule = content_before_calls
+    remaining: RemainingRule = content_around_calls
     writers: tuple[CallWriter, ...] = ()
     content_without_calls: bool = False
     name_form: Literal["name_args", "name_sep"] | None = None
@@ -450,6 +464,26 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         'function call<|role_sep|>\\n{"name": "f", "arguments": {..}}',
     ),
     DialectRecord(
+        "ifm",
+        (
+            _m("ifm", IFM_GROUP_OPEN, IFM_GROUP_CLOSE),
+            _m("ifm", IFM_CALL_OPEN, IFM_CALL_CLOSE, nested=True),
+        ),
+        read_ifm,
+        "K2-Horizon (IFM tool formats: xml, xml_typed, json)",
+        "<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v"
+        "</ifm|arg_value></ifm|tool_call></ifm|tool_calls>; <ifm|tool_call>{..}</ifm|tool_call>",
+        unclosed_is_prose=ifm_unclosed_is_prose,
+    ),
+    DialectRecord(
+        "minicpm",
+        tuple(_m("minicpm", o, FUNCTION_CLOSE, from_marker=True) for o in MINICPM_OPENERS),
+        read_minicpm,
+        "MiniCPM 5 served without the tokenizer's clean-up (tags collapsed, Ġ/Ċ markers)",
+        '<functionname="f"><paramname="k">v</param></function>; '
+        '<function\u0120name="f"><param\u0120name="k">New\u0120York</param></function>',
+    ),
+    DialectRecord(
         "python",
         (),
         "calls",
@@ -555,6 +589,8 @@ _MARKUP: dict[str, MarkupReader] = {
     "glm": _glm,
     "kimi": _kimi,
     "gemma": _gemma,
+    "glm_json": read_glm_json,
+    "glm_compact": read_glm_compact,
 }
 
 
@@ -581,7 +617,7 @@ def markup_reader(
     if not isinstance(reader, str):
         return reader  # the dialect's own reader
     if reader == "tool_call":
-        reader = sniff_tool_call(text, a, b, closed=closed) or "calls"
+        reader = sniff_tool_call(text, a, b, closed=closed) or glm_form(text, a, b) or "calls"
         if reader == "calls" and text.find(HY_SEP, a, b) >= 0 and is_hunyuan_call(text, a, b):
             reader = "hunyuan"  # HY v3's NAME<tool_sep>.. (cut off before </tool_calls>)
     elif reader == "tool_calls":

@@ -57,6 +57,11 @@ from langchain_robust_parsers.engine.calls.dialect_registry import (
     markup_reader,
 )
 from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony
+from langchain_robust_parsers.engine.calls.json_depth import (
+    MAX_JSON_DEPTH,
+    json_too_deep,
+    open_at_end,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import strict_json_at
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
@@ -110,12 +115,6 @@ one call of llama.cpp's generic format, ``{"tool_call": {..}}``)."""
 _RESERVED_KEYS = frozenset((*NAME_KEYS, *ARGUMENT_KEYS, *ID_KEYS, *CONTAINER_KEYS, "type"))
 """Keys that never name a function in BFCL's ``{"f": {args}}`` shape."""
 
-MAX_JSON_DEPTH = 100
-"""A JSON call payload that fails strict decoding and nests deeper than this is refused before
-the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
-engine time for nothing."""
-
-
 DIALECTS: tuple[str, ...] = (
     "auto",
     "python",
@@ -128,6 +127,7 @@ DIALECTS: tuple[str, ...] = (
 decode only that syntax; a marker dialect looks only for its own markers (optional) and reads
 its body as its record says; ``bare`` is JSON without markers."""
 
+_DIALECT_SET = frozenset(DIALECTS)
 _SEPARATORS = " \t\r\n,;"
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
@@ -252,46 +252,10 @@ def _named_data(item: Any) -> bool:
     return not _CALL_ONLY_KEYS.issuperset(item)
 
 
-_JSON_DEPTH_TOKEN = re.compile(
-    r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])'
-)
-
-
-def _open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
-    """Containers still open at ``b`` in the JSON text starting at ``a``, and whether it ends
-    inside a string."""
-    depth = 0
-    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
-        kind = m.lastgroup
-        if kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif kind == "quote":
-            return depth, True
-    return depth, False
-
-
-def _json_too_deep(text: str, a: int, b: int) -> bool:
-    """Does the JSON text at ``a`` nest deeper than `MAX_JSON_DEPTH`? Stops there."""
-    depth = 0
-    for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
-        kind = m.lastgroup
-        if kind == "open":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return True
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif kind == "quote":
-            return False
-    return False
-
-
 def _last_call_cut(text: str, a: int, b: int, depth: int, last: ParsedCall, raw: Any) -> bool:
     """For a payload that was cut off: was its last call cut inside (its arguments unfinished,
     or missing)? Then it is dropped rather than run with half its arguments."""
-    open_depth, in_string = _open_at_end(text, a, b)
+    open_depth, in_string = open_at_end(text, a, b)
     if open_depth > depth or (open_depth == depth and in_string):
         return True
     item = raw[-1] if isinstance(raw, list) and raw else raw
@@ -320,7 +284,7 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
             value, end = strict_json_at(text, pos, b)
             truncated = False
         except (ValueError, RecursionError):
-            if _json_too_deep(text, pos, b):
+            if json_too_deep(text, pos, b):
                 raise CallDecodeError(
                     "json", f"Invalid JSON format: nested deeper than {MAX_JSON_DEPTH} levels.", pos
                 ) from None
@@ -471,7 +435,7 @@ def classify(text: str, a: int, b: int) -> CallKind | None:
     return None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ctx:
     text: str
     kinds: frozenset[CallKind]
@@ -539,12 +503,17 @@ def _without_suffix(calls: list[ParsedCall], suffix: str) -> list[ParsedCall]:
     ]
 
 
+_AST_ONLY: frozenset[CallKind] = frozenset({"ast"})
+_JSON_ONLY: frozenset[CallKind] = frozenset({"json"})
+_BOTH_KINDS: frozenset[CallKind] = frozenset({"ast", "json"})
+
+
 def _kinds(dialect: str) -> frozenset[CallKind]:
     if dialect == "python":
-        return frozenset({"ast"})
+        return _AST_ONLY
     if dialect in ("json", "bare"):
-        return frozenset({"json"})
-    return frozenset({"ast", "json"})
+        return _JSON_ONLY
+    return _BOTH_KINDS
 
 
 def _markers(dialect: str) -> tuple[Marker, ...]:
@@ -587,17 +556,22 @@ def _result(
     spans: list[tuple[int, int]],
     source: Source,
 ) -> DecodedCalls:
+    return _decoded(ctx.log, calls, dialect, kind, spans, source)
+
+
+def _decoded(
+    log: RepairLog,
+    calls: list[ParsedCall],
+    dialect: str,
+    kind: CallKind,
+    spans: list[tuple[int, int]],
+    source: Source,
+) -> DecodedCalls:
     start = spans[0][0] if spans else 0
     end = spans[-1][1] if spans else 0
-    if not calls and ctx.log.truncated:  # every call was cut off: nothing safe to run
+    if not calls and log.truncated:  # every call was cut off: nothing safe to run
         raise CallDecodeError(kind, "The tool call is cut off.", start)
-    report = ParseReport(
-        source=source,
-        start=start,
-        end=end,
-        repairs=tuple(ctx.log.repairs),
-        truncated=ctx.log.truncated,
-    )
+    report = ParseReport(source, start, end, tuple(log.repairs), log.truncated)
     return DecodedCalls(tuple(calls), dialect, kind, tuple(spans), report)
 
 
@@ -611,15 +585,15 @@ def decode_calls(
     `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
     raises `CallDecodeError` when call-like text does not decode.
     """
-    if dialect not in DIALECTS:
+    if dialect not in _DIALECT_SET:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     if not isinstance(text, str):
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
-    log = RepairLog()
-    ctx = _Ctx(text, _kinds(dialect), positional, log)
-    tagged = _clean_blocks(ctx, dialect)  # the fast path, for answers of plain blocks
+    tagged = _clean_blocks(text, dialect)  # the fast path, for answers of plain blocks
     if tagged is not None:
         return tagged
+    log = RepairLog()
+    ctx = _Ctx(text, _kinds(dialect), positional, log)
     begin, skip = locate.payload_bounds(text, log)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
@@ -723,24 +697,26 @@ def _tagged(
     )
 
 
-def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
+def _clean_blocks(text: str, dialect: str) -> DecodedCalls | None:
     """The calls of an answer of plain well-formed blocks, read on the fast path: what the
     general path gives (harmony and reasoning first, then `_from_blocks`), or ``None``.
     The fast path itself makes sure that the answer holds no reasoning tag."""
-    if dialect not in ("auto", "json"):
+    if dialect != "auto" and dialect != "json":
         return None
-    text = ctx.text
     begin = 1 if text.startswith(_BOM) else 0
     if is_harmony(text, begin):
         return None
     got = read_clean_blocks(text, begin, _marker_json_calls)
     if got is None:
         return None
-    if begin:
-        ctx.log.add("bom", 0)
-    ctx.log.extend(got.log)
-    kind = classify(text, *got.first_body) or "json"
-    return _result(ctx, got.calls, got.dialect, kind, got.spans, "tagged")
+    log = got.log
+    if begin:  # the BOM's repair comes first, as the general path records it
+        log = RepairLog()
+        log.add("bom", 0)
+        log.extend(got.log)
+    # The fast path reads only bodies that start with `{`, `<` or a name followed by a
+    # dialect's own tag: `classify` gives "json" or nothing (then "json") for all of them.
+    return _decoded(log, got.calls, got.dialect, "json", got.spans, "tagged")
 
 
 _BOM = "\ufeff"

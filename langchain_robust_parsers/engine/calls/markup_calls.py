@@ -91,6 +91,8 @@ ARG_VALUE_OPEN, ARG_VALUE_CLOSE = "<arg_value>", "</arg_value>"
 """GLM's key/value tags (Hunyuan's are the same with a checkpoint suffix before the ``>``)."""
 GLM_ARG_TAGS = (ARG_KEY_OPEN, ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_VALUE_CLOSE)
 """The four tags in the order `arg_pairs` takes them."""
+CDATA_OPEN, CDATA_CLOSE = "<![CDATA[", "]]>"
+"""An XML parameter value wrapped in CDATA is the text inside (MiniCPM 5 writes code so)."""
 KIMI_ARGS = "<|tool_call_argument_begin|>"
 """Kimi K2's token between the call id and the JSON arguments."""
 KIMI_NAMESPACE = "functions."
@@ -195,6 +197,8 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     if only is not None:  # the common tag: one compiled match, no attribute loop
         return only.group(1), {"name": only.group(1)}
     attrs = {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _ATTR.finditer(head)}
+    if not attrs and _IDENT.fullmatch(head.strip()):
+        return head.strip(), {}  # `<function write_file>`: Step-3.5 may leave out the `=`
     return attrs.get("name"), attrs
 
 
@@ -226,6 +230,8 @@ def _params(
             log.add("unclosed_parameter", pos)
             close = limit
         raw = layout_trimmed(text[head_end + 1 : close])
+        if raw.startswith(CDATA_OPEN) and raw.endswith(CDATA_CLOSE):
+            raw = raw[len(CDATA_OPEN) : -len(CDATA_CLOSE)]
         if key is not None:
             string = attrs.get("string")
             args[key] = json_or_text(raw) if string == "false" else raw
@@ -278,15 +284,21 @@ def read_elements(
 
 def read_arg_pairs(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list[ParsedCall]:
     """GLM's ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`` (a name alone: no
-    arguments)."""
+    arguments). Broken tags are repaired and reported (see `arg_pairs`)."""
     first = text.find(ARG_KEY_OPEN, a, b)
-    name = text[a : b if first < 0 else first].strip()
+    head_end = b if first < 0 else first
+    name = text[a:head_end].strip()
+    if first < 0 and text.find(ARG_KEY_CLOSE, a, b) >= 0:  # `f city</arg_key>..`: no key opener
+        m = _IDENT.match(text, _skip_ws(text, a, b), b)
+        if m is not None:
+            name, first = m.group(), m.end()
+            log.add("missing_arg_key_open", first)
     if not _IDENT.fullmatch(name):
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
     if first < 0 and not closed:  # a name alone in a block the answer ends in: cut off
         _cut(log, a)
         return []
-    pairs = arg_pairs(text, first, b, name, GLM_ARG_TAGS, None if closed else log)
+    pairs = arg_pairs(text, first, b, name, GLM_ARG_TAGS, None if closed else log, log)
     if pairs is None:
         return []
     args, raws = pairs
@@ -300,30 +312,98 @@ def arg_pairs(
     name: str,
     tags: tuple[str, str, str, str],
     cut_log: RepairLog | None,
+    repairs: RepairLog | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]] | None:
     """The ``key -> value`` and ``key -> raw text`` of the ``<arg_key>k</arg_key><arg_value>v
-    </arg_value>`` pairs from the key opener at ``first`` (``-1``: none) to ``b``; ``tags`` are
-    the key's opener and closer, then the value's (Hunyuan suffixes GLM's). An unfinished
-    pair is a cut-off when a ``cut_log`` is given (the answer may end inside it): recorded
-    there, and ``None`` returned; without one it is an error naming the function ``name``."""
-    key_open, key_close, value_open, value_close = tags
+    </arg_value>`` pairs from ``first`` (a key opener, or the key itself when its opener is
+    missing; ``-1``: none) to ``b``; ``tags`` are the key's opener and closer, then the
+    value's (Hunyuan suffixes GLM's). An unfinished pair is a cut-off when a ``cut_log`` is
+    given (the answer may end inside it): recorded there, and ``None`` returned; without one it
+    is an error naming the function ``name``.
+
+    Broken tags are repaired and named in ``repairs``: a value left open before the next key
+    that has a value of its own (``unclosed_arg_value``), a value or key without its opening
+    tag (``missing_arg_value_open``, ``missing_arg_key_open``), the last value of a closed
+    block left open (``unclosed_arg_value``). A tag whose pair structure says it cannot end the
+    value (``<arg_key>`` inside a value with no ``<arg_value>`` after it) is the value's text."""
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     pos = first
+    closer = [-1, -1]  # the last search for a value closer: from where, and what it found
     while pos >= 0:
-        key_end = text.find(key_close, pos, b)
-        value_at = -1 if key_end < 0 else text.find(value_open, key_end, b)
-        value_end = -1 if value_at < 0 else text.find(value_close, value_at, b)
-        if value_end < 0:
+        pair = _arg_pair(text, pos, b, tags, cut_log is None, repairs, closer)
+        if pair is None:
             if cut_log is not None:
                 _cut(cut_log, pos)
                 return None
             raise CallDecodeError("json", f"An unfinished argument of {name!r}.", pos)
-        key = text[pos + len(key_open) : key_end].strip()
-        raws[key] = text[value_at + len(value_open) : value_end]
-        args[key] = json_or_text(raws[key])
-        pos = text.find(key_open, value_end, b)
+        key, raw, value_end = pair
+        raws[key] = raw
+        args[key] = json_or_text(raw)
+        pos = _next_key(text, value_end, b, tags, repairs)
     return args, raws
+
+
+def _arg_pair(
+    text: str,
+    pos: int,
+    b: int,
+    tags: tuple[str, str, str, str],
+    closed: bool,
+    repairs: RepairLog | None,
+    closer: list[int],
+) -> tuple[str, str, int] | None:
+    """The pair at ``pos``: (key, raw value, where the text after it starts), or ``None`` when
+    it is unfinished. ``closer`` remembers the last search for a value closer, so that values
+    left open one after another do not each scan to the same far closer (linear time)."""
+    key_open, key_close, value_open, value_close = tags
+    key_at = pos + len(key_open) if text.startswith(key_open, pos) else pos
+    key_end = text.find(key_close, key_at, b)
+    if key_end < 0:
+        return None
+    key = text[key_at:key_end].strip()
+    after_key = key_end + len(key_close)
+    nxt = text.find(key_open, after_key, b)
+    limit = b if nxt < 0 else nxt
+    value_at = text.find(value_open, after_key, limit)
+    if value_at < 0:  # `</arg_key>v</arg_value>`: the value's opener is missing
+        close = text.find(value_close, after_key, limit)
+        if close < 0:
+            return None
+        _note(repairs, "missing_arg_value_open", after_key)
+        return key, text[after_key:close], close + len(value_close)
+    start = value_at + len(value_open)
+    if closer[0] < 0 or closer[0] > start or (0 <= closer[1] < start):
+        closer[0], closer[1] = start, text.find(value_close, start, b)
+    close = closer[1]
+    if close >= 0 and (nxt < 0 or close < nxt or text.find(value_open, nxt, close) < 0):
+        return key, text[start:close], close + len(value_close)  # a key tag before it is text
+    if nxt < 0 and not closed:
+        return None
+    _note(repairs, "unclosed_arg_value", start)
+    return key, text[start:limit], limit
+
+
+def _next_key(
+    text: str, pos: int, b: int, tags: tuple[str, str, str, str], repairs: RepairLog | None
+) -> int:
+    """Where the next pair starts after ``pos``: its key opener, or (``missing_arg_key_open``)
+    the key written before a key closer with no opener; ``-1`` when there is none."""
+    key_open, key_close = tags[0], tags[1]
+    at = text.find(key_open, pos, b)
+    close = text.find(key_close, pos, b if at < 0 else at)
+    if close < 0:
+        return at
+    start = _skip_ws(text, pos, close)
+    if start < close:
+        _note(repairs, "missing_arg_key_open", start)
+        return start
+    return at
+
+
+def _note(log: RepairLog | None, name: str, pos: int) -> None:
+    if log is not None:
+        log.add(name, pos)
 
 
 # ----------------------------------------------------------------------------- Kimi K2

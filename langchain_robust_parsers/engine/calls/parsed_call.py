@@ -62,6 +62,22 @@ class DecodedCalls:
     spans: tuple[tuple[int, int], ...] = ()
     report: ParseReport = field(default_factory=ParseReport)
 
+    def __init__(
+        self,
+        calls: tuple[ParsedCall, ...],
+        dialect: str,
+        kind: CallKind,
+        spans: tuple[tuple[int, int], ...] = (),
+        report: ParseReport | None = None,
+    ) -> None:
+        # The instance dict written directly (see ParseReport): one is made for every answer.
+        fields = self.__dict__
+        fields["calls"] = calls
+        fields["dialect"] = dialect
+        fields["kind"] = kind
+        fields["spans"] = spans
+        fields["report"] = ParseReport() if report is None else report
+
 
 INVENTED_REPAIRS = frozenset(("missing_value", "stray_text"))
 """JSON repairs after which a call's arguments are no longer what the model wrote: a value

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
-from langchain_robust_parsers.engine.calls.python_repair import tolerant_source
+from langchain_robust_parsers.engine.calls.python_repair import restored_keyword, tolerant_source
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -425,7 +425,7 @@ class _Resolver:
         for kw in node.keywords:
             value = self.value(kw.value, depth + 1)
             if kw.arg is not None:
-                args[kw.arg] = value
+                args[restored_keyword(kw.arg)] = value
             elif isinstance(value, dict):
                 args.update((str(k), v) for k, v in value.items())  # f(**{"a": 1})
             else:

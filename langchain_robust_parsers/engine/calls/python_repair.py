@@ -9,12 +9,22 @@ One linear scan; each repair is a named rule:
 - ``newline_in_string``: a line break inside a one-line string written as ``\\n``;
 - ``inner_quote_escaped``: a quote inside a string that is not followed by what may follow a
   string (``,`` ``)`` ``]`` ``}`` ``:`` ``;`` ``=`` a line break or the end) is escaped;
-- ``leading_zeros``: ``07`` read as ``7``.
+- ``leading_zeros``: ``07`` read as ``7``;
+- ``keyword_argument_renamed``: a Python keyword used as an argument name
+  (``book_flight(from="SFO", to="NYC")``, ``f(class="x")``) is written as
+  `KEYWORD_ARG_PREFIX` + the keyword, which ``ast.parse`` accepts; the resolver gives the
+  argument its name back (`restored_keyword`).
 """
 
 from __future__ import annotations
 
-__all__ = ["tolerant_source"]
+import keyword
+
+__all__ = ["KEYWORD_ARG_PREFIX", "restored_keyword", "tolerant_source"]
+
+KEYWORD_ARG_PREFIX = "__keyword_arg_"
+"""What a keyword argument name is written with while the call is parsed: an identifier no
+tool parameter is named (dunder-led), so only renamed arguments carry it."""
 
 _AFTER_STRING = ",)]}:;=\n"
 """What may follow a closing quote in a call list; another character after a quote inside a
@@ -56,6 +66,29 @@ def _string(src: str, i: int, repairs: list[str]) -> tuple[str, int]:
     return "".join(buf), j
 
 
+def restored_keyword(name: str) -> str:
+    """An argument name as the model wrote it (``__keyword_arg_from`` -> ``from``)."""
+    if name.startswith(KEYWORD_ARG_PREFIX):
+        return name[len(KEYWORD_ARG_PREFIX) :]
+    return name
+
+
+def _keyword_arg(src: str, start: int, end: int) -> bool:
+    """Is the identifier ``src[start:end]`` a Python keyword written as an argument name: after
+    ``(`` or ``,`` and before a single ``=``?"""
+    if not keyword.iskeyword(src[start:end]):
+        return False
+    j = end
+    while j < len(src) and src[j] in " \t":
+        j += 1
+    if not src.startswith("=", j) or src.startswith("==", j):
+        return False
+    k = start - 1
+    while k >= 0 and src[k] in " \t\r\n":
+        k -= 1
+    return k >= 0 and src[k] in "(,"
+
+
 def tolerant_source(src: str) -> tuple[str, list[str]]:
     """``src`` with the repairs above applied, and their names in order (empty: unchanged)."""
     repairs: list[str] = []
@@ -76,6 +109,16 @@ def tolerant_source(src: str) -> tuple[str, list[str]]:
                 continue
             text, i = _string(src, i, repairs)
             out.append(text)
+            continue
+        if c.isalpha() or c == "_":
+            j = i + 1
+            while j < n and (src[j].isalnum() or src[j] == "_"):
+                j += 1
+            if _keyword_arg(src, i, j):
+                out.append(KEYWORD_ARG_PREFIX)
+                repairs.append("keyword_argument_renamed")
+            out.append(src[i:j])
+            i = j
             continue
         if c.isdigit() and (i == 0 or not (src[i - 1].isalnum() or src[i - 1] in "_.")):
             j = i

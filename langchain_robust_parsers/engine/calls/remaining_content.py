@@ -14,6 +14,7 @@ __all__ = [
     "FUNCTIONARY_TEXT_RECIPIENT",
     "RemainingRule",
     "content_after_text_recipient",
+    "content_around_calls",
     "content_before_calls",
     "remaining_text",
 ]
@@ -72,10 +73,35 @@ def content_before_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return head if head.strip() else ""
 
 
+def content_around_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The content of an answer with call blocks: the text outside the call regions, joined
+    as written, nothing dropped. The text before the first region is kept exactly (its
+    whitespace too, as the serving stacks' tool parsers return it); a piece between or after
+    the regions that is only whitespace goes with the calls, and the first piece kept loses
+    its leading whitespace when the answer opens with calls (``<call>\nDone.`` gives
+    ``Done.``)."""
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for a, b in sorted(spans):
+        if a > pos:
+            _keep(out, text[pos:a], head=pos == 0)
+        pos = max(pos, b)
+    _keep(out, text[pos:], head=False)
+    return "".join(out)
+
+
+def _keep(out: list[str], piece: str, *, head: bool) -> None:
+    if not piece.strip():
+        return
+    out.append(piece if out or head else piece.lstrip())
+
+
 def content_after_text_recipient(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """As `content_before_calls`, without Functionary's ``all`` recipient line that
+    """As `content_around_calls`, without Functionary's ``all`` recipient line that
     opens text meant for the user."""
-    content = content_before_calls(text, spans)
+    content = content_around_calls(text, spans)
     if content.startswith(FUNCTIONARY_TEXT_RECIPIENT):
         return content[len(FUNCTIONARY_TEXT_RECIPIENT) :]
     return content

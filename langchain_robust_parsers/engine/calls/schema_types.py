@@ -24,6 +24,8 @@ from typing import Any
 
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.coercion import match_literal
+from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.json.numbers import number_value
 
 __all__ = ["ToolSchemas", "tool_schemas", "type_calls"]
@@ -87,13 +89,39 @@ def _from_text(text: str, kind: str) -> tuple[bool, Any]:
     if kind == "null" and stripped.lower() in _NULLS:
         return True, None
     if kind in ("object", "array") and stripped[:1] in "{[":
-        try:
-            value = json.loads(stripped)
-        except (ValueError, RecursionError):
-            return False, None
+        value = _container(stripped)
         if isinstance(value, dict if kind == "object" else list):
             return True, value
     return False, None
+
+
+def _container(text: str) -> Any:
+    """The JSON object or array ``text`` holds whole, written as JSON or as a Python literal
+    (``{'category': 'books', 'in_stock': True}``, read by the JSON engine's quote and
+    ``True``/``False``/``None`` repairs, never evaluated); ``None`` when it holds none."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        value, report = decode(text, allow_truncated=False)
+    except (JsonEngineError, RecursionError):
+        return None
+    if report.start != 0 or report.end < len(text):
+        return None  # a value inside other text is not the parameter's value
+    return value
+
+
+_BEFORE_TEXT = ("null", "object", "array")
+"""Types tried before ``string`` when a parameter accepts several (``["string", "null"]``,
+``anyOf``): a markup value ``null`` or ``{..}`` means the value, not its spelling; text that is
+none of them stays text."""
+
+
+def _ordered(kinds: list[str]) -> list[str]:
+    if "string" not in kinds or len(kinds) == 1:
+        return kinds
+    return [k for k in kinds if k in _BEFORE_TEXT] + [k for k in kinds if k not in _BEFORE_TEXT]
 
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
@@ -123,7 +151,7 @@ def _typed(value: Any, raw: str | None, kinds: list[str]) -> tuple[bool, Any, st
         if any(_fits(value, k) for k in kinds) or not isinstance(value, str):
             return False, value, ""
         raw = value
-    for kind in kinds:
+    for kind in _ordered(kinds):
         ok, typed = _from_text(raw, kind)
         if ok:
             changed = typed != value or type(typed) is not type(value)

@@ -1,0 +1,47 @@
+"""How deep a JSON text nests, told by one scan of its brackets and strings, without decoding
+it: a call payload cut off inside its arguments, and a flood of brackets refused before the
+repairing engine spends time on it."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_JSON_DEPTH", "json_too_deep", "open_at_end"]
+
+MAX_JSON_DEPTH = 100
+"""A JSON call payload that fails strict decoding and nests deeper than this is refused before
+the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
+engine time for nothing."""
+
+_DEPTH_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])')
+
+
+def open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
+    """Containers still open at ``b`` in the JSON text starting at ``a``, and whether it ends
+    inside a string."""
+    depth = 0
+    for m in _DEPTH_TOKEN.finditer(text, a, b):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "quote":
+            return depth, True
+    return depth, False
+
+
+def json_too_deep(text: str, a: int, b: int) -> bool:
+    """Does the JSON text at ``a`` nest deeper than `MAX_JSON_DEPTH`? Stops there."""
+    depth = 0
+    for m in _DEPTH_TOKEN.finditer(text, a, b):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "quote":
+            return False
+    return False
