@@ -20,6 +20,7 @@ from langchain_robust_parsers.engine.json.commentjson_strategy import (
 from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES
 from langchain_robust_parsers.engine.json.several_values import (
     gather_values,
+    is_alone,
     join_values,
     with_dropped_values,
 )
@@ -220,8 +221,8 @@ class RobustJsonOutputParser(
         if best is None:
             return decode(text, allow_truncated=complete)  # raises the reason there is none
         report = best[1]
-        if report.end >= len(text) or len(report.dropped_values) >= MAX_DROPPED_VALUES:
-            return best  # the value is the whole text, or the report names all it can
+        if is_alone(text, report) or len(report.dropped_values) >= MAX_DROPPED_VALUES:
+            return best  # the answer's only value, or the report names all it can
         values = gather_values(
             text, itertools.chain([best], candidates), limit=MAX_DROPPED_VALUES + 1
         )

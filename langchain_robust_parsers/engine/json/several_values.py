@@ -23,10 +23,11 @@ from typing import Any
 from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES
 from langchain_robust_parsers.engine.json.scan_containers import WINDOW_CUT_SLACK
 from langchain_robust_parsers.engine.json.scan_lexicon import LenientError
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
-__all__ = ["TopValue", "gather_values", "join_values", "with_dropped_values"]
+__all__ = ["TopValue", "gather_values", "is_alone", "join_values", "with_dropped_values"]
 
 _STRICT = json.JSONDecoder(strict=True)
 
@@ -153,6 +154,34 @@ def _clean_values_after(text: str, first: TopValue, limit: int | None) -> Iterat
         pos = end
 
 
+def _another_fence(text: str, report: ParseReport) -> bool:
+    """Whether a fenced payload's text has a fence besides its own two runs; without one, no
+    other candidate of its kind exists, and ranking the rest would read the prose for nothing."""
+    start, end = report.start, report.end
+    before = sum(text.count(mark, 0, start) for mark in FENCE_MARKS)
+    return before > 1 or before + sum(text.count(mark, end) for mark in FENCE_MARKS) > 2
+
+
+def _may_hold_more(text: str, first: TopValue) -> bool:
+    """False when ``first`` is the answer's only fenced block."""
+    return first.report.source != "fenced" or _another_fence(text, first.report)
+
+
+def is_alone(text: str, report: ParseReport) -> bool:
+    """True when the value of ``report`` is surely the answer's only one: the whole text, or
+    its only fence with no value right after it (JSON Lines). A quick test before
+    `gather_values`, which a parse returning one value would otherwise pay for on every
+    fenced answer."""
+    if report.end >= len(text):
+        return True
+    if report.source != "fenced" or _another_fence(text, report):
+        return False
+    nxt = report.end
+    while nxt < len(text) and (text[nxt].isspace() or text[nxt] == ","):
+        nxt += 1  # what `_values_following` skips between JSON Lines values
+    return nxt >= len(text) or text[nxt] not in "{["
+
+
 def gather_values(
     text: str, candidates: Iterable[tuple[Any, ParseReport]], *, limit: int | None = None
 ) -> list[TopValue]:
@@ -170,7 +199,7 @@ def gather_values(
     taken = [first]
     if first.report.source == "whole":
         taken.extend(_clean_values_after(text, first, limit))
-    else:
+    elif _may_hold_more(text, first):
         for value, report in ranked:
             if _KIND[report.source] != _KIND[first.report.source]:
                 break  # the ranking yields one kind after another: the rest are of other kinds
