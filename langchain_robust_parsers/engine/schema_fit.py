@@ -43,8 +43,9 @@ class ModelFit:
 
     ``model`` is the validated instance, or ``None`` when the value does not fit; ``notes`` the
     coercion rules that changed the value (empty when it validated as written). On failure,
-    ``error`` is the validation error of the value as written (the one a user can act on) and
-    ``closest`` the value nearest to fitting: the coerced value when coercion changed it.
+    ``closest`` is the value nearest to fitting (the coerced value when coercion changed it) and
+    ``error`` its validation error: only what is still wrong after coercion, never a field the
+    coercion already fixed (``orderId`` read as ``order_id`` is not reported missing).
     """
 
     model: Any | None
@@ -62,19 +63,19 @@ def fit_model(model: type[Any], value: Any) -> ModelFit:
     try:
         return ModelFit(validate_model(model, value))
     except VALIDATION_ERRORS as exc:
-        first_error: Exception = exc
-    closest: Any = value
-    notes: tuple[str, ...] = ()
+        as_written: Exception = exc
     try:
         coerced, rules = coerce_with_notes(value, model)
-        if rules:
-            closest, notes = coerced, rules
-            return ModelFit(validate_model(model, coerced), rules)
-    except VALIDATION_ERRORS:
-        pass
+    except (*VALIDATION_ERRORS, RecursionError):  # coercion is best effort: nothing was fixed
+        return ModelFit(None, (), as_written, value)
+    if not rules:
+        return ModelFit(None, (), as_written, value)
+    try:
+        return ModelFit(validate_model(model, coerced), rules)
+    except VALIDATION_ERRORS as exc:  # what is still wrong once coercion fixed what it could
+        return ModelFit(None, rules, exc, coerced)
     except RecursionError:  # coercion bounds its depth; a model's own validators may not
-        pass
-    return ModelFit(None, notes, first_error, closest)
+        return ModelFit(None, rules, as_written, coerced)
 
 
 def coercion_repairs(notes: Iterable[str], start: int) -> tuple[Repair, ...]:

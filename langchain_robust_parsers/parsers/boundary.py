@@ -40,6 +40,11 @@ from typing import Any
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.failure_reasons import (
+    bounded_message,
+    output_excerpt,
+    why_no_value,
+)
 from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 
@@ -48,6 +53,8 @@ __all__ = [
     "EngineBugError",
     "engine_call",
     "guarded_candidates",
+    "no_value_message",
+    "no_value_reason",
     "output_parser_error",
     "strict_mode",
 ]
@@ -89,14 +96,40 @@ def engine_call(parser: str, task: str) -> Iterator[None]:
 
 
 def output_parser_error(
-    message: str, text: str, cause: BaseException | None = None, **kwargs: object
+    message: str, text: str | None, cause: BaseException | None = None, **kwargs: object
 ) -> OutputParserException:
     """``OutputParserException(message, llm_output=text)`` chained from ``cause``: the one way a
-    parser reports a failure (keyword arguments such as ``observation`` pass through)."""
-    error = OutputParserException(message, llm_output=text, **kwargs)  # type: ignore[arg-type]
+    parser reports a failure (keyword arguments such as ``observation`` pass through).
+
+    The message stays short whatever the answer's size: a quote of ``text`` in it becomes an
+    excerpt (head and tail, with the number of characters left out) and the whole is bounded;
+    ``llm_output`` keeps the whole text."""
+    shown = bounded_message(message, text) if isinstance(text, str) else message
+    error = OutputParserException(shown, llm_output=text, **kwargs)  # type: ignore[arg-type]
     if cause is not None:
         error.__cause__ = cause
     return error
+
+
+def _has_json_opener(answer: str) -> bool:
+    return "{" in answer or "[" in answer
+
+
+def no_value_reason(text: str, format_name: str = "JSON") -> str:
+    """Why ``text`` holds no value of ``format_name``, with what to do (one or two sentences;
+    see :func:`~langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
+    looks = _has_json_opener if format_name == "JSON" else _has_markup
+    return why_no_value(text, format_name, looks).sentence()
+
+
+def _has_markup(answer: str) -> bool:
+    return "<" in answer or ":" in answer
+
+
+def no_value_message(prefix: str, text: str, format_name: str = "JSON") -> str:
+    """``prefix`` (LangChain's words, such as ``"Invalid json output: "``), the answer's
+    excerpt, then on a new line why it holds no value and what to do."""
+    return f"{prefix}{output_excerpt(text)}\n{no_value_reason(text, format_name)}"
 
 
 def guarded_candidates(

@@ -30,6 +30,7 @@ from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
     guarded_candidates,
+    no_value_reason,
     output_parser_error,
 )
 from langchain_robust_parsers.parsers.final_parse import (
@@ -338,7 +339,7 @@ class RobustPydanticOutputParser(
             labelled = self._from_labels(text) if self.read_labels else None
             if labelled is not None:
                 return labelled
-            return self._failure(text, text, "Invalid json output: no JSON value found")
+            return self._failure(text, text, no_value_reason(text))
         try:
             completion = json.dumps(choice.value, ensure_ascii=False)
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep

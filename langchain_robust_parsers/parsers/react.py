@@ -64,6 +64,7 @@ from langchain_robust_parsers.engine.agents.react_turns import (
 from langchain_robust_parsers.engine.agents.text_delta import as_delta
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import output_parser_error
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -329,9 +330,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
                 message = f"Could not parse LLM output: `{text}`"
                 missing_input = "action" in scan.markers
                 observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
-            error = OutputParserException(
-                message, observation=observation, llm_output=text, send_to_llm=True
-            )
+            error = output_parser_error(message, text, observation=observation, send_to_llm=True)
             return None, self._event("failed", None, observation), error
         event = self._event(turn.outcome, turn.report, None)
         if turn.kind == "actions":

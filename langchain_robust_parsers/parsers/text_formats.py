@@ -17,7 +17,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -69,7 +69,6 @@ def published_with_report(final: FinalParse[T], stats: ParseStats | None) -> tup
 
 
 def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> FinalParse[Any]:
-    error = OutputParserException(msg, llm_output=text)
-    error.__cause__ = exc
+    error = output_parser_error(msg, text, exc)
     event = ParseEvent(parser, format, "failed", None, str(exc))
     return FinalParse(None, None, event, error)
