@@ -38,6 +38,7 @@ __all__ = [
     "NoValueReason",
     "bounded_message",
     "output_excerpt",
+    "refusal_reason",
     "why_no_value",
 ]
 
@@ -74,6 +75,15 @@ def _unclosed_block(text: str, spans: list[tuple[int, int]]) -> bool:
     return opener is not None and block_end(text, opener) < 0
 
 
+def refusal_reason(format_name: str) -> NoValueReason:
+    """The reason given for an answer that declines the request (see :func:`is_refusal`)."""
+    return NoValueReason(
+        "refusal",
+        f"The model refused the request instead of answering with {format_name}",
+        "Rephrase the request or handle the refusal; the whole answer is in llm_output",
+    )
+
+
 def why_no_value(
     text: str, format_name: str, looks_like_format: Callable[[str], bool]
 ) -> NoValueReason:
@@ -105,11 +115,7 @@ def why_no_value(
             "the prompt) or raise the output token limit",
         )
     if is_refusal(answer.strip()):
-        return NoValueReason(
-            "refusal",
-            f"The model refused the request instead of answering with {format_name}",
-            "Rephrase the request or handle the refusal; the whole answer is in llm_output",
-        )
+        return refusal_reason(format_name)
     if looks_like_format(answer):
         return NoValueReason(
             "unreadable",
