@@ -194,7 +194,7 @@ class RobustJsonOutputParser(
         if self.pydantic_object is None:
             return decode(text, allow_truncated=complete)
         candidates = guarded_candidates(self.get_name(), text, allow_truncated=complete)
-        choice = first_fitting(candidates, self._conforms)
+        choice = first_fitting(candidates, lambda value, _report: self._conforms(value))
         if choice is None:
             raise JsonEngineError("no JSON value found in the text")
         return choice.value, choice.report

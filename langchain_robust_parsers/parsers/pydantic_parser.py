@@ -217,11 +217,14 @@ class RobustPydanticOutputParser(
         """``obj`` validated into ``pydantic_object``; raises its validation error."""
         return cast(TBaseModel, validate_model(self.pydantic_object, obj))
 
-    def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+    def _fit(
+        self, value: Any, source: str | None = None
+    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """``value`` validated, coercing it first only if it fails as is (and, with
         ``drop_invalid_items``, without its invalid list items): the model and the coercion
-        rules used, or the error of the uncoerced value."""
-        fit = fit_model(self.pydantic_object, value)
+        rules used, or what is still wrong after coercion. ``source``: the payload's text, so
+        that a number written for a ``str`` field keeps its spelling."""
+        fit = fit_model(self.pydantic_object, value, source)
         if fit.error is None:
             return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
@@ -323,7 +326,9 @@ class RobustPydanticOutputParser(
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
         """:meth:`_parse_final` before ``on_error`` applies."""
         candidates = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
-        choice = first_fitting(candidates, self._fit_guarded)
+        choice = first_fitting(
+            candidates, lambda value, found: self._fit_guarded(value, text[found.start : found.end])
+        )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
             report = with_stop_reason(_with_notes(choice.report, notes), stop_reason)
@@ -346,10 +351,12 @@ class RobustPydanticOutputParser(
             completion = text
         return self._failure(text, completion, choice.error)
 
-    def _fit_guarded(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+    def _fit_guarded(
+        self, value: Any, source: str | None = None
+    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """:meth:`_fit`, with anything a user validator raises counted as a misfit."""
         try:
-            return self._fit(value)
+            return self._fit(value, source)
         except Exception as exc:  # a validator raising something unexpected
             return exc
 

@@ -1,0 +1,91 @@
+"""JSON numbers as the model wrote them, for the fields that want text.
+
+A model answering ``{"zip_code": 12345, "version": 1.10}`` for two ``str`` fields meant the
+strings ``"12345"`` and ``"1.10"``; decoding made them ``12345`` and ``1.1``, and ``str(1.1)`` is
+not what was written. When a value must be coerced, :func:`with_number_literals` reads its
+payload again, keeping each fraction's text in a :class:`NumberLiteral` (a ``float`` that knows
+its spelling), so that coercion can give a ``str`` field the literal; :func:`plain_numbers`
+turns the literals left elsewhere back into plain floats before the value is handed out.
+
+Only a payload that is strict JSON as written can be read again this way; a repaired one keeps
+its decoded numbers (an integer's text is its decimal form anyway).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["NumberLiteral", "number_text", "plain_numbers", "with_number_literals"]
+
+MAX_REREAD_CHARS = 1_000_000
+"""Longest payload read a second time for its number literals (a second C-speed decode)."""
+
+MAX_LITERAL_DEPTH = 100
+"""Deepest value read again: schemas nest a few levels, and :func:`plain_numbers` recurses."""
+
+
+class NumberLiteral(float):
+    """A decoded JSON fraction that keeps the text it was written as (``1.10``)."""
+
+    __slots__ = ("text",)
+
+    text: str
+
+    def __new__(cls, text: str) -> NumberLiteral:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+def number_text(value: int | float) -> str:
+    """The text of a decoded JSON number: its literal when known, else its decimal form."""
+    if isinstance(value, NumberLiteral):
+        return value.text
+    return str(value)
+
+
+def with_number_literals(value: Any, payload: str) -> Any:
+    """``value`` read again from ``payload`` (the text it was decoded from) with every fraction
+    a :class:`NumberLiteral`; ``value`` itself when the payload is not strict JSON, is too long,
+    or does not decode to an equal value (the engine repaired it)."""
+    if len(payload) > MAX_REREAD_CHARS or not _shallow_with_fraction(value):
+        return value
+    try:
+        again = json.loads(payload, parse_float=NumberLiteral)
+    except (ValueError, RecursionError):
+        return value
+    return again if again == value else value
+
+
+def _shallow_with_fraction(value: Any) -> bool:
+    """True when ``value`` holds a ``float`` and nests at most :data:`MAX_LITERAL_DEPTH` levels
+    (walked iteratively: decoded values can be deep)."""
+    found = False
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_LITERAL_DEPTH:
+            return False
+        if isinstance(item, float):
+            found = True
+        elif isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return found
+
+
+def plain_numbers(value: Any) -> Any:
+    """``value`` with every :class:`NumberLiteral` a plain ``float``; containers that hold none
+    are returned as they are (the same objects)."""
+    if isinstance(value, NumberLiteral):
+        return float(value)
+    if isinstance(value, dict):
+        items = {k: plain_numbers(v) for k, v in value.items()}
+        same = all(items[k] is v for k, v in value.items())
+        return value if same else items
+    if isinstance(value, list):
+        out = [plain_numbers(v) for v in value]
+        return value if all(a is b for a, b in zip(out, value, strict=True)) else out
+    return value
