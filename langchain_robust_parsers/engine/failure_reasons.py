@@ -103,16 +103,16 @@ def why_no_value(
         if _unclosed_block(text, spans):
             return NoValueReason(
                 "unclosed_reasoning",
-                f"The answer is all inside a reasoning block that never closes, so any "
-                f"{format_name} in it is reasoning, not the answer",
+                "The answer is all inside a reasoning block that never closes: what it holds "
+                "is reasoning, not the answer",
                 "Raise the model's output token limit so that it can finish thinking, or check "
                 "that the chat template closes the reasoning block",
             )
         return NoValueReason(
             "reasoning_only",
             "The answer holds only reasoning, with nothing after it",
-            f"Ask for the {format_name} after the reasoning (put the format instructions in "
-            "the prompt) or raise the output token limit",
+            f"Ask for {format_name} after the reasoning (put the format instructions in the "
+            "prompt) or raise the output token limit",
         )
     if is_refusal(answer.strip()):
         return refusal_reason(format_name)

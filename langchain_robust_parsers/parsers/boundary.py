@@ -57,6 +57,7 @@ __all__ = [
     "no_value_reason",
     "output_parser_error",
     "strict_mode",
+    "with_no_value_reason",
 ]
 
 logger = logging.getLogger("langchain_robust_parsers")
@@ -124,6 +125,20 @@ def no_value_reason(text: str, format_name: str = "JSON") -> str:
 
 def _has_markup(answer: str) -> bool:
     return "<" in answer or ":" in answer
+
+
+_SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
+"""Reasons added to a reader's own failure message: there the reader's words (``no XML element
+found``) would mislead, while for prose its words already say what is missing."""
+
+
+def with_no_value_reason(message: str, text: str, format_name: str) -> str:
+    """``message`` followed, on a new line, by why ``text`` holds no value when the reason is
+    one the reader cannot see (an empty answer, a refusal, reasoning only)."""
+    reason = why_no_value(text, format_name, _has_markup)
+    if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
+        return message
+    return f"{message}\n{reason.sentence()}"
 
 
 def no_value_message(prefix: str, text: str, format_name: str = "JSON") -> str:
