@@ -85,11 +85,11 @@ def refusal_reason(format_name: str) -> NoValueReason:
 
 
 def why_no_value(
-    text: str, format_name: str, looks_like_format: Callable[[str], bool]
+    text: str, format_name: str, looks_like_format: Callable[[str], bool] | None = None
 ) -> NoValueReason:
-    """Why ``text`` gave no value of ``format_name`` (``"JSON"``, ``"YAML"``...);
+    """Why ``text`` gave no value of ``format_name`` (``"JSON"``, ``"a list"``...);
     ``looks_like_format(answer)`` tells whether the answer holds something of the format (a
-    brace, a tag) that could not be read."""
+    brace, a tag) that could not be read (without it, such an answer counts as prose)."""
     if not text.strip():
         return NoValueReason(
             "empty",
@@ -116,7 +116,7 @@ def why_no_value(
         )
     if is_refusal(answer.strip()):
         return refusal_reason(format_name)
-    if looks_like_format(answer):
+    if looks_like_format is not None and looks_like_format(answer):
         return NoValueReason(
             "unreadable",
             f"No {format_name} value could be read from the answer, though parts of it look "

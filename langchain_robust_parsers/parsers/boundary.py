@@ -113,18 +113,20 @@ def output_parser_error(
 
 
 def _has_json_opener(answer: str) -> bool:
+    """True when ``answer`` holds a brace or bracket: something JSON-like that did not read."""
     return "{" in answer or "[" in answer
 
 
-def no_value_reason(text: str, format_name: str = "JSON") -> str:
-    """Why ``text`` holds no value of ``format_name``, with what to do (one or two sentences;
-    see :func:`~langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
-    looks = _has_json_opener if format_name == "JSON" else _has_markup
-    return why_no_value(text, format_name, looks).sentence()
+def no_value_reason(text: str) -> str:
+    """Why ``text`` holds no JSON value, with what to do (one or two sentences; see
+    :func:`~langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
+    return why_no_value(text, "JSON", _has_json_opener).sentence()
 
 
-def _has_markup(answer: str) -> bool:
-    return "<" in answer or ":" in answer
+def no_value_message(prefix: str, text: str) -> str:
+    """``prefix`` (LangChain's words, such as ``"Invalid json output: "``), the answer's
+    excerpt, then on a new line why it holds no JSON value and what to do."""
+    return f"{prefix}{output_excerpt(text)}\n{no_value_reason(text)}"
 
 
 _SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
@@ -133,18 +135,12 @@ found``) would mislead, while for prose its words already say what is missing.""
 
 
 def with_no_value_reason(message: str, text: str, format_name: str) -> str:
-    """``message`` followed, on a new line, by why ``text`` holds no value when the reason is
-    one the reader cannot see (an empty answer, a refusal, reasoning only)."""
-    reason = why_no_value(text, format_name, _has_markup)
+    """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
+    when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""
+    reason = why_no_value(text, format_name)
     if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
         return message
     return f"{message}\n{reason.sentence()}"
-
-
-def no_value_message(prefix: str, text: str, format_name: str = "JSON") -> str:
-    """``prefix`` (LangChain's words, such as ``"Invalid json output: "``), the answer's
-    excerpt, then on a new line why it holds no value and what to do."""
-    return f"{prefix}{output_excerpt(text)}\n{no_value_reason(text, format_name)}"
 
 
 def guarded_candidates(
