@@ -46,6 +46,8 @@ NOT_REFUSALS = [
     "I cannot stress this enough: 1. backups 2. tests 3. reviews",
     "Items: milk, eggs, bread",
     "- I can't believe it's not butter\n- margarine",
+    "I can't think of any.",
+    "Sorry, I couldn't find any matching products.",
 ]
 
 

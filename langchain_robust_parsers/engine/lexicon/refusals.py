@@ -7,8 +7,8 @@ parsers) and by the failure messages that must say why no value was found:
 
 - the answer (reasoning already left out) is short, at most :data:`MAX_REFUSAL_CHARS`;
 - it starts with one of :data:`REFUSAL_OPENERS` (``I'm sorry``, ``I can't``, ``Unfortunately``...);
-- a declining phrase (:data:`DECLINE_WORDS`: ``can't``, ``unable``...) comes within its first
-  :data:`MAX_DECLINE_OFFSET` characters;
+- a declining phrase (:data:`DECLINE_WORDS`: ``can't help``, ``unable to provide``...) comes
+  within its first :data:`MAX_DECLINE_OFFSET` characters;
 - nothing after that phrase turns the answer into a partial answer: no ``but``/``however`` and
   no ``:`` (``I can't list them all, but here are three: ...`` is a list).
 """
@@ -59,11 +59,19 @@ REFUSAL_OPENERS = (
 )
 """How a refusal starts, case folded, with ``'`` for any apostrophe."""
 
-DECLINE_WORDS = re.compile(
-    r"\b(?:can't|cannot|can not|won't|will not|unable|not able|must decline|decline to"
-    r"|not allowed|not permitted|không thể)",
+_DECLINED_ACTS = (
+    "help|assist|provide|share|list|comply|answer|fulfil|fulfill|give|create|generate|write"
+    "|disclose|reveal|support|discuss|engage|do|name|identify|recommend|offer|access|browse"
+    "|search|continue|complete|process|produce|make"
 )
-"""The phrase that makes an apology a refusal (``Sorry for the wait`` is not one)."""
+DECLINE_WORDS = re.compile(
+    r"\b(?:(?:can't|cannot|can not|won't|will not|unable to|not able to)"
+    r" (?:really |currently |simply |personally |in good conscience )?"
+    rf"(?:{_DECLINED_ACTS})\b"
+    r"|must decline|decline to|not allowed|not permitted|không thể)",
+)
+"""The phrase that makes an apology a refusal: not doing what was asked (``Sorry for the
+wait`` is not one, nor is ``I can't think of any``, an empty answer)."""
 
 _PARTIAL_ANSWER = re.compile(r"\bbut\b|\bhowever\b|\bnhưng\b|:")
 """After the declining phrase, what announces an answer after all."""
