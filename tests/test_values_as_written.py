@@ -65,10 +65,21 @@ def test_the_literal_never_leaks_into_other_fields() -> None:
     assert not isinstance(value.weight_kg, NumberLiteral)
 
 
-def test_a_repaired_payload_still_gives_an_integer_its_digits() -> None:
-    text = "{zip_code: 12345, version: '3', weight_kg: 4,}"  # unquoted keys, trailing comma
+def test_a_repaired_payload_keeps_the_numbers_as_written_too() -> None:
+    # Unquoted keys, single quotes, a comment and a trailing comma: not strict JSON.
+    text = "{zip_code: 12345, version: 1.10, // the API version\n 'weight_kg': 4.50,}"
     value = RobustPydanticOutputParser(pydantic_object=Shipping).parse(text)
-    assert value.zip_code == "12345"
+    assert value == Shipping(zip_code="12345", version="1.10", weight_kg=4.5)
+
+
+def test_a_number_inside_a_string_is_not_taken_for_a_literal() -> None:
+    text = "{note: 'v 2.50 first', zip_code: 75001, version: 3.0, weight_kg: 1,}"
+
+    class Parcel(Shipping):
+        note: str
+
+    value = RobustPydanticOutputParser(pydantic_object=Parcel).parse(text)
+    assert (value.version, value.note, value.zip_code) == ("3.0", "v 2.50 first", "75001")
 
 
 def test_a_boolean_is_not_a_number_for_a_str_field() -> None:

@@ -14,6 +14,7 @@ its decoded numbers (an integer's text is its decimal form anyway).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 __all__ = ["NumberLiteral", "number_text", "plain_numbers", "with_number_literals"]
@@ -46,16 +47,56 @@ def number_text(value: int | float) -> str:
 
 
 def with_number_literals(value: Any, payload: str) -> Any:
-    """``value`` read again from ``payload`` (the text it was decoded from) with every fraction
-    a :class:`NumberLiteral`; ``value`` itself when the payload is not strict JSON, is too long,
-    or does not decode to an equal value (the engine repaired it)."""
+    """``value`` with every fraction a :class:`NumberLiteral` spelt as in ``payload`` (the text
+    it was decoded from); ``value`` itself when the spellings cannot be known for sure.
+
+    Strict JSON is read again by the C decoder. A payload the engine repaired is scanned for
+    its fraction literals outside strings, which are given to the value's fractions in document
+    order only when they match one for one, each equal to the number it spells."""
     if len(payload) > MAX_REREAD_CHARS or not _shallow_with_fraction(value):
         return value
     try:
         again = json.loads(payload, parse_float=NumberLiteral)
     except (ValueError, RecursionError):
-        return value
+        return _matched_literals(value, [m.group() for m in _FRACTION_OR_STRING.finditer(payload)])
     return again if again == value else value
+
+
+_FRACTION_OR_STRING = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"'
+    r"|'(?:[^'\\\n]|\\.)*'"
+    r"|(?<![\w.])-?(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])"
+)
+"""A quoted string (skipped) or a fraction literal standing alone (``1.10``, ``2e3``)."""
+
+
+def _matched_literals(value: Any, tokens: list[str]) -> Any:
+    """``value`` with its fractions, in document order, spelt as the fraction ``tokens`` (the
+    strings among them skipped); ``value`` itself unless they match one for one."""
+    literals = [t for t in tokens if t[0] not in "\"'"]
+    position = iter(literals)
+
+    def spell(item: Any) -> Any:
+        if isinstance(item, float):
+            text = next(position, None)
+            if text is None or float(text) != item:
+                raise _Mismatch
+            return NumberLiteral(text)
+        if isinstance(item, dict):
+            return {k: spell(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [spell(v) for v in item]
+        return item
+
+    try:
+        spelt = spell(value)
+    except _Mismatch:
+        return value
+    return value if next(position, None) is not None else spelt
+
+
+class _Mismatch(Exception):
+    """The literals found do not spell the value's fractions one for one."""
 
 
 def _shallow_with_fraction(value: Any) -> bool:
