@@ -21,7 +21,7 @@ Rules (their names are what :func:`coerce_with_notes` reports):
 - ``rating_numerator``: a rating ``"8.5/10"`` or ``"8.5 out of 10"`` gives its numerator, ``8.5``.
 - ``number_to_string``: a number where a ``str`` is expected gives the text the model wrote
   (``12345`` gives ``"12345"``; ``1.10`` gives ``"1.10"`` when the value carries its literals,
-  see :mod:`~langchain_robust_parsers.engine.number_literals`).
+  see `langchain_robust_parsers.engine.number_literals`).
 
 Pydantic v2 and ``pydantic.v1`` models are both walked through their field annotations. No
 LangChain import here.

@@ -1,19 +1,19 @@
 """Why a model's answer gave no value, said so that a user knows what to do next, and how a
 failure message quotes the answer without growing with it.
 
-The readers only know that they found nothing; :func:`why_no_value` looks at the answer once
-more and names the reason (each a :class:`NoValueReason`: a code, what happened, what to do):
+The readers only know that they found nothing; `why_no_value` looks at the answer once
+more and names the reason (each a `NoValueReason`: a code, what happened, what to do):
 
 - ``empty``: the answer is empty or blank;
 - ``unclosed_reasoning``: everything is inside a reasoning block that never closes (the model was
   cut off, or its template never closed the block), so what looks like the value is reasoning;
 - ``reasoning_only``: the answer holds reasoning and nothing after it;
 - ``refusal``: the answer declines the request (the rule of
-  :mod:`~langchain_robust_parsers.engine.lexicon.refusals`);
+  `langchain_robust_parsers.engine.lexicon.refusals`);
 - ``unreadable``: something of the format is there (a brace, a tag) but no value could be read;
 - ``prose``: the answer is prose with nothing of the format in it.
 
-:func:`output_excerpt` is the answer as a failure message shows it: whole when short, else its
+`output_excerpt` is the answer as a failure message shows it: whole when short, else its
 head and tail with the number of characters left out. The exception keeps the whole answer in
 ``llm_output``.
 """
@@ -76,7 +76,7 @@ def _unclosed_block(text: str, spans: list[tuple[int, int]]) -> bool:
 
 
 def refusal_reason(format_name: str) -> NoValueReason:
-    """The reason given for an answer that declines the request (see :func:`is_refusal`)."""
+    """The reason given for an answer that declines the request (see `is_refusal`)."""
     return NoValueReason(
         "refusal",
         f"The model refused the request instead of answering with {format_name}",
@@ -133,7 +133,7 @@ def why_no_value(
 
 def output_excerpt(text: str) -> str:
     """``text`` as a failure message quotes it: whole when short, else its first
-    :data:`EXCERPT_HEAD_CHARS` and last :data:`EXCERPT_TAIL_CHARS` characters around a note of
+    `EXCERPT_HEAD_CHARS` and last `EXCERPT_TAIL_CHARS` characters around a note of
     how many were left out."""
     if len(text) <= EXCERPT_HEAD_CHARS + EXCERPT_TAIL_CHARS:
         return text
@@ -146,7 +146,7 @@ def output_excerpt(text: str) -> str:
 
 def bounded_message(message: str, text: str) -> str:
     """``message`` with every quote of the answer ``text`` as its excerpt, then cut to
-    :data:`MAX_MESSAGE_CHARS` (keeping its start and end) if still longer."""
+    `MAX_MESSAGE_CHARS` (keeping its start and end) if still longer."""
     if len(text) > EXCERPT_HEAD_CHARS + EXCERPT_TAIL_CHARS and text in message:
         message = message.replace(text, output_excerpt(text))
     if len(message) <= MAX_MESSAGE_CHARS:

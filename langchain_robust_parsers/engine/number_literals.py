@@ -2,9 +2,9 @@
 
 A model answering ``{"zip_code": 12345, "version": 1.10}`` for two ``str`` fields meant the
 strings ``"12345"`` and ``"1.10"``; decoding made them ``12345`` and ``1.1``, and ``str(1.1)`` is
-not what was written. When a value must be coerced, :func:`with_number_literals` reads its
-payload again, keeping each fraction's text in a :class:`NumberLiteral` (a ``float`` that knows
-its spelling), so that coercion can give a ``str`` field the literal; :func:`plain_numbers`
+not what was written. When a value must be coerced, `with_number_literals` reads its
+payload again, keeping each fraction's text in a `NumberLiteral` (a ``float`` that knows
+its spelling), so that coercion can give a ``str`` field the literal; `plain_numbers`
 turns the literals left elsewhere back into plain floats before the value is handed out.
 
 Only a payload that is strict JSON as written can be read again this way; a repaired one keeps
@@ -23,7 +23,7 @@ MAX_REREAD_CHARS = 1_000_000
 """Longest payload read a second time for its number literals (a second C-speed decode)."""
 
 MAX_LITERAL_DEPTH = 100
-"""Deepest value read again: schemas nest a few levels, and :func:`plain_numbers` recurses."""
+"""Deepest value read again: schemas nest a few levels, and `plain_numbers` recurses."""
 
 
 class NumberLiteral(float):
@@ -47,7 +47,7 @@ def number_text(value: int | float) -> str:
 
 
 def with_number_literals(value: Any, payload: str) -> Any:
-    """``value`` with every fraction a :class:`NumberLiteral` spelt as in ``payload`` (the text
+    """``value`` with every fraction a `NumberLiteral` spelt as in ``payload`` (the text
     it was decoded from); ``value`` itself when the spellings cannot be known for sure.
 
     Strict JSON is read again by the C decoder. A payload the engine repaired is scanned for
@@ -100,7 +100,7 @@ class _Mismatch(Exception):
 
 
 def _shallow_with_fraction(value: Any) -> bool:
-    """True when ``value`` holds a ``float`` and nests at most :data:`MAX_LITERAL_DEPTH` levels
+    """True when ``value`` holds a ``float`` and nests at most `MAX_LITERAL_DEPTH` levels
     (walked iteratively: decoded values can be deep)."""
     found = False
     stack = [(value, 0)]
@@ -118,7 +118,7 @@ def _shallow_with_fraction(value: Any) -> bool:
 
 
 def plain_numbers(value: Any) -> Any:
-    """``value`` with every :class:`NumberLiteral` a plain ``float``; containers that hold none
+    """``value`` with every `NumberLiteral` a plain ``float``; containers that hold none
     are returned as they are (the same objects)."""
     if isinstance(value, NumberLiteral):
         return float(value)

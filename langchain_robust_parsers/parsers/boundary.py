@@ -119,7 +119,7 @@ def _has_json_opener(answer: str) -> bool:
 
 def no_value_reason(text: str) -> str:
     """Why ``text`` holds no JSON value, with what to do (one or two sentences; see
-    :func:`~langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
+    `langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
     return why_no_value(text, "JSON", _has_json_opener).sentence()
 
 

@@ -126,7 +126,7 @@ def _generation_text(generation: Generation) -> str:
 
 
 class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn]):
-    """Parse a character's turn in the bracket-tagged dialog format; it never raises, by design.
+    """Parse a character's turn in the bracket-tagged dialog format; never raises.
 
     ``[TO: Bob, TONE: angry] "Why did you do that?"`` gives ``DialogTurn(action="speak",
     target="Bob", tone="angry", content="Why did you do that?")``. The header's keywords
@@ -137,8 +137,9 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     ``warning`` says what was wrong. An empty or whitespace-only reply is a ``silent`` turn
     with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``). A
     refusal (``I'm sorry, I can't say that.``, or a refusal content block) is a turn of dialog
-    too: in a story, a character declining is an answer. Every other parser of this package
-    raises ``OutputParserException`` when the text holds no value of its format.
+    too: in a story, a character declining is an answer. It never fails by design; every other
+    parser of this package raises ``OutputParserException`` when the text holds no value of its
+    format.
 
     Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
     :class:`DialogTurn` each time the content (or the gestures) grew, each chunk read once; the

@@ -119,7 +119,7 @@ class _RobustList:
             yield [item]
 
     def _close(self, stream: ListStream) -> list[str]:
-        """The stream's last items; a refusal raises the error :meth:`parse` raises (or gives
+        """The stream's last items; a refusal raises the error `parse` raises (or gives
         nothing more under ``on_error="fallback"``)."""
         try:
             with engine_call(self.get_name(), f"reading {LIST}"):

@@ -5,10 +5,10 @@ this is the other kind, a model writing ``I'm sorry, I can't list those.`` as it
 One rule, asked by every reader that must not turn such an answer into a value (the list
 parsers) and by the failure messages that must say why no value was found:
 
-- the answer (reasoning already left out) is short, at most :data:`MAX_REFUSAL_CHARS`;
-- it starts with one of :data:`REFUSAL_OPENERS` (``I'm sorry``, ``I can't``, ``Unfortunately``...);
-- a declining phrase (:data:`DECLINE_WORDS`: ``can't help``, ``unable to provide``...) comes
-  within its first :data:`MAX_DECLINE_OFFSET` characters;
+- the answer (reasoning already left out) is short, at most `MAX_REFUSAL_CHARS`;
+- it starts with one of `REFUSAL_OPENERS` (``I'm sorry``, ``I can't``, ``Unfortunately``...);
+- a declining phrase (`DECLINE_WORDS`: ``can't help``, ``unable to provide``...) comes
+  within its first `MAX_DECLINE_OFFSET` characters;
 - nothing after that phrase turns the answer into a partial answer: no ``but``/``however`` and
   no ``:`` (``I can't list them all, but here are three: ...`` is a list).
 """

@@ -149,7 +149,7 @@ def read_list(text: str, kind: ListKind) -> tuple[list[str], ParseReport]:
 
     Text that holds no list (``No items in the list.``) gives ``[]``, as LangChain's parsers do;
     a refusal (``I'm sorry, I can't list those.``) is no list either, and raises
-    :class:`TextEngineError` rather than reading as items.
+    `TextEngineError` rather than reading as items.
     """
     log = RepairLog()
     source, start, stop = _region(text, log)
@@ -292,11 +292,12 @@ class ListStream:
 
     Line kinds hand out an item when its line ends (a line with the parser's own marker); the
     comma kind when the comma after it arrives, while the answer is a single unmarked line.
-    Anything else waits for :meth:`close`, which reads the whole text with :func:`read_list` and
-    hands out the items not handed out yet. Each chunk is read once. While the answer may still
-    turn out to be a refusal (``I'm sorry, I can't...``: see
-    :func:`~langchain_robust_parsers.engine.lexicon.refusals.may_become_refusal`) its items are
-    held back, so that a refusal hands out nothing and :meth:`close` raises as :func:`read_list`.
+    Anything else waits for `close`, which reads the whole text with `read_list` and
+    hands out the items not handed out yet. Each chunk is read once.
+
+    While the answer may still turn out to be a refusal (``I'm sorry, I can't...``: see
+    `langchain_robust_parsers.engine.lexicon.refusals.may_become_refusal`) its items are
+    held back, so that a refusal hands out nothing and `close` raises as `read_list`.
     """
 
     def __init__(self, kind: ListKind) -> None:
@@ -328,7 +329,7 @@ class ListStream:
     def close(self) -> list[str]:
         """The items not handed out yet, from a read of the whole text; nothing when the whole
         text reads differently from what was handed out (a value handed out never changes).
-        Raises :class:`TextEngineError` when the whole answer is a refusal."""
+        Raises `TextEngineError` when the whole answer is a refusal."""
         items, _ = read_list(self.text(), self.kind)
         n = len(self._handed)
         withheld, self._withheld = self._withheld or [], None
