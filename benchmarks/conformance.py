@@ -67,7 +67,7 @@ CATEGORIES: dict[str, tuple[str, str]] = {
         "144 145 149 150 151",
     ),
     "truncated": (
-        "cut off: open strings/containers closed, unfinished key/literal dropped",
+        "cut off: open strings/containers closed, unfinished key dropped, unique literal completed",
         "5 32 33 34 35 38 40 46 47 48 59 89 94 102 106 108 158 163 168 187",
     ),
     "ellipsis": ("`...` placeholders", "41 42 43 44"),

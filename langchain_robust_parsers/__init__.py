@@ -97,7 +97,10 @@ if TYPE_CHECKING:
     )
     from langchain_robust_parsers.parsers.react import (
         ANSWER_STREAMED_KEY as ANSWER_STREAMED_KEY,
+        AnswerDelta as AnswerDelta,
         ReActOutputParser as ReActOutputParser,
+        TextDelta as TextDelta,
+        ThoughtDelta as ThoughtDelta,
     )
     from langchain_robust_parsers.parsers.stop_reason import (
         TruncatedOutputError as TruncatedOutputError,
@@ -177,6 +180,9 @@ _LAZY: dict[str, str] = {
     "RobustPydanticOutputParser": ".parsers.pydantic_parser",
     "ANSWER_STREAMED_KEY": ".parsers.react",
     "ReActOutputParser": ".parsers.react",
+    "AnswerDelta": ".parsers.react",
+    "TextDelta": ".parsers.react",
+    "ThoughtDelta": ".parsers.react",
     "RobustJsonOutputKeyToolsParser": ".parsers.tools",
     "RobustJsonOutputToolsParser": ".parsers.tools",
     "RobustPydanticToolsParser": ".parsers.tools",

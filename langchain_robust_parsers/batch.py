@@ -1,6 +1,6 @@
 """Parse a column of model outputs in a data frame: the unit of work on Ray Data and Spark.
 
-:func:`parse_frame` takes a pandas ``DataFrame`` or a pyarrow ``Table`` and returns the same
+`parse_frame` takes a pandas ``DataFrame`` or a pyarrow ``Table`` and returns the same
 kind of frame with four more columns, one result for every row, in order, whatever the row
 holds. It is a plain function of the frame, so engines that hand a function one batch at a time
 run it as it is::
@@ -26,7 +26,7 @@ from langchain_robust_parsers.parsers.row_results import LineResult, RowParser, 
 __all__ = ["RESULT_COLUMNS", "parse_frame"]
 
 RESULT_COLUMNS = ("value", "outcome", "repairs", "error")
-"""The columns :func:`parse_frame` adds: the parsed value as a JSON string (``None`` when the
+"""The columns `parse_frame` adds: the parsed value as a JSON string (``None`` when the
 parse failed), the outcome (``success``, ``recovered``, ``fallback``, ``failed``), the repairs
 as a JSON list of names, and the first line of the error (``None`` when there was none)."""
 
@@ -115,8 +115,8 @@ def _with_results(frame: Any, cells: list[tuple[str | None, str, str, str | None
 
 def parse_frame(frame: Frame, parser: Any = None, column: str = "text") -> Frame:
     """``frame`` (a pandas ``DataFrame`` or a pyarrow ``Table``) with the model outputs in
-    ``column`` parsed by ``parser`` (default: a :class:`RobustJsonOutputParser`): the same kind
-    of frame, with every column it had plus :data:`RESULT_COLUMNS`.
+    ``column`` parsed by ``parser`` (default: a `RobustJsonOutputParser`): the same kind
+    of frame, with every column it had plus `RESULT_COLUMNS`.
 
     Every row gives exactly one result row, in order, whatever its cell holds: a failed parse, a
     missing cell (``None``, NaN) or a value that cannot be written as JSON is a ``failed`` row

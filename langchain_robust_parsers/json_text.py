@@ -1,5 +1,5 @@
-"""Stable import path for :func:`loads` and :func:`repair_json` (they live in
-:mod:`langchain_robust_parsers.parsers.json_text`); prefer ``from langchain_robust_parsers import
+"""Stable import path for `loads` and `repair_json` (they live in
+`langchain_robust_parsers.parsers.json_text`); prefer ``from langchain_robust_parsers import
 loads``."""
 
 from __future__ import annotations

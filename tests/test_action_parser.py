@@ -161,7 +161,7 @@ def test_a_single_action_object(text: str) -> None:
 @pytest.mark.parametrize("text", ["[]", '{"actions": []}', '```json\n{"actions": []}\n```'])
 def test_a_valid_empty_list_gives_no_actions(text: str) -> None:
     assert parse(text) == []
-    assert parse(text, fallback_to_null_action=False) == []
+    assert parse(text, on_error="raise") == []
 
 
 def test_a_brace_in_prose_does_not_hide_the_actions() -> None:
@@ -218,7 +218,7 @@ def test_cut_off_before_the_first_action_is_complete() -> None:
     assert isinstance(actions[0], NullAction)
     assert actions[0].reason == "the response was cut off before its first action was complete"
     with pytest.raises(OutputParserException, match="cut off"):
-        parse('{"actions": [{"action_type": "CLICK", "id": "a', fallback_to_null_action=False)
+        parse('{"actions": [{"action_type": "CLICK", "id": "a', on_error="raise")
 
 
 def test_single_cut_off_action_object_is_not_executed() -> None:
@@ -335,7 +335,7 @@ def test_ui_tars_forced_format() -> None:
     parser = ActionOutputParser(format="ui_tars", window=(100, 100))
     assert parser.parse("click(start_box='(500,500)')")[0].x == 50
     with pytest.raises(OutputParserException):
-        ActionOutputParser(format="ui_tars", fallback_to_null_action=False).parse(CLICK)
+        ActionOutputParser(format="ui_tars", on_error="raise").parse(CLICK)
 
 
 def test_json_forced_format_does_not_read_ui_tars() -> None:
@@ -387,7 +387,7 @@ def test_unknown_type_becomes_a_null_action_or_raises() -> None:
     assert actions[1].reason == "unknown action type 'TELEPORT'"
     assert actions[1].raw == {"action_type": "TELEPORT", "element_id": "x"}
     with pytest.raises(OutputParserException, match="unknown action type 'TELEPORT'") as info:
-        parse(text, fallback_to_null_action=False)
+        parse(text, on_error="raise")
     assert info.value.llm_output == text
 
 
@@ -401,7 +401,7 @@ def test_no_actions_at_all() -> None:
     ]
     assert parse('{"status": "thinking"}')[0].reason == "the response holds no actions"
     with pytest.raises(OutputParserException, match="no JSON or UI-TARS actions"):
-        parse("nothing here", fallback_to_null_action=False)
+        parse("nothing here", on_error="raise")
 
 
 def test_no_actions_keeps_the_reasoning() -> None:
@@ -506,7 +506,7 @@ def test_missing_or_invalid_parameters_give_a_null_action(
     assert action.raw == item
     assert details.outcome == "fallback"
     # missing parameters never raise, even without the fallback
-    parse(str([item]).replace("'", '"'), fallback_to_null_action=False)
+    parse(str([item]).replace("'", '"'), on_error="raise")
 
 
 def test_optional_common_fields() -> None:
@@ -613,7 +613,7 @@ def test_stats_table_by_detected_format() -> None:
     parser.parse("no idea")  # text fallback
     parser.parse("I'll do this: [" + CLICK + "]")  # text recovered
     with pytest.raises(OutputParserException):
-        ActionOutputParser(stats=stats, fallback_to_null_action=False).parse("still no idea")
+        ActionOutputParser(stats=stats, on_error="raise").parse("still no idea")
     assert stats.snapshot() == {
         "json": {"success": 1, "recovered": 1, "fallback": 1, "failed": 0},
         "markdown_json": {"success": 1, "recovered": 0, "fallback": 0, "failed": 0},
@@ -679,7 +679,7 @@ def test_chain_with_a_chat_model_sync_and_async() -> None:
 
 
 def test_async_parse_and_errors() -> None:
-    parser = ActionOutputParser(fallback_to_null_action=False)
+    parser = ActionOutputParser(on_error="raise")
     assert asyncio.run(parser.aparse(CLICK)) == [ClickAction(element_id="b1")]
     with pytest.raises(OutputParserException):
         asyncio.run(parser.aparse("nothing"))
@@ -838,7 +838,7 @@ def test_arbitrary_pieces_give_actions_or_output_parser_exception(
     text: str, fallback: bool
 ) -> None:
     parser = ActionOutputParser(
-        window=(640, 480), fallback_to_null_action=fallback, elements={"a": 1}
+        window=(640, 480), on_error="fallback" if fallback else "raise", elements={"a": 1}
     )
     try:
         actions = parser.parse(text)
@@ -862,7 +862,7 @@ def test_arbitrary_pieces_give_actions_or_output_parser_exception(
     ],
 )
 def test_absurd_numbers_give_null_actions(text: str) -> None:
-    actions = ActionOutputParser(window=(100, 100), fallback_to_null_action=False).parse(text)
+    actions = ActionOutputParser(window=(100, 100), on_error="raise").parse(text)
     assert isinstance(actions[0], NullAction)
     assert actions[0].reason
 

@@ -614,9 +614,13 @@ def test_comment_position() -> None:
 
 TRUNCATED: list[tuple[str, Any]] = [
     ('{"a": 1, "b": "hel', {"a": 1, "b": "hel"}),
-    ('{"a": 1, "b": tr', {"a": 1}),
-    ('{"a": 1, "b": nul', {"a": 1}),
-    ("[true, fal", [True]),
+    # a literal cut where its completion is unique is completed (engine/json/cut_literals)
+    ('{"a": 1, "b": tr', {"a": 1, "b": True}),
+    ('{"a": 1, "b": nul', {"a": 1, "b": None}),
+    ("[true, fal", [True, False]),
+    ('{"a": 1, "b": n', {"a": 1}),  # `n` may also open `new Date(...)`
+    ('{"a": 1, "b": f', {"a": 1}),  # `f` may also open an f-string
+    ('{"a": 1, "b": Tr', {"a": 1}),  # a capitalized word may be a constructor
     ('{"a": 1, "b', {"a": 1}),
     ('{"a": 1, "b"', {"a": 1}),
     ('{"a": 1, "b":', {"a": 1}),
@@ -923,12 +927,16 @@ def test_escaped_quotes_inside_a_real_string_stay_data() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('["a", t', ["a"]),
-        ('["a", fa', ["a"]),
-        ('["a", nul', ["a"]),
-        ('{"array": ["hello", n', {"array": ["hello"]}),
-        ('{"a": "x", "b": ["y", tr', {"a": "x", "b": ["y"]}),
-        ('["a", "b", T', ["a", "b"]),  # Python's True, cut
+        ('["a", t', ["a", True]),
+        ('["a", fa', ["a", False]),
+        ('["a", nul', ["a", None]),
+        ('["a",t', ["a", True]),
+        ('["a"\n  , nu', ["a", None]),
+        ('{"array": ["hello", n', {"array": ["hello"]}),  # `n`: null or `new Date(...)`
+        ('{"a": "x", "b": ["y", tr', {"a": "x", "b": ["y", True]}),
+        ('{"a": "x", "b": fals', {"a": "x", "b": False}),
+        ('["a", "b", T', ["a", "b"]),  # Python's True, cut: T may be a constructor
+        ("['a', tru", ["a", True]),
     ],
 )
 def test_a_literal_cut_after_a_string_is_never_read_into_it(text: str, expected: Any) -> None:

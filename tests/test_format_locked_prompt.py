@@ -402,15 +402,14 @@ def test_load_round_trip_with_step_type() -> None:
 
 @pytest.mark.filterwarnings("ignore:The function `load` is in beta")
 def test_parser_is_stored_as_configuration() -> None:
-    parser = RobustPydanticOutputParser[Recipe](pydantic_object=Recipe, allow_truncated=False)
+    parser = RobustPydanticOutputParser[Recipe](pydantic_object=Recipe, on_truncation="raise")
     prompt = FormatLockedPromptTemplate.from_template("Invent a {dish}.", parser=parser)
     data = dumpd(prompt)
     assert data["kwargs"]["parser"] == {
         "kind": "langchain_robust_parsers.parser",
         "class": "RobustPydanticOutputParser",
         "pydantic_object": f"{__name__}:Recipe",
-        "allow_truncated": False,
-        "on_truncation": "complete",
+        "on_truncation": "raise",
         "drop_invalid_items": False,
         "read_labels": False,
         "diff": False,
@@ -419,13 +418,13 @@ def test_parser_is_stored_as_configuration() -> None:
     loaded = load(data, **load_kwargs(PromptTemplate))
     assert isinstance(loaded.parser, RobustPydanticOutputParser)
     assert loaded.parser.pydantic_object is Recipe
-    assert loaded.parser.allow_truncated is False
+    assert loaded.parser.on_truncation == "raise"
     assert loaded.format(dish="cake") == prompt.format(dish="cake")
 
 
 def test_parser_config_round_trip() -> None:
     for parser in (
-        RobustJsonOutputParser(fallback="plain_text"),
+        RobustJsonOutputParser(on_error="fallback"),
         RobustJsonOutputParser(pydantic_object=Recipe),
         RobustPydanticOutputParser(pydantic_object=Recipe),
     ):

@@ -10,7 +10,7 @@ import pickle
 import re
 import sys
 import time
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from call_corpus import CALL_CORPUS, CallCase
@@ -51,7 +51,7 @@ def test_is_a_base_output_parser() -> None:
     parser = FunctionCallOutputParser()
     assert isinstance(parser, BaseOutputParser)
     assert parser._type == "robust_function_calls"
-    assert (parser.dialect, parser.output, parser.positional, parser.errors) == (
+    assert (parser.dialect, parser.output, parser.positional, parser.on_error) == (
         "auto",
         "bfcl",
         "drop",
@@ -115,7 +115,7 @@ def test_dialect_names_match_the_engine() -> None:
 
 
 def test_invalid_options_are_rejected() -> None:
-    for bad in ({"dialect": "klingon"}, {"output": "xml"}, {"errors": "ignore"}):
+    for bad in ({"dialect": "klingon"}, {"output": "xml"}, {"on_error": "ignore"}):
         with pytest.raises(ValueError):
             FunctionCallOutputParser(**bad)
 
@@ -143,7 +143,7 @@ def test_errors_raise_with_the_raw_text_and_bfcl_prefix(text: str, prefix: str) 
 
 
 def test_errors_return_the_message() -> None:
-    parser = FunctionCallOutputParser(errors="return")
+    parser = FunctionCallOutputParser(on_error="fallback")
     message = parser.parse("<tool_call>\nnot json\n</tool_call>")
     assert message == "Failed to decode JSON: Invalid JSON format."
     assert parser.parse("no calls") == "Failed to decode AST: No function call found in the text."
@@ -228,7 +228,7 @@ CALLISH = st.text(alphabet="[](){}'\",=:;. \n\\abfx01-+*<>|_`#", max_size=80)
 @settings(max_examples=200, deadline=None)
 @given(CALLISH)
 def test_call_looking_noise_gives_calls_or_output_parser_exception(text: str) -> None:
-    for parser in (FunctionCallOutputParser(), FunctionCallOutputParser(errors="return")):
+    for parser in (FunctionCallOutputParser(), FunctionCallOutputParser(on_error="fallback")):
         try:
             value = parser.parse(text)
         except OutputParserException:
@@ -298,7 +298,7 @@ def test_output_type_and_json_schema() -> None:
     assert bfcl["items"]["additionalProperties"]["type"] == "object"
     tool_calls = FunctionCallOutputParser(output="tool_calls").get_output_jsonschema()
     assert tool_calls["items"]["$ref"].endswith("ToolCall")
-    returned = FunctionCallOutputParser(errors="return").get_output_jsonschema()
+    returned = FunctionCallOutputParser(on_error="fallback").get_output_jsonschema()
     assert {"type": "string"} in returned["anyOf"]
 
 
@@ -343,7 +343,7 @@ def test_parse_with_report() -> None:
     assert calls == [{"f": {"a": 1}}]
     assert report.source == "fenced" and "think_block" in report.repair_names
     with pytest.raises(OutputParserException):
-        FunctionCallOutputParser(errors="return").parse_with_report("nothing")
+        FunctionCallOutputParser(on_error="fallback").parse_with_report("nothing")
 
 
 def test_lcel_chain_invoke_batch_stream() -> None:
@@ -365,21 +365,21 @@ async def test_async() -> None:
         await parser.aparse("no call")
     results = await parser.abatch(["[f(a=1)]", "[g(b=2)]"])
     assert results == [[{"f": {"a": 1}}], [{"g": {"b": 2}}]]
-    assert (await FunctionCallOutputParser(errors="return").aparse("x")).startswith("Failed")
+    assert (await FunctionCallOutputParser(on_error="fallback").aparse("x")).startswith("Failed")
 
 
 def test_pickle_and_deepcopy_keep_options_and_counts() -> None:
     stats = ParseStats()
     parser = FunctionCallOutputParser(
-        dialect="json", output="tool_calls", positional="keep", errors="return", stats=stats
+        dialect="json", output="tool_calls", positional="keep", on_error="fallback", stats=stats
     )
     parser.parse('[{"name": "f"}]')
     for clone in (pickle.loads(pickle.dumps(parser)), copy.deepcopy(parser)):
-        assert (clone.dialect, clone.output, clone.positional, clone.errors) == (
+        assert (clone.dialect, clone.output, clone.positional, clone.on_error) == (
             "json",
             "tool_calls",
             "keep",
-            "return",
+            "fallback",
         )
         assert clone.stats is not None and clone.stats.total() == 1
         assert clone.parse('[{"name": "f"}]')[0]["name"] == "f"
@@ -656,6 +656,43 @@ def test_positional_arguments_that_do_not_fit_are_an_error_never_an_empty_call(
     message = TextToolCallAdapter(tools=[rectangle_area]).invoke(AIMessage(content=text))
     assert message.tool_calls == []
     assert reason in message.invalid_tool_calls[0]["error"]
+
+
+_AREA_SCHEMA = {
+    "name": "rectangle_area",
+    "description": "The area of a rectangle.",
+    "parameters": {
+        "type": "object",
+        "properties": {"width": {"type": "number"}, "height": {"type": "number"}},
+        "required": ["width", "height"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "bound",
+    [
+        rectangle_area,
+        tool(rectangle_area),
+        _AREA_SCHEMA,
+        {"type": "function", "function": _AREA_SCHEMA},
+    ],
+    ids=["function", "langchain_tool", "json_schema", "openai_tool"],
+)
+@pytest.mark.parametrize("positional", ["drop", "keep"])
+def test_every_kind_of_bound_signature_places_positional_arguments(
+    bound: Any, positional: Literal["drop", "keep"]
+) -> None:
+    # The option only concerns unbound calls: a bound signature says what each argument means.
+    parser = FunctionCallOutputParser(tools=[bound], positional=positional)
+    assert parser.parse("[rectangle_area(10, 5)]") == [
+        {"rectangle_area": {"width": 10, "height": 5}}
+    ]
+    adapter = TextToolCallAdapter(tools=[bound], positional=positional)
+    message = adapter.invoke(AIMessage(content="rectangle_area(7.5, height=2)"))
+    assert [c["args"] for c in message.tool_calls] == [{"width": 7.5, "height": 2}]
+    with pytest.raises(OutputParserException, match=r"rectangle_area\(\) takes 2 positional"):
+        parser.parse("[rectangle_area(10, 5, 3)]")
 
 
 def test_without_bound_tools_positional_arguments_are_dropped_as_bfcl_does() -> None:

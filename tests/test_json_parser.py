@@ -108,7 +108,7 @@ def test_truncated_output_is_completed() -> None:
 
 
 def test_truncation_can_be_an_error() -> None:
-    parser = RobustJsonOutputParser(allow_truncated=False)
+    parser = RobustJsonOutputParser(on_truncation="raise")
     with pytest.raises(OutputParserException):
         parser.parse('{"summary": "The quarterly numbers show", "tags": ["fin')
 
@@ -133,7 +133,7 @@ def test_no_json_raises_output_parser_exception_with_raw_text(text: str) -> None
 
 def test_fallback_plain_text_returns_the_seed_004_shape() -> None:
     text = "Xin lỗi, tôi không thể trả lời câu hỏi này."
-    parser = RobustJsonOutputParser(fallback="plain_text")
+    parser = RobustJsonOutputParser(on_error="fallback")
     value = parser.parse(text)
     assert value["text"] == text
     assert value["rawResponse"] == text
@@ -142,7 +142,7 @@ def test_fallback_plain_text_returns_the_seed_004_shape() -> None:
 
 
 def test_fallback_values_are_fresh_objects() -> None:
-    parser = RobustJsonOutputParser(fallback="plain_text")
+    parser = RobustJsonOutputParser(on_error="fallback")
     first = parser.parse("no json")
     first["text"] = "changed"
     assert parser.parse("no json")["text"] == "no json"
@@ -150,17 +150,17 @@ def test_fallback_values_are_fresh_objects() -> None:
 
 def test_fallback_does_not_apply_to_parse_with_report() -> None:
     with pytest.raises(OutputParserException):
-        RobustJsonOutputParser(fallback="plain_text").parse_with_report("no json")
+        RobustJsonOutputParser(on_error="fallback").parse_with_report("no json")
 
 
 def test_fallback_does_not_apply_to_partials() -> None:
-    parser = RobustJsonOutputParser(fallback="plain_text")
+    parser = RobustJsonOutputParser(on_error="fallback")
     assert parser.parse_result([Generation(text="no json")], partial=True) is None
 
 
-def test_unknown_fallback_is_rejected() -> None:
+def test_unknown_on_error_value_is_rejected() -> None:
     with pytest.raises(pydantic.ValidationError):
-        RobustJsonOutputParser(fallback="guess")  # type: ignore[arg-type]
+        RobustJsonOutputParser(on_error="guess")  # type: ignore[arg-type]
 
 
 @settings(max_examples=200, deadline=None)
@@ -193,9 +193,9 @@ def test_partial_returns_none_when_nothing_yet() -> None:
     assert parser.parse_result([Generation(text="")], partial=True) is None
 
 
-def test_partial_ignores_allow_truncated_false() -> None:
+def test_partial_ignores_on_truncation_raise() -> None:
     # A stream prefix is cut off by nature; the option is about final parses.
-    parser = RobustJsonOutputParser(allow_truncated=False)
+    parser = RobustJsonOutputParser(on_truncation="raise")
     assert parser.parse_result([Generation(text='{"a": 1, "b": [2')], partial=True) == {
         "a": 1,
         "b": [2],
@@ -278,10 +278,10 @@ def test_output_type_and_json_schema() -> None:
 
 def test_pickle_and_deepcopy_keep_options_and_counts() -> None:
     stats = ParseStats()
-    parser = RobustJsonOutputParser(pydantic_object=Forecast, fallback="plain_text", stats=stats)
+    parser = RobustJsonOutputParser(pydantic_object=Forecast, on_error="fallback", stats=stats)
     parser.parse('{"city": "Porto", "high_c": 1}')
     for clone in (pickle.loads(pickle.dumps(parser)), copy.deepcopy(parser)):
-        assert clone.fallback == "plain_text"
+        assert clone.on_error == "fallback"
         assert clone.pydantic_object is Forecast
         assert clone.stats == stats
         assert clone.stats is not stats
@@ -372,7 +372,7 @@ def test_failure_event_carries_the_error() -> None:
 
 def test_fallback_event() -> None:
     recorder = EventRecorder()
-    RobustJsonOutputParser(fallback="plain_text").invoke("no json", {"callbacks": [recorder]})
+    RobustJsonOutputParser(on_error="fallback").invoke("no json", {"callbacks": [recorder]})
     assert recorder.events[0][1]["outcome"] == "fallback"
 
 

@@ -260,7 +260,7 @@ def test_a_stream_that_is_not_json_raises_as_parse_does() -> None:
 def test_plain_text_fallback_streams_what_invoke_returns() -> None:
     text = "No JSON today, sorry."
     stats = ParseStats()
-    parser = RobustJsonOutputParser(fallback="plain_text", stats=stats)
+    parser = RobustJsonOutputParser(on_error="fallback", stats=stats)
     invoked = parser.invoke(text)
     assert invoked["text"] == text
     assert stream(parser, pieces(text, 4))[-1] == invoked

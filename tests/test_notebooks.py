@@ -133,6 +133,32 @@ NEEDS: dict[str, str] = {"agent_middleware.ipynb": "langchain_robust_parsers.mid
 """Notebooks that need a package the floor versions do not install: skipped there."""
 
 
+WATCH_WARNINGS = """\
+import traceback as _traceback
+import warnings as _warnings
+
+_OUR_WARNINGS = []
+_show_warning = _warnings.showwarning
+
+
+def _note_warning(message, category, filename, lineno, file=None, line=None):
+    # A warning is ours when our package is on the stack that issued it (a deprecated option,
+    # or another library's warning about how we call it).
+    if any("langchain_robust_parsers" in f.filename for f in _traceback.extract_stack()[:-1]):
+        _OUR_WARNINGS.append(f"{category.__name__}: {message}")
+    _show_warning(message, category, filename, lineno, file, line)
+
+
+_warnings.showwarning = _note_warning
+_warnings.simplefilter("always")
+"""
+"""Run before a notebook's first cell: every warning is shown, and those from this package are
+noted (a reader copying the notebook would see them)."""
+
+NO_WARNINGS = "assert not _OUR_WARNINGS, _OUR_WARNINGS"
+"""Run after its last cell: a notebook shows code that runs without warnings of ours."""
+
+
 def _outputs(cell: object) -> str:
     parts = []
     for output in getattr(cell, "outputs", []):
@@ -152,6 +178,8 @@ def test_notebook_runs_and_shows_its_claims(name: str, tmp_path: Path) -> None:
     copy = tmp_path / name
     shutil.copyfile(NOTEBOOKS / name, copy)
     notebook = nbformat.read(copy, as_version=4)
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(WATCH_WARNINGS))
+    notebook.cells.append(nbformat.v4.new_code_cell(NO_WARNINGS))
     client = nbclient.NotebookClient(
         notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": tmp_path}}
     )

@@ -175,7 +175,7 @@ def test_truncated_output_that_validates() -> None:
 def test_truncation_can_be_an_error() -> None:
     text = '{"title": "Up", "score": 8.2, "verdict": "recommend", "genres": ["animation", "adv'
     with pytest.raises(OutputParserException):
-        review_parser(allow_truncated=False).parse(text)
+        review_parser(on_truncation="raise").parse(text)
 
 
 # --------------------------------------------------------------------------- failures
@@ -294,11 +294,11 @@ def test_output_type_and_json_schema() -> None:
 
 def test_pickle_and_deepcopy() -> None:
     stats = ParseStats()
-    parser = review_parser(stats=stats, allow_truncated=False)
+    parser = review_parser(stats=stats, on_truncation="raise")
     parser.parse(REVIEW_TEXT)
     for clone in (pickle.loads(pickle.dumps(parser)), copy.deepcopy(parser)):
         assert clone.pydantic_object is FilmReview
-        assert clone.allow_truncated is False
+        assert clone.on_truncation == "raise"
         assert clone.stats == stats
         assert clone.parse(REVIEW_TEXT) == REVIEW
 

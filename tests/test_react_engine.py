@@ -62,6 +62,8 @@ def final_json(answer_json: str) -> str:
         ("**Final Answer:", "final_answer", 2),
         ("**Final Answer**:", "final_answer", 2),
         ("Thought :", "thought", 0),
+        ("Answer:", "answer", 0),  # LlamaIndex's final answer, taken at a line start only
+        ("**Answer:", "answer", 2),
     ],
 )
 def test_markers(text: str, kind: str, stars: int) -> None:
@@ -72,7 +74,7 @@ def test_markers(text: str, kind: str, stars: int) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Through", "Thoughts:", "Action items", "Final:", "Answer:", "***Thought:", "Act now:"],
+    ["Through", "Thoughts:", "Action items", "Final:", "Answers:", "***Thought:", "Act now:"],
 )
 def test_not_markers(text: str) -> None:
     assert any(engine._classify_marker(text[:i])[0] == engine._NO for i in range(1, len(text) + 1))

@@ -380,8 +380,8 @@ def test_neither_raises_for_the_model(text: str, observation: str) -> None:
     assert str(err).startswith("Could not parse LLM output: `")
 
 
-def test_lenient_finish_takes_a_bare_answer() -> None:
-    parser = ReActOutputParser(lenient_finish=True)
+def test_on_error_fallback_takes_a_bare_answer() -> None:
+    parser = ReActOutputParser(on_error="fallback")
     assert parser.parse("  Paris is the capital.\n") == AgentFinish(
         {"output": "Paris is the capital."}, "  Paris is the capital.\n"
     )
@@ -392,7 +392,7 @@ def test_lenient_finish_takes_a_bare_answer() -> None:
         parser.parse("Thought: markup but no step")
     with pytest.raises(OutputParserException):
         parser.parse("   ")
-    items = streamed("Just Paris.", lenient_finish=True)
+    items = streamed("Just Paris.", on_error="fallback")
     assert items[-1] == AgentFinish(
         {"output": "Just Paris.", ANSWER_STREAMED_KEY: True}, "Just Paris."
     )
@@ -431,7 +431,7 @@ _REACT_TEXT = st.one_of(st.text(max_size=150), st.lists(_REACT_PIECES, max_size=
 def test_any_text_gives_a_step_or_an_output_parser_exception(
     text: str, size: int, lenient: bool
 ) -> None:
-    parser = ReActOutputParser(lenient_finish=lenient)
+    parser = ReActOutputParser(on_error="fallback" if lenient else "raise")
     chunks = [text[i : i + size] for i in range(0, len(text), size)]
     try:
         expected: Any = parser.parse(text)
@@ -446,7 +446,7 @@ def test_any_text_gives_a_step_or_an_output_parser_exception(
     else:
         assert items == [expected]
     # text stream: text, then one step, or (no step at all) what parse raises; never text only
-    text_parser = ReActOutputParser(stream_text=True, lenient_finish=lenient)
+    text_parser = ReActOutputParser(stream_text=True, on_error="fallback" if lenient else "raise")
     items, error = streamed_until_error(text_parser, chunks)
     found = steps_of(items)
     if error is not None:
@@ -706,11 +706,11 @@ def test_format_instructions_parse() -> None:
 
 def test_pickle_and_deepcopy_keep_the_configuration_and_stats() -> None:
     stats = ParseStats()
-    parser = ReActOutputParser(stream_text=True, lenient_finish=True, stats=stats)
+    parser = ReActOutputParser(stream_text=True, on_error="fallback", stats=stats)
     parser.parse("Final Answer: x")
     for clone in (pickle.loads(pickle.dumps(parser)), copy.deepcopy(parser)):
         assert isinstance(clone, ReActOutputParser)
-        assert (clone.stream_text, clone.lenient_finish) == (True, True)
+        assert (clone.stream_text, clone.on_error) == (True, "fallback")
         assert clone.stats == stats
         assert clone.parse("bare") == AgentFinish({"output": "bare"}, "bare")
     action = AgentAction("search", {"q": 1}, "log")
@@ -719,7 +719,7 @@ def test_pickle_and_deepcopy_keep_the_configuration_and_stats() -> None:
 
 def test_stats_outcomes() -> None:
     stats = ParseStats()
-    parser = ReActOutputParser(lenient_finish=True, stats=stats)
+    parser = ReActOutputParser(on_error="fallback", stats=stats)
     parser.parse("Thought: x\nAction: search\nAction Input: y")  # success
     parser.parse("Action: {'action': 'search', 'action_input': 'y',}")  # recovered
     parser.parse("Action: search\nAction Input: y\nObservation: made up")  # recovered
@@ -1083,10 +1083,10 @@ def test_classic_agent_output_parser_fits_the_classic_agent_classes() -> None:
 
     from langchain_robust_parsers.parsers.react import classic_agent_output_parser
 
-    parser = classic_agent_output_parser(lenient_finish=True)
+    parser = classic_agent_output_parser(on_error="fallback")
     assert isinstance(parser, ReActOutputParser)
     assert isinstance(parser, agent_module.AgentOutputParser)
-    assert parser.lenient_finish
+    assert parser.on_error == "fallback"
     # a field typed AgentOutputParser rejects a plain ReActOutputParser, not this one
     with pytest.raises(ValueError, match="AgentOutputParser"):
         StructuredChatOutputParserWithRetries(base_parser=ReActOutputParser())

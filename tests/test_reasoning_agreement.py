@@ -157,15 +157,10 @@ REACT_ACTION = "Thought: look it up.\nAction: get_weather\nAction Input: Paris"
 
 
 def _react_forms() -> list[Any]:
-    """Kimi K3's response section frames the answer; its closing marker is not yet taken off
-    a ReAct final answer (the answer runs to the end of the text). ReAct reads a whole text as
-    it streams it, so a step before a lone closing marker is read, invoked or streamed alike."""
-    kimi = pytest.mark.xfail(reason="Kimi K3 response markers end up in a ReAct final answer")
+    """ReAct reads a whole text as it streams it, so a step before a lone closing marker is
+    read, invoked or streamed alike."""
     headless = pytest.mark.xfail(reason="ReAct reads a whole text as a stream: no look-ahead")
-    return [
-        pytest.param(f, id=f.name, marks=kimi if f.answer_close else headless if not f.open else ())
-        for f in FORMS
-    ]
+    return [pytest.param(f, id=f.name, marks=headless if not f.open else ()) for f in FORMS]
 
 
 def _react_answer(step: Any) -> Any:

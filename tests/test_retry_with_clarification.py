@@ -166,7 +166,7 @@ def test_locally_repairable_answer_costs_one_call(answer: str) -> None:
 
 
 def test_parser_fallback_is_not_used_before_the_last_attempt() -> None:
-    parser = RobustJsonOutputParser(fallback="plain_text")
+    parser = RobustJsonOutputParser(on_error="fallback")
     chain = retry("plain prose", '{"text": "ok"}', parser=parser)
     result, handler = run(chain)
     assert result == {"text": "ok"}
@@ -175,11 +175,11 @@ def test_parser_fallback_is_not_used_before_the_last_attempt() -> None:
     result, _ = run(retry("prose 1", "prose 2", parser=parser, max_retries=1))
     assert result["rawResponse"] == "prose 2"
     assert result["parseError"].startswith("No valid output after 2 attempt(s)")
-    assert parser.fallback == "plain_text"  # the parser itself is left as it was
+    assert parser.on_error == "fallback"  # the parser itself is left as it was
 
 
 def test_explicit_raise_overrides_parser_fallback() -> None:
-    parser = RobustJsonOutputParser(fallback="plain_text")
+    parser = RobustJsonOutputParser(on_error="fallback")
     with pytest.raises(RetryExhaustedError):
         retry("prose", parser=parser, fallback="raise", max_retries=0).invoke({"topic": "x"})
 

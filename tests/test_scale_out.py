@@ -87,7 +87,7 @@ def test_ray_data_map_batches_equals_parse_with_report(ray_cluster: Any) -> None
 
 
 def test_ray_data_with_another_parser_through_partial(ray_cluster: Any) -> None:
-    parser = RobustJsonOutputParser(allow_truncated=False)
+    parser = RobustJsonOutputParser(on_truncation="raise")
     texts = model_outputs(240)
     dataset = _ray_dataset(ray_cluster, texts, blocks=4)
     out = dataset.map_batches(
@@ -147,7 +147,7 @@ def test_spark_map_in_pandas_equals_parse_with_report(spark: Any) -> None:
 
 
 def test_spark_with_another_parser_through_partial(spark: Any) -> None:
-    parser = RobustJsonOutputParser(allow_truncated=False)
+    parser = RobustJsonOutputParser(on_truncation="raise")
     texts = model_outputs(240)
     out = _spark_parse(
         spark, texts, partitions=2, parse=functools.partial(parse_frame, parser=parser)

@@ -25,7 +25,7 @@ class Ticket(pydantic.BaseModel):
 def _count_in_worker(texts: list[str]) -> ParseStats:
     """Parse in a worker process and send the counts back (they pickle)."""
     stats = ParseStats()
-    parser = RobustJsonOutputParser(stats=stats, fallback="plain_text")
+    parser = RobustJsonOutputParser(stats=stats, on_error="fallback")
     for text in texts:
         parser.parse(text)
     return stats
@@ -123,7 +123,7 @@ def test_thread_safety() -> None:
 def test_json_parser_counts_every_outcome() -> None:
     stats = ParseStats()
     strict = RobustJsonOutputParser(stats=stats)
-    lenient = RobustJsonOutputParser(stats=stats, fallback="plain_text")
+    lenient = RobustJsonOutputParser(stats=stats, on_error="fallback")
     strict.parse('{"ok": true}')
     strict.parse('```json\n{"ok": true}\n```')
     lenient.parse("no JSON at all")

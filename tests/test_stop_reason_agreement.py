@@ -289,9 +289,7 @@ VERDICTS: dict[str, Callable[[dict[str, Any]], Any]] = {
         for suffix, options, stream in [
             ("", {}, False),
             ("-raise", {"on_truncation": "raise"}, False),
-            ("-no-truncated", {"allow_truncated": False}, False),
             ("-stream-raise", {"on_truncation": "raise"}, True),
-            ("-stream-no-truncated", {"allow_truncated": False}, True),
         ]
     },
     "function-calls-raise": lambda m: function_call_verdict(m, "raise", False),
@@ -335,7 +333,7 @@ def test_the_tools_parsers_report_a_cut_call_as_truncated() -> None:
         _, report = RobustJsonOutputToolsParser().parse_with_report(native_call_message(meta))
         assert [c.report.truncated for c in report.calls] == ["stop_reason"]
         with pytest.raises(OutputParserException, match="output token limit"):
-            RobustJsonOutputToolsParser(allow_truncated=False).invoke(native_call_message(meta))
+            RobustJsonOutputToolsParser(on_truncation="raise").invoke(native_call_message(meta))
 
 
 @pytest.mark.parametrize("spelling", ["openai", "gemini-enum", "normalized", "watsonx"])

@@ -352,3 +352,80 @@ def test_a_value_within_the_whole_schema_passes_in_one_call() -> None:
     parser = RobustDictOutputParser.for_schema(_CATALOGUE)
     assert parser.parse(answer) == {"tags": ["a", "b"], "status": "active"}
     assert list(parser.transform(iter(answer)))[-1] == parser.parse(answer)
+
+
+_BOOKING = {
+    "title": "Booking",
+    "type": "object",
+    "properties": {
+        "guests": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "uniqueItems": True,
+            "minItems": 1,
+        },
+        "extras": {"type": "object", "minProperties": 1, "maxProperties": 2},
+        "room": {"type": "string", "not": {"enum": ["", "TBD"]}},
+        "arrives": {"type": "string", "format": "date-time"},
+        "checkout": {"type": "string", "format": "time"},
+        "day": {"type": "string", "format": "date"},
+        "booking_id": {"type": "string", "format": "uuid"},
+        "host": {"type": "string", "format": "ipv4"},
+    },
+    "required": ["guests", "room"],
+    "dependentRequired": {"checkout": ["arrives"]},
+}
+
+_BOOKING_OK = (
+    '{"guests": [{"name": "Ada"}, {"name": "Lin"}], "extras": {"breakfast": true}, "room": "12B",'
+    ' "arrives": "2026-11-28T15:00:00+01:00", "checkout": "11:00:00Z", "day": "2026-11-28",'
+    ' "booking_id": "0f8fad5b-d9cb-469f-a165-70867728950e", "host": "10.0.0.7"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ('{"guests": [{"name": "Ada"}, {"name": "Ada"}], "room": "1"}', ["$.guests", "non-unique"]),
+        ('{"guests": [], "room": "1"}', ["guests", "at least 1"]),  # minItems: translated
+        ('{"guests": [{"name": "A"}], "room": "1", "extras": {}}', ["$.extras"]),
+        (
+            '{"guests": [{"name": "A"}], "room": "1", "extras": {"a": 1, "b": 2, "c": 3}}',
+            ["$.extras"],
+        ),
+        ('{"guests": [{"name": "A"}], "room": "TBD"}', ["$.room", "should not be valid"]),
+        (
+            '{"guests": [{"name": "A"}], "room": "1", "arrives": "tomorrow at 3"}',
+            ["$.arrives", "date-time"],
+        ),
+        (
+            '{"guests": [{"name": "A"}], "room": "1", "arrives": "2026-02-30T10:00:00Z"}',
+            ["date-time"],
+        ),
+        (
+            '{"guests": [{"name": "A"}], "room": "1", "arrives": "2026-11-28T15:00:00Z",'
+            ' "checkout": "11am"}',
+            ["$.checkout", "time"],
+        ),
+        ('{"guests": [{"name": "A"}], "room": "1", "day": "28/11/2026"}', ["$.day", "date"]),
+        ('{"guests": [{"name": "A"}], "room": "1", "booking_id": "42"}', ["$.booking_id", "uuid"]),
+        ('{"guests": [{"name": "A"}], "room": "1", "host": "300.1.1.1"}', ["$.host", "ipv4"]),
+        ('{"guests": [{"name": "A"}], "room": "1", "checkout": "11:00:00Z"}', ["arrives"]),
+    ],
+)
+def test_keywords_and_formats_the_model_cannot_express_reach_the_clarification(
+    answer: str, words: list[str]
+) -> None:
+    model = FakeListChatModel(responses=[answer, _BOOKING_OK])
+    handler = RecordingHandler()
+    result = robust_structured_output(model, _BOOKING).invoke("Book it.", {"callbacks": [handler]})
+    assert result == json.loads(_BOOKING_OK)
+    assert len(handler.seen.model_calls) == 2
+    clarification = text_of(handler.seen.model_calls[1].messages[-1])
+    for word in words:
+        assert word in clarification
+
+
+def test_a_booking_within_every_keyword_passes_in_one_call() -> None:
+    parser = RobustDictOutputParser.for_schema(_BOOKING)
+    assert parser.parse(_BOOKING_OK) == json.loads(_BOOKING_OK)

@@ -24,7 +24,7 @@ import pytest
 from event_recorders import EventRecorder
 from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.tool import invalid_tool_call, tool_call_chunk
 from langchain_core.output_parsers import (
@@ -36,7 +36,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_robust_parsers import TextToolCallAdapter
+from langchain_robust_parsers import TextToolCallAdapter, TextToolCallingChatModel
 from langchain_robust_parsers.engine.calls.tool_args import (
     ToolArgumentsError,
     ToolNameMatcher,
@@ -274,8 +274,8 @@ def test_legacy_additional_kwargs_calls_are_repaired() -> None:
     assert RobustJsonOutputToolsParser().invoke(message) == [{"args": {"a": 1}, "type": "f"}]
 
 
-def test_allow_truncated_false_makes_cut_off_calls_errors() -> None:
-    parser = RobustJsonOutputToolsParser(allow_truncated=False)
+def test_on_truncation_raise_makes_cut_off_calls_errors() -> None:
+    parser = RobustJsonOutputToolsParser(on_truncation="raise")
     with pytest.raises(OutputParserException, match="cut off"):
         parser.invoke(invalid_message('{"command": "rm -rf /tmp/ca'))
     assert parser.invoke(invalid_message('{"a": 1,}')) == [
@@ -643,7 +643,7 @@ def test_cut_off_stream_ends_with_the_repaired_call() -> None:
         {"args": {"city": "Paris", "note": "bring an umbr"}, "type": "f"}
     ]
     stats = ParseStats()
-    strict = RobustJsonOutputToolsParser(allow_truncated=False, stats=stats)
+    strict = RobustJsonOutputToolsParser(on_truncation="raise", stats=stats)
     shown: list[Any] = []
     with pytest.raises(OutputParserException, match="cut off"):
         shown.extend(strict.transform(iter(chunks)))
@@ -938,6 +938,25 @@ def test_a_closed_block_missing_its_braces_is_repaired_not_cut(text: str) -> Non
         ("get_weather", {"city": "Paris"})
     ]
     assert adapted.invalid_tool_calls == []
+    fake = GenericFakeChatModel(messages=iter([AIMessage(content=text)] * 2))
+    model = TextToolCallingChatModel(fake).bind_tools([get_weather])
+    invoked = model.invoke("Weather in Paris?")
+    assert [(c["name"], c["args"]) for c in invoked.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert invoked.invalid_tool_calls == []
+    merged: Any = None
+    for chunk in model.stream("Weather in Paris?"):
+        merged = chunk if merged is None else merged + chunk
+    assert [(c["name"], c["args"]) for c in merged.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert merged.invalid_tool_calls == []
+
+
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    return f"Sunny in {city}"
 
 
 def test_a_closed_block_cut_inside_a_string_is_never_run() -> None:

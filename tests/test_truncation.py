@@ -119,12 +119,12 @@ def test_truncated_stays_truthy_compatible() -> None:
     assert not clean.truncated
 
 
-def test_allow_truncated_false_is_the_raise_mode() -> None:
+def test_raise_mode_sees_the_text_and_the_stop_reason() -> None:
     with pytest.raises(TruncatedOutputError) as info:
-        RobustJsonOutputParser(allow_truncated=False).parse(CUT_JSON)
+        RobustJsonOutputParser(on_truncation="raise").parse(CUT_JSON)
     assert info.value.truncated == "text"
     with pytest.raises(TruncatedOutputError):
-        RobustJsonOutputParser(allow_truncated=False).invoke(
+        RobustJsonOutputParser(on_truncation="raise").invoke(
             AIMessage(CLOSED_JSON, response_metadata={"finish_reason": "length"})
         )
 
@@ -236,7 +236,7 @@ def test_function_call_parser() -> None:
     closed = '[get_weather(city="Paris")]'
     with pytest.raises(TruncatedOutputError):
         strict.invoke(AIMessage(closed, response_metadata=CUT_META))
-    returned = FunctionCallOutputParser(on_truncation="raise", errors="return")
+    returned = FunctionCallOutputParser(on_truncation="raise", on_error="fallback")
     assert "token limit" in returned.invoke(AIMessage(closed, response_metadata=CUT_META))
 
 

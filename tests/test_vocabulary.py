@@ -1,5 +1,5 @@
-"""One vocabulary across the parsers (issue 20, section 3): ``on_error`` and its deprecated
-aliases, ``parse_with_report``/``aparse_with_report`` on every parser, ``ParseStats.to_dict``,
+"""One vocabulary across the parsers: ``on_error`` (its pre-0.3.0 names refused),
+``parse_with_report``/``aparse_with_report`` on every parser, ``ParseStats.to_dict``,
 one table of stats format names shared with the command line; and stream/invoke parity of the
 value, the stats outcome and the ``parse_report`` event for every parser (section 2)."""
 
@@ -50,7 +50,11 @@ from langchain_robust_parsers.engine.agents.text_delta import TextDelta
 from langchain_robust_parsers.engine.stats import FORMAT_NAMES
 from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError
 from langchain_robust_parsers.parsers.tools import ToolsParseReport
-from langchain_robust_parsers.parsers.vocabulary import ReportingParser, captured_events
+from langchain_robust_parsers.parsers.vocabulary import (
+    ReportingParser,
+    UnknownOptionError,
+    captured_events,
+)
 
 
 class Ticket(BaseModel):
@@ -66,39 +70,24 @@ class get_weather(BaseModel):  # a tool is named as the model calls it
 
 # --------------------------------------------------------------------------- on_error
 
-# (class, old option, old value, on_error it means, text that cannot be read, degraded value)
-ALIASES: list[tuple[Callable[..., Any], str, Any, str]] = [
-    (RobustJsonOutputParser, "fallback", "plain_text", "fallback"),
-    (RobustJsonOutputParser, "fallback", "raise", "raise"),
-    (FunctionCallOutputParser, "errors", "return", "fallback"),
-    (FunctionCallOutputParser, "errors", "raise", "raise"),
-    (ActionOutputParser, "fallback_to_null_action", True, "fallback"),
-    (ActionOutputParser, "fallback_to_null_action", False, "raise"),
-    (ReActOutputParser, "lenient_finish", True, "fallback"),
-    (ReActOutputParser, "lenient_finish", False, "raise"),
+# (class, option removed in 0.3.0, a value it took): each is refused, naming on_error.
+REMOVED: list[tuple[Callable[..., Any], str, Any]] = [
+    (RobustJsonOutputParser, "fallback", "plain_text"),
+    (FunctionCallOutputParser, "errors", "return"),
+    (ActionOutputParser, "fallback_to_null_action", False),
+    (ReActOutputParser, "lenient_finish", True),
 ]
 
 
-@pytest.mark.parametrize(("cls", "old", "value", "new"), ALIASES)
-def test_old_option_names_set_on_error_and_warn(
-    cls: Callable[..., Any], old: str, value: Any, new: str
+@pytest.mark.parametrize(("cls", "old", "value"), REMOVED)
+def test_old_option_names_are_refused_naming_on_error(
+    cls: Callable[..., Any], old: str, value: Any
 ) -> None:
-    with pytest.warns(DeprecationWarning, match=f"use on_error='{new}'") as caught:
-        parser = cls(**{old: value})
-    assert parser.on_error == new
-    assert caught[0].filename == __file__  # the warning points at the caller's line
-    with pytest.warns(DeprecationWarning, match="read on_error"):
-        assert getattr(parser, old) == value
+    with pytest.raises(UnknownOptionError, match=f"'{old}' was removed in 0.3.0; use on_error"):
+        cls(**{old: value})
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert cls(on_error=new).on_error == new  # the new name does not warn
-
-
-def test_an_old_name_that_contradicts_on_error_is_refused() -> None:
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="on_error"):
-        RobustJsonOutputParser(fallback="plain_text", on_error="raise")
-    with pytest.raises(ValueError, match="fallback_to_null"):
-        ActionOutputParser(fallback_to_null_action="sometimes")
+        assert cls(on_error="fallback").on_error == "fallback"  # the new name does not warn
 
 
 def test_on_error_takes_the_same_two_values_everywhere() -> None:
@@ -355,9 +344,9 @@ def test_a_stored_json_parser_config_with_the_old_name_still_loads() -> None:
     config = parser_to_config(RobustJsonOutputParser(on_error="fallback"))
     assert isinstance(config, dict) and config["on_error"] == "fallback"
     assert parser_from_config(config).on_error == "fallback"
+    # A configuration stored before 0.3.0 says fallback="plain_text": it keeps its behaviour.
     old = {k: v for k, v in config.items() if k != "on_error"} | {"fallback": "plain_text"}
-    with pytest.warns(DeprecationWarning):
-        assert parser_from_config(old).on_error == "fallback"
+    assert parser_from_config(old).on_error == "fallback"
 
 
 # --------------------------------------------------------------------------- reports
@@ -615,7 +604,7 @@ def test_streamed_react_items_sum_to_what_parse_returns() -> None:
     text = "Thought: it is sunny\nFinal Answer: Sunny."
     parser = ReActOutputParser(stream_text=True)
     items = list(parser.transform(iter([text[:9], text[9:20], text[20:]])))
-    assert all(type(i) is TextDelta for i in items[:-1])
+    assert all(isinstance(i, TextDelta) for i in items[:-1])
     total = items[0]
     for item in items[1:]:
         total += item

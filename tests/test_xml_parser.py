@@ -88,7 +88,7 @@ def test_cut_off_answer_is_completed_or_refused_on_request() -> None:
     assert value == {"a": [{"b": "first"}, {"b": "sec"}]}
     assert report.truncated
     with pytest.raises(OutputParserException):
-        RobustXMLOutputParser(allow_truncated=False).parse(text)
+        RobustXMLOutputParser(on_truncation="raise").parse(text)
 
 
 @pytest.mark.parametrize("text", ["", "just prose, no markup", "foo></foo>", "a < b and c > d"])

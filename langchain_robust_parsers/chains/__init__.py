@@ -1,5 +1,5 @@
 """LCEL building blocks around the parsers: prompts whose format requirement users cannot
-break, step-type schemas, and retries that explain each failure to the model (seed 004)."""
+break, step-type schemas, and retries that explain each failure to the model."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 An attempt fails when the parser raises ``OutputParserException`` or the value does not validate.
 The failure is described briefly (no JSON found, or one line per validation error, in English or
 Vietnamese), and the model receives a clarification message holding that description and the
-fixed format requirement. When every attempt failed, :class:`RetryExhaustedError` lists them all.
+fixed format requirement. When every attempt failed, `RetryExhaustedError` lists them all.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ class AttemptFailure:
 class RetryExhaustedError(OutputParserException):
     """Every attempt of a ``RetryWithClarification`` failed.
 
-    The message lists each attempt's error; :attr:`attempts` holds them as
-    :class:`AttemptFailure`; ``llm_output`` is the last answer.
+    The message lists each attempt's error; `attempts` holds them as
+    `AttemptFailure`; ``llm_output`` is the last answer.
     """
 
     def __init__(self, message: str, attempts: Sequence[AttemptFailure] = ()) -> None:

@@ -1,5 +1,5 @@
 """``FormatLockedPromptTemplate``: a user-editable prompt body with a fixed format requirement
-that nothing in the body can remove, reorder or override (seed 004)."""
+that nothing in the body can remove, reorder or override."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from langchain_robust_parsers.chains.parser_config import (
     parser_to_config,
 )
 from langchain_robust_parsers.chains.step_types import get_step_type
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["FORMAT_INSTRUCTIONS_VARIABLE", "FormatLockedPromptTemplate"]
 
@@ -33,12 +34,12 @@ FORMAT_INSTRUCTIONS_VARIABLE = "format_instructions"
 (with a logged warning): the instructions are the locked suffix, always last."""
 
 
-class FormatLockedPromptTemplate(BasePromptTemplate[str]):
+class FormatLockedPromptTemplate(StrictOptions, BasePromptTemplate[str]):
     """A prompt whose body users may edit and whose format requirement they cannot.
 
     The body is an ordinary LangChain template (string or chat) whose variables are filled as
     usual. The rendered prompt is the body, a blank line, and the fixed format requirement (the
-    :attr:`suffix`) of a step type (``GENERATE``, ``JUDGE`` or one registered with
+    `suffix`) of a step type (``GENERATE``, ``JUDGE`` or one registered with
     ``register_step_type``) or of an output parser, in ``language``. For a chat body the suffix is
     appended to the last message when it is a human message, else added as a final human
     message, so it is always the last thing the model reads. The suffix is literal text, never a
@@ -72,7 +73,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
 
     parser: BaseOutputParser | None = None  # type: ignore[type-arg]
     """The parser whose format instructions form the suffix when there is no step type, and
-    which parses the model's answer (see :meth:`get_parser`)."""
+    which parses the model's answer (see `get_parser`)."""
 
     language: str = "en"
     """The language of the suffix: ``"en"`` or ``"vi"`` (or any language of a registered step
@@ -170,7 +171,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         return parser_requirement(self.parser, self.language)
 
     def get_parser(self) -> BaseOutputParser[Any]:
-        """The parser for the model's answer: :attr:`parser`, else a
+        """The parser for the model's answer: `parser`, else a
         ``RobustPydanticOutputParser`` for the step type's model."""
         if self.parser is not None:
             return self.parser
@@ -202,7 +203,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         return lock_prompt_value(value, self.suffix)
 
     async def aformat_prompt(self, **kwargs: Any) -> PromptValue:
-        """Async :meth:`format_prompt`."""
+        """Async `format_prompt`."""
         value = await self.body.aformat_prompt(**self._body_values(kwargs))
         return lock_prompt_value(value, self.suffix)
 
@@ -211,7 +212,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         return self.format_prompt(**kwargs).to_string()
 
     async def aformat(self, **kwargs: Any) -> str:
-        """Async :meth:`format`."""
+        """Async `format`."""
         return (await self.aformat_prompt(**kwargs)).to_string()
 
     def format_messages(self, **kwargs: Any) -> list[BaseMessage]:
@@ -219,7 +220,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         return self.format_prompt(**kwargs).to_messages()
 
     async def aformat_messages(self, **kwargs: Any) -> list[BaseMessage]:
-        """Async :meth:`format_messages`."""
+        """Async `format_messages`."""
         return (await self.aformat_prompt(**kwargs)).to_messages()
 
     def partial(self, **kwargs: str | Callable[[], str]) -> FormatLockedPromptTemplate:
@@ -242,7 +243,7 @@ class FormatLockedPromptTemplate(BasePromptTemplate[str]):
         return f"{body}\n\n{marker}\n\n{self.suffix}"
 
     def pretty_print(self) -> None:
-        """Print :meth:`pretty_repr`."""
+        """Print `pretty_repr`."""
         print(self.pretty_repr())
 
     @property

@@ -1,6 +1,6 @@
 """The fixed format requirement: which text it is, and how it is attached to a prompt.
 
-The requirement (the *suffix*) comes from a step type (:mod:`.step_types`) or from an output
+The requirement (the *suffix*) comes from a step type (`step_types`) or from an output
 parser. It is attached after rendering, so it is literal text: its JSON braces never meet a
 template engine. A text prompt becomes ``body + blank line + suffix``; a chat prompt gets the
 suffix appended to its last message when that message is a human one, and as a new human message
@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 SEPARATOR = "\n\n"
-"""Between the rendered body and the suffix: one blank line, as seed 004's ``RenderPrompt``."""
+"""Between the rendered body and the suffix: one blank line."""
 
 _JSON_VI = """📤 ĐỊNH DẠNG ĐẦU RA (BẮT BUỘC - JSON):
 Bạn PHẢI trả lời bằng một giá trị JSON hợp lệ.

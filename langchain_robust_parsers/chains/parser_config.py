@@ -1,6 +1,6 @@
 """Output parsers as plain configuration, for serialised prompts.
 
-A serialised :class:`FormatLockedPromptTemplate` stores its parser as a small dict (the parser's
+A serialised `FormatLockedPromptTemplate` stores its parser as a small dict (the parser's
 class, the import path of its pydantic model, its options) rather than the parser object, and
 never the format instructions rendered from it. Loading turns the dict back into a parser.
 
@@ -47,9 +47,8 @@ _PARSERS: dict[str, type[JsonOutputParser]] = {
 LangChain's own serialisation."""
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
-    "RobustJsonOutputParser": ("allow_truncated", "on_truncation", "on_error", "diff"),
+    "RobustJsonOutputParser": ("on_truncation", "on_error", "diff"),
     "RobustPydanticOutputParser": (
-        "allow_truncated",
         "on_truncation",
         "drop_invalid_items",
         "read_labels",
@@ -58,6 +57,14 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
     "JsonOutputParser": ("diff",),
     "PydanticOutputParser": ("diff",),
 }
+
+_STORED_BEFORE_0_3: dict[str, tuple[Any, str, str]] = {
+    "allow_truncated": (False, "on_truncation", "raise"),
+    "fallback": ("plain_text", "on_error", "fallback"),
+}
+"""Options a configuration stored before 0.3.0 may hold, as ``{old: (old value, option, its
+value)}``: a stored prompt still loads with the behaviour it was saved with (the constructors
+refuse the old names)."""
 """The scalar options stored for each class (runtime objects such as ``stats`` are not)."""
 
 
@@ -118,12 +125,12 @@ def parser_to_config(parser: BaseOutputParser[Any]) -> dict[str, Any] | BaseOutp
 
 
 def is_parser_config(value: Any) -> TypeGuard[Mapping[str, Any]]:
-    """True for a dict made by :func:`parser_to_config`."""
+    """True for a dict made by `parser_to_config`."""
     return isinstance(value, Mapping) and value.get("kind") == CONFIG_MARKER
 
 
 def parser_from_config(config: Mapping[str, Any]) -> BaseOutputParser[Any]:
-    """The parser a :func:`parser_to_config` dict describes."""
+    """The parser a `parser_to_config` dict describes."""
     name = config.get("class")
     cls = _PARSERS.get(name) if isinstance(name, str) else None
     if cls is None:
@@ -133,9 +140,9 @@ def parser_from_config(config: Mapping[str, Any]) -> BaseOutputParser[Any]:
         for option in _OPTIONS[str(name)]
         if option in config and config[option] is not None
     }
-    for old in getattr(cls, "_on_error_aliases", {}):  # stored before on_error existed
-        if config.get(old) is not None and "on_error" not in kwargs:
-            kwargs[old] = config[old]
+    for old, (value, option, new) in _STORED_BEFORE_0_3.items():
+        if config.get(old) == value and option not in kwargs and option in _OPTIONS[str(name)]:
+            kwargs[option] = new
     path = config.get("pydantic_object")
     if path is not None:
         kwargs["pydantic_object"] = resolve_model(str(path))

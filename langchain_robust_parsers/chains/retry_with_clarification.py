@@ -51,6 +51,7 @@ from langchain_robust_parsers.parsers.stop_reason import (
     stop_reason_cut,
     truncation_error,
 )
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["RetryWithClarification", "StreamedValue"]
 
@@ -96,7 +97,7 @@ class _Output:
 
 
 class _Watch:
-    """Parses the answer of one attempt as it streams, for :class:`StreamedValue` partials.
+    """Parses the answer of one attempt as it streams, for `StreamedValue` partials.
 
     Each chunk re-parses the answer so far (after ``head``, the part written before a
     continuation), so its cost grows with the square of the answer; answers to a schema are
@@ -167,7 +168,7 @@ def _combine(chunks: Iterator[Any]) -> Any:
     return final
 
 
-class RetryWithClarification(RunnableSerializable[Any, Any]):
+class RetryWithClarification(StrictOptions, RunnableSerializable[Any, Any]):
     """Call a model until its answer parses and validates, explaining each failure to it.
 
     Each call: the input is formatted with ``prompt`` (or taken as model input when there is no
@@ -175,9 +176,9 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     locally, which costs no model call. When it raises ``OutputParserException``, or the value
     does not validate, the model is sent the original messages, its bad answer and a
     clarification message holding the error and the fixed format requirement (in English or
-    Vietnamese). After ``max_retries`` clarifications it raises :class:`RetryExhaustedError`
+    Vietnamese). After ``max_retries`` clarifications it raises `RetryExhaustedError`
     (an ``OutputParserException``) listing every attempt, or, with ``fallback="plain_text"``,
-    returns seed 004's plain-text result ``{"text": raw, "parseError": msg, "rawResponse": raw}``
+    returns the plain-text result ``{"text": raw, "parseError": msg, "rawResponse": raw}``
     for the last answer. A parser's own plain-text fallback is only applied after the last
     attempt, so it never hides a failure a retry could fix.
 
@@ -238,7 +239,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     """Continuation calls per attempt under ``on_truncation="continue"``."""
 
     stream_partials: bool = False
-    """``stream``/``astream`` yield :class:`StreamedValue` items: the partial values of each
+    """``stream``/``astream`` yield `StreamedValue` items: the partial values of each
     attempt as its answer streams (tagged with the attempt number), then the result with
     ``final=True``. Off: they yield only the result."""
 
@@ -265,7 +266,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     # ------------------------------------------------------------------ configuration
 
     def get_parser(self) -> BaseOutputParser[Any]:
-        """The parser: :attr:`parser`, else the ``FormatLockedPromptTemplate`` prompt's."""
+        """The parser: `parser`, else the ``FormatLockedPromptTemplate`` prompt's."""
         if self.parser is not None:
             return self.parser
         if isinstance(self.prompt, FormatLockedPromptTemplate):
@@ -283,7 +284,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     @property
     def requirement(self) -> str:
         """The fixed requirement restated in clarifications: the locked prompt's suffix, else
-        the parser's format instructions in :meth:`get_language` (empty when it has none)."""
+        the parser's format instructions in `get_language` (empty when it has none)."""
         if isinstance(self.prompt, FormatLockedPromptTemplate):
             return self.prompt.suffix
         try:
@@ -423,7 +424,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
     ) -> Iterator[Any]:
         """One model call, streamed (tokens reach callbacks) and added up when ``stream``:
-        yields the partial values ``watch`` sees, then the answer as :class:`_Output`."""
+        yields the partial values ``watch`` sees, then the answer as `_Output`."""
         if not stream:
             yield _Output(self.llm.invoke(model_input, config))
             return
@@ -437,7 +438,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     async def _acall(
         self, model_input: PromptValue, config: RunnableConfig, stream: bool, watch: _Watch | None
     ) -> AsyncIterator[Any]:
-        """Async :meth:`_call`."""
+        """Async `_call`."""
         if not stream:
             yield _Output(await self.llm.ainvoke(model_input, config))
             return
@@ -512,8 +513,8 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     def _steps(
         self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
     ) -> Iterator[Any]:
-        """The attempts: yields :class:`StreamedValue` partials (``stream_partials``), then
-        the result as :class:`_Output`."""
+        """The attempts: yields `StreamedValue` partials (``stream_partials``), then
+        the result as `_Output`."""
         parser = self.get_parser()
         strict = self._strict(parser)
         model_input = first
@@ -556,7 +557,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     async def _asteps(
         self, first: PromptValue, config: RunnableConfig, run_manager: Any, *, stream: bool
     ) -> AsyncIterator[Any]:
-        """Async :meth:`_steps`."""
+        """Async `_steps`."""
         parser = self.get_parser()
         strict = self._strict(parser)
         model_input = first
@@ -641,7 +642,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
         return self._call_with_config(self._invoke, input, ensure_config(config), **kwargs)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Async :meth:`invoke`."""
+        """Async `invoke`."""
         return await self._acall_with_config(self._ainvoke, input, ensure_config(config), **kwargs)
 
     def _stream(
@@ -685,7 +686,7 @@ class RetryWithClarification(RunnableSerializable[Any, Any]):
     async def astream(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any | None
     ) -> AsyncIterator[Any]:
-        """Async :meth:`stream`."""
+        """Async `stream`."""
 
         async def once() -> AsyncIterator[Any]:
             yield input

@@ -1,13 +1,13 @@
 """Step types: the output schema of a pipeline step and its fixed format requirement.
 
-Seed 004 defines two: ``GENERATE`` (``text`` required, ``name`` and ``summary`` optional) and
+There are two: ``GENERATE`` (``text`` required, ``name`` and ``summary`` optional) and
 ``JUDGE`` (``score`` required, a number from 0 to 10; ``feedback``; ``criteriaScores``, a mapping
-of criterion to number). Each is a pydantic model validated with the seed's rules and messages,
-plus format instructions in English and Vietnamese that :class:`FormatLockedPromptTemplate`
-appends to every prompt of that step. :func:`register_step_type` adds more.
+of criterion to number). Each is a pydantic model validated with the step type's rules and messages,
+plus format instructions in English and Vietnamese that `FormatLockedPromptTemplate`
+appends to every prompt of that step. `register_step_type` adds more.
 
 Validation messages are pydantic custom errors whose types are listed in
-:data:`VALIDATION_MESSAGES`; :func:`describe_validation_error` renders any ``ValidationError`` in
+`VALIDATION_MESSAGES`; `describe_validation_error` renders any ``ValidationError`` in
 English or Vietnamese (the clarification messages of ``RetryWithClarification`` use it).
 """
 
@@ -54,7 +54,7 @@ LANGUAGES: tuple[str, ...] = ("en", "vi")
 
 SCORE_MIN = 0.0
 SCORE_MAX = 10.0
-"""The range of a JUDGE ``score`` (seed 004: "số từ 0-10")."""
+"""The range of a JUDGE ``score`` ("số từ 0-10": a number from 0 to 10)."""
 
 # --------------------------------------------------------------------------- messages
 
@@ -102,7 +102,7 @@ _PYDANTIC_MESSAGES_VI: Mapping[str, str] = MappingProxyType(
 
 
 def _custom_error(error_type: str, **context: Any) -> PydanticCustomError:
-    """A pydantic error carrying one of :data:`VALIDATION_MESSAGES` (English as its message)."""
+    """A pydantic error carrying one of `VALIDATION_MESSAGES` (English as its message)."""
     return PydanticCustomError(error_type, VALIDATION_MESSAGES[error_type]["en"], context)
 
 
@@ -113,7 +113,7 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 def describe_validation_error(error: pydantic.ValidationError, language: str = "en") -> list[str]:
     """One line per error in ``error``, in ``language`` (``"en"`` or ``"vi"``).
 
-    The step types' own errors use :data:`VALIDATION_MESSAGES`; other errors are named by field
+    The step types' own errors use `VALIDATION_MESSAGES`; other errors are named by field
     (``Field 'x': <pydantic's message>``), in Vietnamese for the common error types.
     """
     lines: list[str] = []
@@ -149,8 +149,8 @@ def _is_number(value: Any) -> bool:
 
 
 def _optional_text(value: Any) -> Any:
-    """Seed 004 does not validate the optional text fields: scalars become strings, containers
-    their JSON, so a stray type never fails a step."""
+    """An optional text field, read leniently: scalars become strings, containers their JSON,
+    so a stray type never fails a step."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, (bool, int, float)):
@@ -333,7 +333,7 @@ class StepType:
             raise ValueError(msg) from None
 
     def parser(self) -> RobustPydanticOutputParser[Any]:
-        """A new ``RobustPydanticOutputParser`` for :attr:`model`."""
+        """A new ``RobustPydanticOutputParser`` for `model`."""
         return RobustPydanticOutputParser(pydantic_object=self.model)
 
 

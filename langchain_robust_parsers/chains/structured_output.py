@@ -31,7 +31,7 @@ def robust_structured_output(
     ``prompt | robust_structured_output(llm, Schema)`` works), appends the schema's fixed format
     requirement to the last human message (in ``language``: ``"en"`` uses the parser's format
     instructions, ``"vi"`` a Vietnamese text around the same JSON schema), parses with
-    :class:`RobustPydanticOutputParser` (local repair and coercion first) and retries up to
+    `RobustPydanticOutputParser` (local repair and coercion first) and retries up to
     ``max_retries`` times with a clarification, then raises ``RetryExhaustedError``.
 
     ``schema`` is what ``with_structured_output`` accepts: a pydantic model class (v2 or
@@ -39,7 +39,7 @@ def robust_structured_output(
     validated against it are returned). ``include_raw=True`` returns ``{"raw", "parsed",
     "parsing_error"}`` and never raises a parsing error. An answer cut off at the model's token
     limit is re-asked, continued or raised (``on_truncation``, ``max_continuations``: see
-    :class:`RetryWithClarification`). With ``stream_partials=True``, ``stream`` yields the
+    `RetryWithClarification`). With ``stream_partials=True``, ``stream`` yields the
     partial values of each attempt as ``StreamedValue(attempt, value, final)``, the validated
     result last (``final=True``).
     """

@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.callbacks import (
     AsyncCallbackManager,
@@ -83,6 +83,7 @@ from langchain_robust_parsers.parsers.reasoning_content import (
     without_reasoning,
 )
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -115,7 +116,7 @@ ToolLike = Mapping[str, Any] | type | Callable[..., Any] | BaseTool
 
 
 def normalize_tool_choice(tool_choice: Any) -> ToolChoice:
-    """LangChain's and the providers' ``tool_choice`` values as a :class:`ToolChoice`:
+    """LangChain's and the providers' ``tool_choice`` values as a `ToolChoice`:
     ``None``/``"auto"``; ``"none"``/``False``; ``"any"``/``"required"``/``True``; a tool name;
     ``{"type": "function", "function": {"name": ...}}``; ``{"type": "tool", "name": ...}``;
     ``{"type": "any" | "auto" | "none"}``."""
@@ -397,12 +398,27 @@ def _plain_message(output: Any) -> AIMessage:
     return AIMessage(content=_output_text(output))
 
 
-class TextToolCallingChatModel(BaseChatModel):
+STANDARD_PARAMS = (
+    "model",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "stop",
+    "max_retries",
+    "api_key",
+    "base_url",
+    "streaming",
+)
+"""LangChain's standard chat-model parameters: names every chat model takes, for
+``init_chat_model`` and LangChain's standard tests."""
+
+
+class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     """Give any chat model ``bind_tools`` through tool calls written as text.
 
     ``bind_tools(tools, tool_choice=...)`` renders the tools' JSON schemas into a system message
     in the chosen ``dialect`` with fixed instructions (see
-    :mod:`~langchain_robust_parsers.engine.calls.tool_prompts`):
+    `tool_prompts`):
 
     - ``hermes``: schemas in ``<tools></tools>``, calls as ``<tool_call>{"name": ..,
       "arguments": {..}}</tool_call>``, results in ``<tool_response></tool_response>``;
@@ -429,7 +445,7 @@ class TextToolCallingChatModel(BaseChatModel):
     ``tool_choice``: ``"auto"`` (default), ``"none"`` (tools not offered), ``"any"`` /
     ``"required"`` / ``True``, or a tool name. When a call is required and the answer has none
     (or not the named one), the model gets ``max_clarifications`` clarification turns (the
-    clarification message of :class:`~langchain_robust_parsers.RetryWithClarification`);
+    clarification message of `RetryWithClarification`);
     after that the last answer is returned as it is. ``parallel_tool_calls=False`` asks for one
     call and keeps the first.
 
@@ -455,6 +471,13 @@ class TextToolCallingChatModel(BaseChatModel):
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    _ignored_options: ClassVar[Mapping[str, str]] = {
+        name: f"it is a setting of the model that answers: set it on llm ({name}=...)"
+        for name in STANDARD_PARAMS
+    }
+    """LangChain's standard chat-model parameters, which every chat model accepts (its
+    standard tests construct one with them); this wrapper has no model of its own."""
 
     llm: Runnable[Any, Any]
     """The wrapped model: a chat model (or any Runnable taking messages and returning a
@@ -672,7 +695,7 @@ class TextToolCallingChatModel(BaseChatModel):
         return [*turn.messages, AIMessage(content=answer.text), HumanMessage(content=text)]
 
     def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
-        """The token-limit rule: see :attr:`allow_truncated_calls`."""
+        """The token-limit rule: see `allow_truncated_calls`."""
         cut = isinstance(output, BaseMessage) and stop_reason_cut(output) is not None
         return _cut_at_limit(answer) if cut and not self.allow_truncated_calls else answer
 
@@ -781,8 +804,8 @@ class TextToolCallingChatModel(BaseChatModel):
         )
 
     def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
-        """:meth:`_feed` the chunk, withholding its calls once the stop reason says the token
-        limit cut the answer: they end as invalid calls (see :attr:`allow_truncated_calls`)."""
+        """`_feed` the chunk, withholding its calls once the stop reason says the token
+        limit cut the answer: they end as invalid calls (see `allow_truncated_calls`)."""
         step = self._feed(splitter, out, chunk)
         if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
             return step

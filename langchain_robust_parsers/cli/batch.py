@@ -1,13 +1,13 @@
-"""Batches of input lines through a :class:`FormatRunner`, in this process or in a pool.
+"""Batches of input lines through a `FormatRunner`, in this process or in a pool.
 
-Input lines are read as bytes and grouped into batches of :data:`BATCH_LINES`; a batch comes
+Input lines are read as bytes and grouped into batches of `BATCH_LINES`; a batch comes
 back as its output (one JSON line per input line, in input order, as UTF-8 bytes), its
 statistics and the input lines that hold no model output. Every input line gets exactly one
 output line, whatever it holds (blank, not UTF-8, a NUL, a lone surrogate, megabytes long), so
 output line N is always the result of input line N. Batches are handed out in order and their
 results taken back in order, so the output order never depends on the number of workers.
 
-Stopping: :class:`StopFlag` is set by SIGINT or SIGTERM (see :func:`stop_on_signals`). The
+Stopping: `StopFlag` is set by SIGINT or SIGTERM (see `stop_on_signals`). The
 serial path checks it between lines; in a pool, the main process passes it on to the workers
 through an event they check between lines. A batch cut short keeps the lines done, and nothing
 after it is written, so the output never has a gap. A parser that raises ``KeyboardInterrupt``
@@ -114,7 +114,7 @@ def _field_value(record: dict[str, Any], path: str) -> Any:
 
 def model_output(raw: bytes, options: InputOptions) -> str:
     """The model output in one input line (without its line ending). Raises
-    :class:`BadInputError` for a line that holds none (in JSON mode: blank, not a JSON object,
+    `BadInputError` for a line that holds none (in JSON mode: blank, not a JSON object,
     no such field); in ``raw`` mode every line that is UTF-8 is a model output, blank ones too.
     """
     try:
@@ -146,7 +146,7 @@ def model_output(raw: bytes, options: InputOptions) -> str:
 @dataclass
 class BatchResult:
     """What one batch produced: ``data`` holds one JSON line per input line done, as UTF-8
-    (see :func:`~langchain_robust_parsers.cli.runner.encode_rows`); ``done`` counts them;
+    (see `encode_rows`); ``done`` counts them;
     ``interrupted`` says the batch stopped early."""
 
     data: bytes = b""
@@ -299,7 +299,7 @@ def run_serial(
 
 
 _WORKER_STATE: tuple[FormatRunner, InputOptions, Callable[[], bool]] | None = None
-"""A worker process's runner, input options and stop check, set once by :func:`_init_worker`."""
+"""A worker process's runner, input options and stop check, set once by `_init_worker`."""
 
 
 def _init_worker(runner: FormatRunner, options: InputOptions, cancel: EventLike) -> None:

@@ -1,9 +1,9 @@
 """The formats the command line knows: a name, the parser class behind it, and its options.
 
-Each :class:`FormatEntry` names its parser by module and class, and the class is imported only
+Each `FormatEntry` names its parser by module and class, and the class is imported only
 when the format is used. An entry whose module (or class) is not in this installation is simply
-absent from :func:`available_formats`, so a format can be registered before its parser lands.
-A new format is one more entry in :data:`FORMATS`.
+absent from `available_formats`, so a format can be registered before its parser lands.
+A new format is one more entry in `FORMATS`.
 
 A format is given on the command line as ``NAME`` or ``NAME:ARGUMENT`` (``pydantic:module:Model``).
 """
@@ -53,7 +53,7 @@ class FormatEntry:
     ``options`` turns the text after ``name:`` (``None`` when there is none) into keyword
     arguments for the parser class; ``argument`` is how ``--help`` shows that text.
     Statistics rows carry the format names the library counts under (the table
-    :data:`~langchain_robust_parsers.engine.stats.FORMAT_NAMES`), so a table printed by the command
+    `FORMAT_NAMES`), so a table printed by the command
     line reads like ``ParseStats.table()`` in a program: ``function_calls`` for ``calls``,
     ``ui_tars``/``json``/... (the detected format) for ``actions``. ``aliases`` are other names
     accepted on the command line (the library's name where it differs).
@@ -245,7 +245,7 @@ FORMATS: tuple[FormatEntry, ...] = (
 
 
 def registry(entries: Iterable[FormatEntry] | None = None) -> tuple[FormatEntry, ...]:
-    """``entries``, or :data:`FORMATS` (read when called, so tests can swap it)."""
+    """``entries``, or `FORMATS` (read when called, so tests can swap it)."""
     return FORMATS if entries is None else tuple(entries)
 
 

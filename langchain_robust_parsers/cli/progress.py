@@ -36,7 +36,7 @@ class CounterProgress:
     """A plain stderr counter: ``12,000/100,000 lines (8,400 lines/s)``.
 
     On a terminal the line is rewritten in place; elsewhere a line is printed every
-    :data:`LOG_REFRESH_SECONDS`, so a log gets a few lines rather than one per batch.
+    `LOG_REFRESH_SECONDS`, so a log gets a few lines rather than one per batch.
     """
 
     def __init__(self, total: int | None, stream: TextIO) -> None:

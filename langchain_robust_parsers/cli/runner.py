@@ -1,10 +1,10 @@
 """One model output in, one result out: the unit of work of ``robust-parsers parse``.
 
-A :class:`FormatRunner` builds the parser of a format and parses with it through a
-:class:`~langchain_robust_parsers.parsers.row_results.RowParser`, the same row logic
-:func:`~langchain_robust_parsers.batch.parse_frame` uses. It pickles, so worker processes
-receive it whole. :func:`encode_result` turns a result into one JSON line; values become JSON
-data (pydantic models dumped, NaN as ``null``); :func:`encode_rows` turns lines into the UTF-8
+A `FormatRunner` builds the parser of a format and parses with it through a
+`RowParser`, the same row logic
+`parse_frame` uses. It pickles, so worker processes
+receive it whole. `encode_result` turns a result into one JSON line; values become JSON
+data (pydantic models dumped, NaN as ``null``); `encode_rows` turns lines into the UTF-8
 bytes written, whatever characters they hold.
 """
 
@@ -46,8 +46,8 @@ It is not a parse outcome, so it is reported beside the statistics table, not in
 
 
 def parse_outcome(outcome: str) -> Outcome | None:
-    """``outcome`` as a :class:`ParseStats` outcome, or ``None`` for one it does not count
-    (:data:`BAD_INPUT`)."""
+    """``outcome`` as a `ParseStats` outcome, or ``None`` for one it does not count
+    (`BAD_INPUT`)."""
     return next((o for o in OUTCOMES if o == outcome), None)
 
 
@@ -122,7 +122,7 @@ escapes anyway."""
 
 
 def encode_rows(rows: Iterable[str]) -> bytes:
-    """``rows`` (JSON lines from :func:`encode_result`) as UTF-8, each ended by a newline.
+    """``rows`` (JSON lines from `encode_result`) as UTF-8, each ended by a newline.
 
     Model text may hold lone surrogates (an emoji escape such as ``"\\ud83d\\ude`` cut off by
     the token limit decodes to one), which UTF-8 cannot hold. JSON text has non-ASCII characters
@@ -131,7 +131,7 @@ def encode_rows(rows: Iterable[str]) -> bytes:
     (a high and a low surrogate side by side come back as the one character they stand for),
     and every other character stays readable UTF-8. The error handler only runs on a
     surrogate, so the common case costs one plain encode. The characters of
-    :data:`LINE_BREAKS_IN_STRINGS` are escaped the same way, for the same reason (they too only
+    `LINE_BREAKS_IN_STRINGS` are escaped the same way, for the same reason (they too only
     occur inside strings).
     """
     text = "".join(row + "\n" for row in rows)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from langchain_core.messages import BaseMessage
 from pydantic import RootModel, model_validator
 
 from langchain_robust_parsers.engine.report import ParseReport
@@ -38,7 +39,7 @@ class ChoicesParser(RobustEnumOutputParser):
             data = {**data, "enum": _choices_enum(list(data["choices"]))}
         return data
 
-    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         member, report = super().parse_with_report(text)
         return (None if member is None else member.value), report
 

@@ -1,7 +1,7 @@
 """Pure text -> value functions: locate a payload, decode it leniently, report what was repaired.
 
 Nothing here imports LangChain; parsers wrap these functions and translate
-:class:`JsonEngineError` into ``OutputParserException``.
+`JsonEngineError` into ``OutputParserException``.
 """
 
 from __future__ import annotations

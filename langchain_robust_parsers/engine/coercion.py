@@ -2,10 +2,10 @@
 
 Applied by the parsers only after a value has failed validation, so a value that already fits is
 never touched. Each rule is a small pure function that returns its input unchanged (the very same
-object) when it does not apply; :func:`coerce_with_notes` walks the value and the model's
+object) when it does not apply; `coerce_with_notes` walks the value and the model's
 annotations together and records the name of every rule that fired.
 
-Rules (their names are what :func:`coerce_with_notes` reports):
+Rules (their names are what `coerce_with_notes` reports):
 
 - ``unwrap_wrapper_key``: ``{"result": {...}}`` where ``result`` is not a field becomes ``{...}``.
 - ``list_to_object``: ``[{...}]`` where one object is expected becomes ``{...}``.
@@ -253,7 +253,7 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 
 
 def _closest(value: str, spellings: Sequence[tuple[str, Any]]) -> Any:
-    """The target of the one spelling nearest ``value`` within :func:`fuzzy_limit`, or
+    """The target of the one spelling nearest ``value`` within `fuzzy_limit`, or
     ``None`` when there is none or two different targets are equally near."""
     wanted = normalize_name(value)
     if not wanted or len(wanted) > MAX_FUZZY_CHARS or len(spellings) > MAX_FUZZY_CHOICES:
@@ -531,4 +531,4 @@ RULES: dict[str, Callable[..., Any]] = {
     "rating_numerator": number_from_string,
     "number_to_string": number_to_string,
 }
-"""Every rule name reported by :func:`coerce_with_notes`, with the function implementing it."""
+"""Every rule name reported by `coerce_with_notes`, with the function implementing it."""

@@ -1,7 +1,7 @@
 """The engine's error types; the parsers' exception boundary turns them into
 ``OutputParserException``.
 
-Every error the engine raises on purpose is an :class:`EngineError`, so the boundary can tell "this
+Every error the engine raises on purpose is an `EngineError`, so the boundary can tell "this
 text holds no value" from a bug: anything else escaping engine code is a bug, logged and converted
 (or re-raised in strict mode, which the test suite turns on).
 """

@@ -1,7 +1,7 @@
 """Dropping the list items that fail validation, keeping the rest (``drop_invalid_items``).
 
 A model asked for twenty records often gets one wrong; rejecting the whole answer for it throws
-away nineteen good ones. :func:`drop_invalid_items` validates, reads the error locations, removes
+away nineteen good ones. `drop_invalid_items` validates, reads the error locations, removes
 each list item an error points into, and validates again, reporting every dropped item by its
 JSON path (``$.items[3]``). An error outside any list (a missing top-level field) cannot be
 mended this way and is left to the caller. No LangChain import here.

@@ -6,7 +6,7 @@ Models asked for JSON sometimes answer in the layout of a form::
     Label: ok
     Reasons: clear, concise
 
-:func:`read_labels` reads each ``label: value`` line (also ``label = value``, with list bullets,
+`read_labels` reads each ``label: value`` line (also ``label = value``, with list bullets,
 ``**bold**`` labels or heading marks around it) whose label names a top-level field of the model,
 ignoring case, ``_``, ``-`` and spaces; lines that follow a label without one of their own
 continue its value. Values stay text: the schema coercion and validation that follow turn

@@ -5,16 +5,45 @@ required field (which parsers use to pick the candidate meant as the answer).
 
 from __future__ import annotations
 
+import functools
+import typing
 import weakref
 from typing import Any
 
 import pydantic
+import pydantic.v1
 
-__all__ = ["has_required_fields", "validate_model"]
+__all__ = ["has_required_fields", "is_model_class", "validate_model"]
+
+ADAPTER_CACHE_SIZE = 64
+"""Type adapters kept for targets that are not model classes (``list[Model]``): building one
+compiles a validator, and a parser validates into the same target on every parse."""
 
 
-def validate_model(model: type[Any], value: Any) -> Any:
-    """``value`` validated into ``model`` (pydantic v2 or v1); raises its validation error."""
+def is_model_class(model: Any) -> bool:
+    """True for a model class (pydantic v2 or v1); False for a type expression such as
+    ``list[Model]``, which is validated through a ``TypeAdapter``."""
+    return (
+        isinstance(model, type)
+        and typing.get_origin(model) is None
+        and issubclass(model, (pydantic.BaseModel, pydantic.v1.BaseModel))
+    )
+
+
+@functools.lru_cache(maxsize=ADAPTER_CACHE_SIZE)
+def _adapter(target: Any) -> pydantic.TypeAdapter[Any]:
+    return pydantic.TypeAdapter(target)
+
+
+def validate_model(model: Any, value: Any) -> Any:
+    """``value`` validated into ``model`` (a pydantic v2 or v1 model class, or a type such as
+    ``list[Model]``); raises its validation error."""
+    if not is_model_class(model):
+        try:
+            adapter = _adapter(model)
+        except TypeError:  # a type expression that cannot be hashed (unhashable metadata)
+            adapter = pydantic.TypeAdapter(model)
+        return adapter.validate_python(value)
     if issubclass(model, pydantic.BaseModel):
         return model.model_validate(value)
     return model.parse_obj(value)
@@ -45,6 +74,9 @@ def _required_keys(model: type[Any]) -> tuple[tuple[str, ...], ...]:
     return _REQUIRED_KEYS[model]
 
 
-def has_required_fields(model: type[Any], value: dict[str, Any]) -> bool:
-    """True when ``value`` has a key for every required top-level field of ``model``."""
+def has_required_fields(model: Any, value: dict[str, Any]) -> bool:
+    """True when ``value`` has a key for every required top-level field of ``model`` (always
+    for a target that is not a model class: it has no top-level fields)."""
+    if not is_model_class(model):
+        return True
     return all(any(k in value for k in keys) for keys in _required_keys(model))

@@ -32,7 +32,7 @@ class RepairLog:
         return [r.name for r in self.repairs]
 
     def add_many(self, names: Iterable[str], positions: Iterable[int]) -> None:
-        """:meth:`add` for each name and position in turn (pairs up to the shorter one); one
+        """`add` for each name and position in turn (pairs up to the shorter one); one
         call for a bulk rewrite's list instead of one per repair."""
         made = list(map(Repair, names, positions))
         self.count += len(made)

@@ -1,7 +1,7 @@
 """What the engine located and repaired while decoding one text.
 
-The engine never prints or logs; it hands a :class:`ParseReport` back with the value so that a
-parser can attach it to a callback event, count it in :class:`ParseStats`, or show it to a user.
+The engine never prints or logs; it hands a `ParseReport` back with the value so that a
+parser can attach it to a callback event, count it in `ParseStats`, or show it to a user.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from the provider's stop reason (``finish_reason="length"`` and its kin), or bot
 
 
 def merge_truncation(text_cut: bool, stop_reason_cut: bool) -> Truncation | None:
-    """The :data:`Truncation` for what the text and the stop reason each say (``None``: neither)."""
+    """The `Truncation` for what the text and the stop reason each say (``None``: neither)."""
     if text_cut and stop_reason_cut:
         return "both"
     if text_cut:
@@ -82,7 +82,7 @@ class ParseReport:
 
     @property
     def truncation(self) -> Truncation | None:
-        """:attr:`truncated`, typed as it always is after construction."""
+        """`truncated`, typed as it always is after construction."""
         value = self.truncated
         return None if isinstance(value, bool) else value
 

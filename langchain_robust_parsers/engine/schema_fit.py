@@ -62,7 +62,7 @@ def fit_model(model: type[Any], value: Any, source: str | None = None) -> ModelF
     field become the very text written (``1.10`` stays ``"1.10"``).
 
     Validation errors (and a ``RecursionError`` from a model's own recursive validators) give
-    a failed :class:`ModelFit`; anything else a user validator raises propagates.
+    a failed `ModelFit`; anything else a user validator raises propagates.
     """
     try:
         return ModelFit(validate_model(model, value))

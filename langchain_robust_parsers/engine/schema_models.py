@@ -10,7 +10,7 @@ lists), ``properties``/``required``, ``additionalProperties``, ``items``, ``enum
 and the constraints ``minimum``/``maximum`` (and exclusive), ``multipleOf``,
 ``minLength``/``maxLength``/``pattern``, ``minItems``/``maxItems``. With the ``[jsonschema]``
 extra installed the value is also checked against the whole schema as written
-(:mod:`.json_schema_rules`); without it, anything else is accepted as is. No LangChain import
+(`json_schema_rules`); without it, anything else is accepted as is. No LangChain import
 here.
 """
 
@@ -230,4 +230,6 @@ def dump_value(value: Any) -> Any:
     their own names (nested models likewise)."""
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(by_alias=True, exclude_unset=True)
+    if isinstance(value, list):  # a list target's items
+        return [dump_value(item) for item in value]
     return value

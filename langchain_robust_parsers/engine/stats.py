@@ -55,7 +55,7 @@ FORMAT_NAMES: dict[str, tuple[str, ...]] = {
     "RobustPydanticOutputFunctionsParser": (FUNCTIONS,),
     "RobustJsonKeyOutputFunctionsParser": (FUNCTIONS,),
 }
-"""The format names each class counts its outcomes under in :class:`ParseStats` (and the
+"""The format names each class counts its outcomes under in `ParseStats` (and the
 command line prints), by class name."""
 
 
@@ -65,7 +65,7 @@ class ParseStats:
     ``success`` is a clean parse, ``recovered`` needed locating or repair, ``fallback`` returned a
     degraded value (plain text, a null action, a wrapped dialog turn), ``failed`` raised.
     Instances pickle and deep-copy (the lock is recreated), and counts from worker processes
-    combine with :meth:`merge`.
+    combine with `merge`.
     """
 
     def __init__(self, counts: dict[tuple[str, str], int] | None = None) -> None:
@@ -90,12 +90,12 @@ class ParseStats:
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """The counts as plain JSON data, ``{format: {outcome: n}}`` with every outcome present
-        (:meth:`snapshot`); :meth:`from_dict` reads it back."""
+        (`snapshot`); `from_dict` reads it back."""
         return self.snapshot()
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Mapping[str, int]]) -> ParseStats:
-        """The stats :meth:`to_dict` gave (say, read back from a JSON file). Raises
+        """The stats `to_dict` gave (say, read back from a JSON file). Raises
         ``ValueError`` for an unknown outcome or a count that is not a whole number >= 0."""
         counts: dict[tuple[str, str], int] = {}
         for fmt, outcomes in data.items():
@@ -124,7 +124,7 @@ class ParseStats:
             return sum(self._counts.values())
 
     def table(self) -> str:
-        """The counts as a text table of percentages per format (the seed-000 metrics table)."""
+        """The counts as a text table of percentages per format."""
         snap = self.snapshot()
         header = ["Format", "Success", "Recovered", "Fallback", "Failed", "Total"]
         rows = [header]

@@ -2,7 +2,7 @@
 
 A model asked to continue "from the exact character where it stopped" mostly does, but not
 always: it may repeat the end of what it wrote (an overlap), open a new code fence before
-continuing, or start the whole answer again. :func:`stitch` tolerates all three; it is pure text
+continuing, or start the whole answer again. `stitch` tolerates all three; it is pure text
 work with a constant bound per call, so joining ``n`` pieces is linear in their total length.
 """
 

@@ -27,7 +27,7 @@ from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.function_calls import TextToolCallAdapter, new_call_id
 from langchain_robust_parsers.parsers.report_events import ParseEvent
-from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.stop_reason import TruncatedOutputError, stop_reason_cut
 from langchain_robust_parsers.parsers.tools import RobustJsonOutputToolsParser
 
 __all__ = ["CallReview", "Rejection", "review_calls"]
@@ -62,6 +62,7 @@ UNKNOWN_PROBLEM = "There is no tool named {name!r}; the call was not run."
 NO_NAME_PROBLEM = "The call gave no tool name; it was not run."
 ARGS_PROBLEM = "The arguments of the call to {name!r} could not be read; it was not run."
 ARGS_REASON = "The arguments of the call to {name!r} could not be read ({reason}); it was not run."
+CUT_ARGS_REASON = "the arguments are cut off"
 INVALID_PROBLEM = "The call to {name!r} was not run: {reason}"
 TOOLS_REQUIREMENT = "Call one of the available tools instead: {names}."
 SCHEMA_REQUIREMENT = (
@@ -83,7 +84,7 @@ class Rejection:
 
 @dataclass
 class CallReview:
-    """The outcome of :func:`review_calls`: the answer's remaining content, the calls that may
+    """The outcome of `review_calls`: the answer's remaining content, the calls that may
     run, those that may not, the repairs per call id and the parse events to publish."""
 
     content: Any
@@ -190,7 +191,7 @@ class _Reviewer:
         raw = invalid.get("args") or ""
         parser = RobustJsonOutputToolsParser(
             return_id=True,
-            allow_truncated=False,
+            on_truncation="raise",
             tool_names=list(self.tools) or None,
             stats=self.stats,
         )
@@ -201,7 +202,11 @@ class _Reviewer:
             kept = tool_call(name=name or UNNAMED_CALL, args={}, id=call_id)
             bound = self.matcher.match(name)
             schema = _schema_of(self.tools[bound]) if bound else None
-            problem = _args_problem(name, str(error))
+            problem = (
+                ARGS_REASON.format(name=name, reason=CUT_ARGS_REASON)
+                if isinstance(error, TruncatedOutputError)
+                else _args_problem(name, str(error))
+            )
             review.rejected.append(Rejection(kept, (problem,), _requirement(name, schema), raw))
             return
         item = items[0]

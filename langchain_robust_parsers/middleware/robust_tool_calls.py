@@ -4,7 +4,7 @@ silently stops on a broken tool call.
 LangChain's agent ends its run when the model's answer holds only ``invalid_tool_calls`` (calls
 whose arguments did not parse), and runs whatever a model without native tool calling writes
 as plain text as its final answer. This middleware reviews every answer before any tool runs
-(see :mod:`.call_review`): repaired calls run; calls that cannot run go back to the model as
+(see `call_review`): repaired calls run; calls that cannot run go back to the model as
 error ``ToolMessage``s saying what was wrong and what to send instead, so it tries again; after
 ``max_retries`` such answers in a row the run ends with a message that says why.
 """
@@ -181,7 +181,7 @@ class RobustToolCallMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     async def awrap_model_call(
         self, request: ModelRequest[Any], handler: AsyncHandler
     ) -> ModelResponse[Any]:
-        """Async :meth:`wrap_model_call`."""
+        """Async `wrap_model_call`."""
         try:
             response = await handler(request)
         except StructuredOutputValidationError as error:

@@ -1,17 +1,17 @@
 """``ActionOutputParser``: a web agent's actions from JSON or UI-TARS answers, typed and validated.
 
-Seed 000's response processing: detect the response format, read the actions (the JSON engine
+The web-agent response processing: detect the response format, read the actions (the JSON engine
 for JSON, with every repair and truncation kept to the complete actions; the UI-TARS reader for
 ``Thought: ... Action: click(start_box='(100,200)')``), validate each into a typed
-:data:`~langchain_robust_parsers.engine.agents.actions.Action` and fall back to a
-:class:`~langchain_robust_parsers.engine.agents.actions.NullAction` with the reason when
-something cannot be executed. Outcomes are counted per detected format in a :class:`ParseStats`.
+`Action` and fall back to a
+`NullAction` with the reason when
+something cannot be executed. Outcomes are counted per detected format in a `ParseStats`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
@@ -145,8 +145,12 @@ def _coordinate_note(space: CoordinateSpace) -> str:
 class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     """Parse a web agent's answer into typed, validated actions.
 
-    >>> ActionOutputParser().parse('{"actions": [{"action_type": "CLICK", "id": "ok"}]}')
-    [ClickAction(action_type='CLICK', element_id='ok', ...)]
+    ```python
+    from langchain_robust_parsers import ActionOutputParser
+
+    (click,) = ActionOutputParser().parse('{"actions": [{"action_type": "CLICK", "id": "ok"}]}')
+    assert (click.action_type, click.element_id) == ("CLICK", "ok")
+    ```
 
     Formats (``format="auto"`` detects each answer's):
 
@@ -158,18 +162,17 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
       coordinate form, mapped to ``window`` pixels from a relative space
       (``coordinate_scale``, 1000 by default) or from the model's ``image_size``.
 
-    Validation (seed 000): an unknown action type becomes a :class:`NullAction` with the
+    Validation: an unknown action type becomes a `NullAction` with the
     reason (or raises with ``on_error="raise"``); an ``element_id`` not in
     ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
-    missing required parameters give a :class:`NullAction` with the reason. An answer with no
+    missing required parameters give a `NullAction` with the reason. An answer with no
     actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
-    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here (its
-    deprecated spelling: ``fallback_to_null_action=True``).
+    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here.
 
     With ``stats``, each final parse is counted under its detected format (``json``,
     ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
     cut off, read by the other format's reader, actions dropped), ``fallback`` (a
-    :class:`NullAction` stands for something) or ``failed`` (raised).
+    `NullAction` stands for something) or ``failed`` (raised).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -197,12 +200,8 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
 
     on_error: OnError = "fallback"
     """``"fallback"``: ``[NullAction(reason=...)]`` for an answer with no actions and a
-    :class:`NullAction` for an unknown action type; ``"raise"`` raises
+    `NullAction` for an unknown action type; ``"raise"`` raises
     ``OutputParserException`` for both."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "fallback_to_null_action": {True: "fallback", False: "raise"}
-    }
 
     multiple: Multiple = "last"
     """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
@@ -212,11 +211,11 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     allow_private_urls: bool = False
     """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
     shared and other non-public hosts (``localhost``, ``10.0.0.5``, ``169.254.169.254``...). By
-    default such an action becomes a :class:`NullAction` with the reason: a model told by a
+    default such an action becomes a `NullAction` with the reason: a model told by a
     page to open one would otherwise make the agent a proxy into its own network."""
 
     allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
-    """The URL schemes actions may use (lower case); others give a :class:`NullAction`."""
+    """The URL schemes actions may use (lower case); others give a `NullAction`."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (the last action cut off, or a provider stop reason such as
@@ -254,7 +253,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> list[Action]:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> list[Action]:
@@ -272,7 +271,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> list[Action]:
-        """Async :meth:`parse_result`: reads in an executor, dispatches the event async."""
+        """Async `parse_result`: reads in an executor, dispatches the event async."""
         generation = result[0]
         check_refusal(generation)
         text = _generation_text(generation)
@@ -289,8 +288,8 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return _typed(parsed.actions)
 
     def parse_with_details(self, text: str) -> ActionParse:
-        """:meth:`parse` with the detected format, the outcome, the report and the reasoning;
-        counted and dispatched like :meth:`parse`."""
+        """`parse` with the detected format, the outcome, the report and the reasoning;
+        counted and dispatched like `parse`."""
         return self._publish_sync(text)
 
     # ---------------------------------------------------------------- work
@@ -328,7 +327,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return parsed.actions
 
     def _parse_final(self, text: str) -> ActionParse:
-        """Parse completely, without side effects; raises :class:`_Failure`."""
+        """Parse completely, without side effects; raises `_Failure`."""
         if not isinstance(text, str):
             text = str(text)
         detected: ResponseFormat | None = None

@@ -1,13 +1,13 @@
 """The exception boundary between the engine and LangChain's contract, one for every parser.
 
-The engine raises :class:`~langchain_robust_parsers.engine.errors.EngineError` when text holds no
+The engine raises `EngineError` when text holds no
 value of the format asked for. Anything else escaping engine code is a bug. Every parser runs
-engine code inside :func:`engine_call`, which:
+engine code inside `engine_call`, which:
 
 - lets ``EngineError`` through untouched: the parser's ordinary failure path turns it into
   ``OutputParserException(msg, llm_output=raw_text)`` (or its documented fallback value);
 - logs any other exception once, at ``WARNING`` on the ``langchain_robust_parsers`` logger with
-  the traceback, and re-raises it as :class:`EngineBugError` (chained), so the user still gets
+  the traceback, and re-raises it as `EngineBugError` (chained), so the user still gets
   an ``OutputParserException`` and never a bare ``KeyError`` from inside a parser;
 - in strict mode re-raises the original exception instead, so an engine bug fails a test rather
   than reading as "no JSON found". Strict mode is on when the environment variable
@@ -147,7 +147,7 @@ def guarded_candidates(
     parser: str, text: str, *, allow_truncated: bool
 ) -> Iterator[tuple[Any, ParseReport]]:
     """The engine's JSON candidates of ``text`` in rank order, read for ``parser`` (its name)
-    inside :func:`engine_call`: an engine error (or bug) ends the candidates found so far."""
+    inside `engine_call`: an engine error (or bug) ends the candidates found so far."""
     try:
         with engine_call(parser, "reading JSON candidates"):
             yield from iter_candidates(text, allow_truncated=allow_truncated)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict, field_validator
 
@@ -16,13 +17,17 @@ from langchain_robust_parsers.engine.errors import AmbiguousAnswerError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import BOOLEAN, ENUM, ParseStats
 from langchain_robust_parsers.engine.text_values.choices import read_boolean, read_choice
-from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
+    final_parse,
+    published_with_report,
+)
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustBooleanOutputParser", "RobustEnumOutputParser"]
 
 
-class RobustEnumOutputParser(BaseOutputParser[Enum]):
+class RobustEnumOutputParser(ReportingParser, BaseOutputParser[Enum]):
     """The member of ``enum`` the model answered with: its value or name in any case, wrapped
     in emphasis, quotes or punctuation, inside a short sentence (``The answer is **red**.``),
     or misspelt by a few letters when exactly one value is that close."""
@@ -58,8 +63,9 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
     def _message(self, text: str, exc: Exception) -> str:
         return f"Response '{text}' is not one of the expected values: {self._valid_values}"
 
-    def parse_with_report(self, text: str) -> tuple[Enum | None, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Enum | None, ParseReport]:
         """The member ``text`` answers with, and how it was read."""
+        text = answer_text(text)
         return published_with_report(
             final_parse(self.get_name(), ENUM, text, self._read, self._message, self.on_error),
             self.stats,
@@ -82,7 +88,7 @@ class RobustEnumOutputParser(BaseOutputParser[Enum]):
         return "robust_enum"
 
 
-class RobustBooleanOutputParser(BaseOutputParser[bool]):
+class RobustBooleanOutputParser(ReportingParser, BaseOutputParser[bool]):
     """True or false as the model answered: ``true_val``/``false_val`` in any case, wrapped in
     emphasis or punctuation, inside a sentence; with the default ``YES``/``NO`` (or
     ``TRUE``/``FALSE``) also ``true``/``false``, ``yep``/``nope``... When both values occur,
@@ -117,8 +123,9 @@ class RobustBooleanOutputParser(BaseOutputParser[bool]):
             f"{self.true_val} or {self.false_val}. Received {text}."
         )
 
-    def parse_with_report(self, text: str) -> tuple[bool | None, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[bool | None, ParseReport]:
         """The boolean ``text`` answers with, and how it was read."""
+        text = answer_text(text)
         return published_with_report(
             final_parse(self.get_name(), BOOLEAN, text, self._read, self._message, self.on_error),
             self.stats,

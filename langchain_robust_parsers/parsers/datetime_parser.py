@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.utils import comma_list
 from pydantic import ConfigDict
@@ -12,15 +13,19 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
 from langchain_robust_parsers.engine.text_values.dates import read_datetime
-from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
+    final_parse,
+    published_with_report,
+)
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustDatetimeOutputParser"]
 
 DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
-class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
+class RobustDatetimeOutputParser(ReportingParser, BaseOutputParser[datetime]):
     """The date and time of a model's answer: ``format`` first, then ISO 8601 and common
     formats (``July 4, 2023 3:30 PM``, ``07/04/2023``), in the answer or a short sentence
     around it, past fences, emphasis and ``<think>`` blocks. An offset is applied and the value
@@ -70,8 +75,9 @@ class RobustDatetimeOutputParser(BaseOutputParser[datetime]):
     def _read(self, text: str) -> tuple[datetime, ParseReport]:
         return read_datetime(text, self.format)
 
-    def parse_with_report(self, text: str) -> tuple[datetime | None, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[datetime | None, ParseReport]:
         """The datetime ``text`` answers with, and how it was read."""
+        text = answer_text(text)
         return published_with_report(
             final_parse(self.get_name(), DATETIME, text, self._read, _message, self.on_error),
             self.stats,

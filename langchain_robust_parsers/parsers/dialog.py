@@ -1,6 +1,6 @@
-"""``DialogOutputParser``: the bracket-tagged character dialog format of seed 001, never failing.
+"""``DialogOutputParser``: the bracket-tagged character dialog format, never failing.
 
-``[TO: Bob, TONE: angry] "Why did you do that?"`` becomes a :class:`DialogTurn`. Text that does
+``[TO: Bob, TONE: angry] "Why did you do that?"`` becomes a `DialogTurn`. Text that does
 not follow the format is salvaged (quoted speech, a tone word) or wrapped as general dialog, with
 a ``warning`` saying what was wrong: every ``str`` gives a turn.
 """
@@ -42,7 +42,7 @@ logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = DIALOG
 _PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
-"""The format name under which :class:`ParseStats` counts dialog parses."""
+"""The format name under which `ParseStats` counts dialog parses."""
 
 _OUTCOMES: dict[str, Outcome] = {
     "strict": "success",
@@ -104,7 +104,7 @@ Rules: the bracket header comes first. TONE is required, except for SILENT. TO i
 not used with SILENT or REACT. Put non-verbal actions between asterisks inside the brackets.
 INTERRUPT needs the words you interrupt after, in quotes. Speech goes in double quotes after the
 closing bracket; SILENT has no speech and REACT needs none."""
-"""The patterns and rules of seed 001, for a prompt."""
+"""The patterns and rules of the dialog format, for a prompt."""
 
 
 def _to_turn(parsed: DialogParse) -> DialogTurn:
@@ -133,7 +133,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     (``INTERRUPT after "..."``, ``SILENT``, ``REACT``) set the action; ``*gestures*`` become
     ``nonverbal``. Reading is strict, then salvage (a header with problems or found later in the
     text; without one, quoted speech and a tone word from free text), then wrap (the whole text
-    as general dialog, tone ``neutral``): every ``str`` gives a :class:`DialogTurn`, whose
+    as general dialog, tone ``neutral``): every ``str`` gives a `DialogTurn`, whose
     ``warning`` says what was wrong. An empty or whitespace-only reply is a ``silent`` turn
     with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``). A
     refusal (``I'm sorry, I can't say that.``, or a refusal content block) is a turn of dialog
@@ -142,8 +142,8 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     format.
 
     Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
-    :class:`DialogTurn` each time the content (or the gestures) grew, each chunk read once; the
-    last value yielded is what :meth:`parse` gives for the whole text.
+    `DialogTurn` each time the content (or the gestures) grew, each chunk read once; the
+    last value yielded is what `parse` gives for the whole text.
 
     With ``stats``, every final parse is counted under the format ``"dialog"``: strict parses as
     ``success``, salvaged ones as ``recovered``, wrapped ones as ``fallback``. Inside a run each
@@ -165,7 +165,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         return DialogTurn
 
     def get_format_instructions(self) -> str:
-        """The format's patterns and rules (seed 001), to put in a prompt."""
+        """The format's patterns and rules, to put in a prompt."""
         return DIALOG_FORMAT_INSTRUCTIONS
 
     # ---------------------------------------------------------------- parsing
@@ -185,13 +185,13 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         return self._final(text)
 
     async def aparse(self, text: str) -> DialogTurn:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self._afinal(text)
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> DialogTurn | None:
-        """Async :meth:`parse_result`: reads in an executor, dispatches the event async."""
+        """Async `parse_result`: reads in an executor, dispatches the event async."""
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
@@ -248,7 +248,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[DialogTurn]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for turn in atraced_transform(self, input, config, "text"):
             yield turn
 
@@ -284,7 +284,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
 
 
 def _read(text: str) -> DialogParse:
-    """:func:`parse_dialog` at the exception boundary: the contract is that every str gives a
+    """`parse_dialog` at the exception boundary: the contract is that every str gives a
     turn, so an engine bug (logged once, or raised in strict mode) wraps the raw text."""
     try:
         with engine_call(_PARSER, "reading a dialog turn"):
@@ -294,7 +294,7 @@ def _read(text: str) -> DialogParse:
 
 
 class _SafeStream:
-    """A :class:`DialogStream` whose unexpected errors stop the snapshots, not the stream: the
+    """A `DialogStream` whose unexpected errors stop the snapshots, not the stream: the
     text is still collected (a chunk is stored before it is read) and parsed at the end."""
 
     def __init__(self) -> None:

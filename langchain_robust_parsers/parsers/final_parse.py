@@ -1,10 +1,10 @@
 """``parse_result`` and ``aparse_result`` for the parsers whose final parse is a
-:class:`~langchain_robust_parsers.parsers.report_events.FinalParse`.
+`FinalParse`.
 
 The JSON, Pydantic, tools and function-call parsers read a generation the same way: refuse a
 refusal, return the best value so far for a stream prefix, else build the final parse without
 side effects, publish its event and unwrap it. Only the readers differ, so each parser hands its
-:class:`GenerationReaders` here instead of repeating the steps; the async twin reads in an
+`GenerationReaders` here instead of repeating the steps; the async twin reads in an
 executor so that a large text does not block the event loop.
 """
 
@@ -79,7 +79,7 @@ def parse_generation(
 async def aparse_generation(
     result: list[Generation], partial: bool, readers: GenerationReaders[Any]
 ) -> Any:
-    """Async :func:`parse_generation`: reads in an executor, dispatches the event async."""
+    """Async `parse_generation`: reads in an executor, dispatches the event async."""
     generation = result[0]
     check_refusal(generation)
     if partial:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 from langchain_core.messages.tool import invalid_tool_call, tool_call
@@ -60,7 +60,12 @@ from langchain_robust_parsers.parsers.stop_reason import (
     raise_if_truncated,
     stop_reason_cut,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser, generation_of
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    StrictOptions,
+    generation_of,
+)
 
 __all__ = [
     "BfclCall",
@@ -71,7 +76,7 @@ __all__ = [
 ]
 
 FORMAT = FUNCTION_CALLS
-"""The format name under which both classes count outcomes in :class:`ParseStats`."""
+"""The format name under which both classes count outcomes in `ParseStats`."""
 
 Dialect = Literal[
     "auto",
@@ -111,7 +116,7 @@ Dialect = Literal[
     "bare",
 ]
 """``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
-name one dialect marker (see :mod:`langchain_robust_parsers.engine.calls.dialects`)."""
+name one dialect marker (see `langchain_robust_parsers.engine.calls.dialects`)."""
 
 BfclCall = dict[str, dict[str, Any]]
 """One call in BFCL's shape: ``{"function name": {"param": value}}``."""
@@ -190,9 +195,10 @@ def _decode(
 ) -> DecodedCalls:
     """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
     text that does not decode, ``EngineBugError`` (after logging once) for an engine bug.
-    With ``bound`` tools, positional arguments are placed on the tool's parameters rather than
-    dropped (the call policy places them, or makes the call invalid when they do not fit)."""
-    mode: Positional = "map" if bound and positional == "drop" else positional
+    With ``bound`` tools, positional arguments are placed on the tool's parameters whatever
+    ``positional`` says (the call policy places them, or makes the call invalid when they do not
+    fit): a bound signature says what they mean, so they are never dropped nor renamed."""
+    mode: Positional = "map" if bound else positional
     with engine_call(parser, "reading function calls"):
         return decode_calls(text, dialect=dialect, positional=mode)
 
@@ -206,13 +212,17 @@ def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
 class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """Parse the function calls a model wrote as text.
 
-    >>> FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
-    [{'get_weather': {'city': 'Paris', 'days': 3}}]
+    ```python
+    from langchain_robust_parsers import FunctionCallOutputParser
+
+    calls = FunctionCallOutputParser().parse('[get_weather(city="Paris", days=3)]')
+    assert calls == [{"get_weather": {"city": "Paris", "days": 3}}]
+    ```
 
     Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
     or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
     dialects of open models, one record each in
-    :mod:`~langchain_robust_parsers.engine.calls.dialect_registry` (``<tool_call>`` with JSON,
+    `dialect_registry` (``<tool_call>`` with JSON,
     Qwen3-Coder's XML parameters or GLM's ``<arg_key>``; Seed-OSS, MiniMax-M2, DeepSeek V3 to
     V3.2, Kimi K2, gpt-oss harmony, FunctionGemma, Mistral, Llama 3/4, Granite, Phi-4-mini,
     Apertus, OLMo 3, InternLM2, LongCat, bare lists, ``{"tool_calls": [...]}``, OpenAI's
@@ -226,7 +236,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
     starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
     ``on_error="fallback"``, that message (BFCL's error string) as the return value, counted as
-    ``fallback`` (``errors="return"`` is its deprecated spelling). Text with no call is an
+    ``fallback``. Text with no call is an
     error unless ``allow_empty=True``, which returns ``[]`` (a valid answer, not a fallback).
     """
 
@@ -239,15 +249,14 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts."""
 
     positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments: dropped as BFCL does, or kept as ``arg0``, ``arg1``..."""
+    """Python positional arguments of a call to an unbound tool: dropped as BFCL does, or kept
+    as ``arg0``, ``arg1``... With ``tools`` they go onto the tool's parameters in order
+    (``area(10, 5)`` -> ``{"width": 10, "height": 5}``), and a call with more than the tool
+    takes is an error naming the call."""
 
     on_error: OnError = "raise"
     """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
     (BFCL evaluators)."""
-
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "errors": {"return": "fallback", "raise": "raise"}
-    }
 
     allow_empty: bool = False
     """Return ``[]`` for text with no call instead of failing."""
@@ -305,7 +314,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
@@ -314,7 +323,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -444,7 +453,7 @@ def _remaining_content(
     return others
 
 
-class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
+class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
     ``tool_calls`` are filled, the call text removed from its ``content``.
 
@@ -461,7 +470,9 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Which syntax to read; ``auto`` detects it from the text."""
 
     positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments: dropped, or kept as ``arg0``, ``arg1``..."""
+    """Python positional arguments of a call to an unbound tool: dropped, or kept as ``arg0``,
+    ``arg1``... With ``tools`` they go onto the tool's parameters in order, and a call with more
+    than the tool takes goes to ``invalid_tool_calls`` with the reason."""
 
     record_invalid: bool = True
     """Add an ``InvalidToolCall`` for call-like text that does not decode."""
@@ -508,7 +519,7 @@ class TextToolCallAdapter(RunnableSerializable[BaseMessage | str, BaseMessage]):
     async def ainvoke(
         self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
     ) -> BaseMessage:
-        """Async :meth:`invoke`."""
+        """Async `invoke`."""
         return await self._acall_with_config(self._aadapt, input, config, **kwargs)
 
     def adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:

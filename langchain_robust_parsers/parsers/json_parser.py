@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+import itertools
+from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from pydantic import ConfigDict, field_validator
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
+from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
+)
+from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES
+from langchain_robust_parsers.engine.json.several_values import (
+    gather_values,
+    join_values,
+    with_dropped_values,
 )
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
@@ -62,18 +68,18 @@ class RobustJsonOutputParser(
     validates against it is returned (still as plain JSON data). A final parse that finds no JSON
     raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
     ``on_error="fallback"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``
-    (counted as ``fallback``; ``fallback="plain_text"`` is its deprecated spelling).
+    (counted as ``fallback``).
     Partial parses (streaming) return the best value so far or ``None`` and never raise.
+
+    An answer with several JSON values (JSON Lines, ``{..}\n{..}``, several fenced blocks,
+    values between sentences) gives the best one, and the report's ``dropped_values`` names
+    where each other one starts; with ``several_values="list"`` it gives them all, as one list.
 
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
     (the report's ``to_dict()`` plus ``parser``, ``format`` and ``outcome``).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
-    of ``on_truncation="raise"``."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
@@ -84,9 +90,13 @@ class RobustJsonOutputParser(
     """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
     a plain-text dict."""
 
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "fallback": {"plain_text": "fallback", "raise": "raise"}
-    }
+    several_values: Literal["first", "list"] = "first"
+    """An answer holding several JSON values: ``"first"`` returns the best one (fenced before
+    tagged before bare, fewer repairs, then earlier) and the report's ``dropped_values`` names
+    the others; ``"list"`` returns them all as one list in the order written (a value that is
+    itself a list gives its items, so a lone JSON array comes back as it is and a lone object
+    as a one-item list). With ``"list"``, ``pydantic_object`` only shapes the format
+    instructions. Streaming yields the list growing, and ends on what ``parse`` returns."""
 
     use_commentjson: bool = False
     """Try the commentjson package (the ``[commentjson]`` extra) before the engine's repairs;
@@ -107,7 +117,7 @@ class RobustJsonOutputParser(
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -117,19 +127,19 @@ class RobustJsonOutputParser(
         return GenerationReaders.of_text(self._parse_partial, final, self.stats)
 
     def parse(self, text: str) -> Any:
-        """The JSON value of ``text`` (a final parse: see :meth:`parse_result`)."""
+        """The JSON value of ``text`` (a final parse: see `parse_result`)."""
         final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
         publish(final.event, self.stats)
         return final.unwrap()
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The JSON value of ``text`` with what was located and repaired to obtain it.
 
-        Counted and dispatched like :meth:`parse`. The ``on_error`` option does not apply here
+        Counted and dispatched like `parse`. The ``on_error`` option does not apply here
         (there is no report for text with no JSON): it raises ``OutputParserException``. Given
         a message, its stop reason is read too (the report's ``truncated``).
         """
@@ -145,7 +155,7 @@ class RobustJsonOutputParser(
     # ---------------------------------------------------------------- streaming hooks
 
     def _stream_partial(self, text: str) -> Any:
-        return self._parse_partial(text)
+        return self._prefix_value(text)
 
     def _stream_final(
         self,
@@ -153,7 +163,8 @@ class RobustJsonOutputParser(
         clean: tuple[Any, ParseReport] | None,
         stop_reason: str | None = None,
     ) -> FinalParse[Any]:
-        if clean is not None and stop_reason is None and self.pydantic_object is None:
+        plain = self.pydantic_object is None and self.several_values == "first"
+        if clean is not None and stop_reason is None and plain:
             value, report = clean
             return FinalParse(
                 value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
@@ -191,21 +202,55 @@ class RobustJsonOutputParser(
             if found is not None and self._conforms(found[0]) is True:
                 return found
         complete = self._completes()
+        if self.several_values == "list":
+            values = gather_values(text, iter_candidates(text, allow_truncated=complete))
+            if not values:
+                decode(text, allow_truncated=complete)  # raises the reason there is none
+            return join_values(values)
         if self.pydantic_object is None:
-            return decode(text, allow_truncated=complete)
+            return self._first_value(text, complete)
         candidates = guarded_candidates(self.get_name(), text, allow_truncated=complete)
         choice = first_fitting(candidates, lambda value, _report: self._conforms(value))
         if choice is None:
             raise JsonEngineError("no JSON value found in the text")
         return choice.value, choice.report
 
-    def _parse_partial(self, text: str) -> Any:
-        """The best value of a stream prefix, or ``None``; never raises."""
+    def _first_value(self, text: str, complete: bool) -> tuple[Any, ParseReport]:
+        """The best value of ``text``, its report naming every other value of the answer."""
+        candidates = iter_candidates(text, allow_truncated=complete)
+        best = next(candidates, None)
+        if best is None:
+            return decode(text, allow_truncated=complete)  # raises the reason there is none
+        report = best[1]
+        if report.end >= len(text) or len(report.dropped_values) >= MAX_DROPPED_VALUES:
+            return best  # the value is the whole text, or the report names all it can
+        values = gather_values(
+            text, itertools.chain([best], candidates), limit=MAX_DROPPED_VALUES + 1
+        )
+        return best[0], with_dropped_values(report, values)
+
+    def _prefix_value(self, text: str) -> Any:
+        """The best JSON value of a stream prefix, or ``None``; never raises."""
         try:
             with engine_call(self.get_name(), "reading a partial JSON value"):
                 return decode(text, allow_truncated=True, stream_prefix=True)[0]
         except EngineError:
             return None
+
+    def _parse_partial(self, text: str) -> Any:
+        """What a stream prefix shows so far (see `_stream_item`), or ``None``."""
+        value = self._prefix_value(text)
+        return None if value is None else self._stream_item(value)
+
+    def _stream_item(self, value: Any) -> Any:
+        """``value`` as a state of what ``parse`` returns: under ``several_values="list"`` the
+        first value so far is the start of the list (its items, or its one item)."""
+        if self.several_values == "list" and not isinstance(value, list):
+            return [value]
+        return value
+
+    def _plain_items(self) -> bool:
+        return self.several_values == "first" and not self.diff
 
     def _plain(self) -> bool:
         return self.on_error == "fallback"

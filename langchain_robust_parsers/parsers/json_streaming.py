@@ -2,23 +2,23 @@
 
 langchain-core's cumulative parsers add every chunk to the text so far and re-parse all of it,
 then compare the whole value with the previous one: quadratic in the length of the stream. Here
-each chunk goes once through :class:`~langchain_robust_parsers.engine.json.stream_decoder.
-JsonStreamDecoder`, which says whether the value changed, and a snapshot is built only then.
+each chunk goes once through `JsonStreamDecoder`, which says whether the value changed, and a
+snapshot is built only then.
 The first kilobyte or so of plain JSON is re-read by jiter instead (``engine/json/plain_partial``),
-and plain JSON in chunks of :data:`WINDOW_MIN_CHUNK` characters or more then goes on through
-:class:`~langchain_robust_parsers.engine.json.window_stream.WindowDecoder`, which re-reads only the
+and plain JSON in chunks of `WINDOW_MIN_CHUNK` characters or more then goes on through
+`WindowDecoder`, which re-reads only the
 element still open; either hands the whole text to the decoder once as soon as it is not plain.
 
 Text the decoder cannot follow without look-ahead (an unescaped inner quote, a missing comma)
 is handed to the complete-text engine instead, re-read only each time the stream has grown by
-:data:`REPARSE_GROWTH`, so the total work stays linear. When the stream ends, the whole text is
+`REPARSE_GROWTH`, so the total work stays linear. When the stream ends, the whole text is
 parsed once more: the last value yielded is always what ``parse`` gives for the full text.
 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
 quadratic in the length of the stream. Tracing adds the yielded values together too, which for
 lists (a JSON array, or ``diff=True`` patches) would concatenate every snapshot: every list
-yielded is a :class:`StreamedList`, whose sum is the last one.
+yielded is a `StreamedList`, whose sum is the last one.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 WINDOW_MIN_CHUNK = 16
 """Average chunk length from which plain JSON leaving jiter's re-read goes to the
-:class:`WindowDecoder` rather than the incremental decoder: its fixed cost a chunk (a regex pass
+`WindowDecoder` rather than the incremental decoder: its fixed cost a chunk (a regex pass
 and a jiter re-read of the open element) pays off against the decoder's cost per character."""
 
 REPARSE_GROWTH = 1.5
@@ -81,7 +81,7 @@ broken answer that long is a runaway, and its final value is still exact."""
 
 class StreamedList(list[Any]):
     """A list a stream yields: a ``list`` in every way, except that adding a later
-    :class:`StreamedList` gives that later list.
+    `StreamedList` gives that later list.
 
     A stream of these parsers yields states of one value (or, with ``diff=True``, patches), not
     pieces of it. LangChain adds a stream's yielded values together with ``+`` wherever it needs
@@ -106,7 +106,7 @@ class StreamedList(list[Any]):
 
 
 def streamed(value: Any) -> Any:
-    """``value`` as a stream yields it: a list becomes a :class:`StreamedList`."""
+    """``value`` as a stream yields it: a list becomes a `StreamedList`."""
     return StreamedList(value) if type(value) is list else value
 
 
@@ -212,7 +212,7 @@ class JsonValueStream:
 
     def _decode(self, chunk: str, *, moved: bool) -> Any:
         """``chunk`` through the incremental decoder, or the complete-text engine once the
-        decoder gave up; ``moved`` when the reader has just taken over (see :meth:`_report`)."""
+        decoder gave up; ``moved`` when the reader has just taken over (see `_report`)."""
         decoder = self._decoder
         if decoder is None:
             decoder = self._decoder = _stream_decoder()
@@ -229,7 +229,7 @@ class JsonValueStream:
 
     def _small_value(self) -> Any:
         """The value by jiter's re-read, ``None`` before the payload starts, or
-        :data:`NOT_PLAIN`."""
+        `NOT_PLAIN`."""
         text = self.text()
         start = plain_start(text)
         if start is None:
@@ -287,9 +287,9 @@ class JsonValueStream:
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin).
 
-    Subclasses say how a value is shown (:meth:`_stream_item`), how text is read when the
-    incremental decoder gives up (:meth:`_stream_partial`) and what the whole text parses to
-    (:meth:`_stream_final`, which also returns the event to publish once the stream ends).
+    Subclasses say how a value is shown (`_stream_item`), how text is read when the
+    incremental decoder gives up (`_stream_partial`) and what the whole text parses to
+    (`_stream_final`, which also returns the event to publish once the stream ends).
     """
 
     def _stream_partial(self, text: str) -> Any:
@@ -324,7 +324,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
 
     def _output(self, prev: Any, item: Any) -> Any:
         """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
-        its patch, a list as a :class:`StreamedList`."""
+        its patch, a list as a `StreamedList`."""
         return streamed(self._diff(prev, item) if self.diff else item)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
@@ -360,7 +360,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         watch = StopReasonWatch()
         transformer = functools.partial(self._atransform, watch=watch)
         async for chunk in atraced_transform(

@@ -13,7 +13,7 @@ from langchain_robust_parsers.parsers.boundary import no_value_message, output_p
 def loads_with_report(
     text: str, *, partial: bool = False, allow_truncated: bool = True
 ) -> tuple[Any, ParseReport | None]:
-    """Like :func:`loads`, also returning the :class:`ParseReport` (``None`` when nothing was
+    """Like `loads`, also returning the `ParseReport` (``None`` when nothing was
     found in partial mode)."""
     if not isinstance(text, str):
         raise output_parser_error(f"Expected a str, got {type(text).__name__}", repr(text))

@@ -31,10 +31,11 @@ from langchain_robust_parsers.parsers.message_text import (
     traced_transform,
 )
 from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
     final_parse,
     published_with_report,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 
-class _RobustList:
+class _RobustList(ReportingParser):
     """The parse, report and streaming methods the three list parsers share."""
 
     list_kind: ClassVar[ListKind]
@@ -69,9 +70,9 @@ class _RobustList:
         ``OutputParserException`` (``[]`` with ``on_error="fallback"``)."""
         return self._final(text)[0]
 
-    def parse_with_report(self, text: str) -> tuple[list[str], ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[list[str], ParseReport]:
         """The items of ``text`` with what was located and repaired to obtain them."""
-        return self._final(text)
+        return self._final(answer_text(text))
 
     def _as_parser(self) -> BaseTransformOutputParser[list[str]]:
         # Every concrete list parser is one (this class is mixed into langchain-core's).
@@ -94,7 +95,7 @@ class _RobustList:
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[list[str]]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(
             cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
         ):

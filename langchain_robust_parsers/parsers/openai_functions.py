@@ -28,8 +28,9 @@ from langchain_robust_parsers.parsers.report_events import (
     fallback_on_error,
     publish,
 )
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
 from langchain_robust_parsers.parsers.text_formats import final_parse
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "RobustJsonKeyOutputFunctionsParser",
@@ -86,7 +87,21 @@ def _failed(
     return FinalParse(None, None, ParseEvent(parser, FUNCTIONS, "failed", None, message), error)
 
 
-class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
+def _refuse_cut(
+    parser: RobustJsonOutputFunctionsParser | RobustPydanticOutputFunctionsParser,
+    final: FinalParse[Any],
+    message: BaseMessage,
+    call: dict[str, Any] | None,
+) -> FinalParse[Any]:
+    """``final`` (after ``on_error``), or the ``TruncatedOutputError`` failure of a cut call
+    under ``on_truncation="raise"``: raised whatever ``on_error`` says."""
+    raw = call.get("arguments") if call else None
+    text = raw if isinstance(raw, str) else content_text(message.content)
+    mode = parser.on_truncation
+    return refuse_cut(final, parser.get_name(), FUNCTIONS, text, mode, stop_reason_cut(message))
+
+
+class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser):
     """``JsonOutputFunctionsParser`` whose arguments go through the lenient JSON engine
     (``strict=True`` keeps them strict, as the parent's flag asks); streams like the parent.
     With ``on_error="fallback"`` a failed final parse returns ``None``."""
@@ -100,6 +115,11 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
     """A final parse that fails (no call, arguments that cannot be read or validated):
     ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
     ``fallback``."""
+
+    on_truncation: OnTruncation = "complete"
+    """Arguments cut off (unfinished JSON, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
+    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The call's arguments (``args_only``) or the call with decoded arguments; ``None``
@@ -115,8 +135,10 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
             return self._shaped(call, args)
         if call is not None and "arguments" not in call:
             return self._no_arguments(call)
-        final = self._final_call(message, call)
-        final = fallback_on_error(final, self.on_error, None, ParseReport())
+        final = fallback_on_error(
+            self._final_call(message, call), self.on_error, None, ParseReport()
+        )
+        final = _refuse_cut(self, final, message, call)
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -166,10 +188,15 @@ class RobustJsonOutputFunctionsParser(JsonOutputFunctionsParser):
         except JsonEngineError:
             return None
 
-    def parse_with_report(self, text: str) -> tuple[Any, ParseReport]:
-        """The JSON value of an arguments string and what was repaired to obtain it (``None``
-        and an empty report under ``on_error="fallback"`` when it cannot be read)."""
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
+        """The value of a message's call (as ``parse_result`` gives it), or of an
+        arguments string, and what was repaired to obtain it (``None`` and an empty report
+        under ``on_error="fallback"`` when it cannot be read)."""
+        if isinstance(text, BaseMessage):
+            return super().parse_with_report(text)
         final = fallback_on_error(self._read(text), self.on_error, None, ParseReport())
+        name = self.get_name()
+        final = refuse_cut(final, name, FUNCTIONS, text, self.on_truncation, None)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None
@@ -218,7 +245,7 @@ class RobustJsonKeyOutputFunctionsParser(
         return "robust_json_key_functions"
 
 
-class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
+class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctionsParser):
     """``PydanticOutputFunctionsParser`` whose arguments go through the lenient JSON engine
     before validation; a validation failure is an ``OutputParserException`` (the parent lets
     pydantic's ``ValidationError`` out), or ``None`` with ``on_error="fallback"``."""
@@ -233,6 +260,11 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
     ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
     ``fallback``."""
 
+    on_truncation: OnTruncation = "complete"
+    """Arguments cut off (unfinished JSON, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
+    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
+
     @property
     def OutputType(self) -> Any:
         """The model class, or any of them when ``pydantic_schema`` maps names to models (the
@@ -244,6 +276,7 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
         """The model instance built from the call's arguments."""
         message = _generation_message(result)
         final = fallback_on_error(self._final_call(message), self.on_error, None, ParseReport())
+        final = _refuse_cut(self, final, message, function_call(message))
         publish(final.event, self.stats)
         return final.unwrap()
 
@@ -276,6 +309,25 @@ class RobustPydanticOutputFunctionsParser(PydanticOutputFunctionsParser):
             message_ = f"Function call arguments do not match {schema.__name__}: {exc}"
             return _failed(name, message_, raw, exc)
         return FinalParse(model, final.report, final.event)
+
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
+        """The model of a message's call, or of an arguments string (when ``pydantic_schema``
+        is one model), and what was repaired to obtain it."""
+        if isinstance(text, str):
+            text = AIMessage(content="", additional_kwargs={"function_call": self._call(text)})
+        return super().parse_with_report(text)
+
+    def _call(self, arguments: str) -> dict[str, Any]:
+        """An arguments string as a call to the one model; several models need the message,
+        whose call names one."""
+        schema: Any = self.pydantic_schema
+        if isinstance(schema, dict):
+            raise output_parser_error(
+                f"{self.get_name()}: give the message, not its arguments: the call's name "
+                f"picks one of {sorted(schema)}",
+                arguments,
+            )
+        return {"name": schema.__name__, "arguments": arguments}
 
     @property
     def _type(self) -> str:

@@ -3,10 +3,13 @@ engine, with schema-aligned coercion when a payload almost fits."""
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import json
+import typing
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
+import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.outputs import Generation
@@ -17,8 +20,14 @@ from langchain_robust_parsers.engine import ParseReport, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
+from langchain_robust_parsers.engine.json.several_values import gather_values, join_values
 from langchain_robust_parsers.engine.label_values import read_labels
-from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.model_validation import (
+    has_required_fields,
+    is_model_class,
+    validate_model,
+)
+from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
     VALIDATION_ERRORS,
@@ -57,6 +66,13 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustPydanticOutputParser"]
 
+_SCHEMA_INSTRUCTIONS = (
+    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
+    "\nHere is the output schema:\n```\n{schema}\n```"
+)
+"""As langchain-core words its instructions, for a target that is not a model class (its
+wording for a model deletes the schema's ``type``, which for a list is ``array``)."""
+
 DROPPED_NOTE_PREFIX = "dropped:"
 """A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
 entry of the report's ``dropped``, not a repair."""
@@ -80,15 +96,14 @@ class RobustPydanticOutputParser(
     ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text;
     with ``on_error="fallback"`` the parse returns ``None`` instead (counted as ``fallback``).
 
+    A ``list[Model]`` target gives a list: items written as several values (JSON Lines, a
+    fence per item) are all read, in order.
+
     Inside a run, each final parse is dispatched as the custom callback event ``parse_report``;
     coercions appear in the report as repairs named ``coerce:<rule>``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    allow_truncated: bool = True
-    """Complete cut-off JSON (the report says ``truncated``); ``False`` is the older spelling
-    of ``on_truncation="raise"``."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
@@ -107,13 +122,17 @@ class RobustPydanticOutputParser(
     outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
     YAML-like answer should be clarified, not accepted."""
 
+    partial: bool = False
+    """Stream models as their fields arrive, missing fields unset (a subclass of the model with
+    every field optional, recursively: ``engine/partial_models.py``); the last is ``parse``'s."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``"pydantic"``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
     """A final parse that gives no model: ``"raise"`` ``OutputParserException`` (chained from
     the ``ValidationError``), or ``"fallback"``: return ``None``, counted as ``fallback``, with
-    an empty report from :meth:`parse_with_report`. ``TruncatedOutputError`` under
+    an empty report from `parse_with_report`. ``TruncatedOutputError`` under
     ``on_truncation="raise"`` is raised either way: that option asks for it."""
 
     # ---------------------------------------------------------------- LangChain interface
@@ -140,7 +159,7 @@ class RobustPydanticOutputParser(
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> TBaseModel | None:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         value = await aparse_generation(result, partial, self._readers())
         return cast("TBaseModel | None", value)
 
@@ -152,7 +171,7 @@ class RobustPydanticOutputParser(
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> TBaseModel:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         value = await self.aparse_result([Generation(text=text)])
         return value  # type: ignore[return-value]  # None only under on_error="fallback"
 
@@ -185,6 +204,12 @@ class RobustPydanticOutputParser(
                 return decode(text, allow_truncated=True, stream_prefix=True)[0]
         except EngineError:  # nothing to show yet
             return None
+
+    def _next_item(self, value: Any, prev: Any) -> Any:
+        if not self.partial or partial_model(self.pydantic_object) is None:
+            return super()._next_item(value, prev)
+        item = read_partial(self.pydantic_object, value)
+        return item if item is not None and only_grew(prev, item) else None
 
     def _stream_item(self, value: Any) -> Any:
         """The model a partial value validates to, or ``None``. A value that lacks a required
@@ -228,26 +253,10 @@ class RobustPydanticOutputParser(
         if fit.error is None:
             return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
-            kept = self._without_invalid_items(fit.closest, fit.notes)
+            kept = _without_invalid_items(self.get_name(), self._validate, fit.closest, fit.notes)
             if kept is not None:
                 return kept
         return fit.error
-
-    def _without_invalid_items(
-        self, value: Any, notes: tuple[str, ...]
-    ) -> tuple[TBaseModel, tuple[str, ...]] | None:
-        """The model of ``value`` without its invalid list items, with the rules used and one
-        ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
-        with engine_call(self.get_name(), "dropping invalid items"):
-            kept, dropped = drop_invalid_items(value, self._validate)
-        if not dropped:
-            return None
-        try:
-            model = self._validate(kept)
-        except VALIDATION_ERRORS:
-            return None
-        paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
-        return model, (*notes, "drop_invalid_items", *paths)
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
         """The model from the best value of a stream prefix, or ``None``; never raises.
@@ -259,6 +268,8 @@ class RobustPydanticOutputParser(
                 value, _ = decode(text, allow_truncated=True, stream_prefix=True)
         except EngineError:
             return None
+        if self.partial and partial_model(self.pydantic_object) is not None:
+            return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
         try:
             fitted = self._fit(value)
         except Exception:  # a user validator raising something pydantic does not wrap
@@ -268,7 +279,8 @@ class RobustPydanticOutputParser(
     def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
         """The failed parse, its exception chained from the ``ValidationError`` (as
         LangChain's parser chains it) when there was one."""
-        name = self.pydantic_object.__name__
+        target: Any = self.pydantic_object
+        name = target.__name__ if is_model_class(target) else str(target)
         msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
         event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
         cause = error if isinstance(error, BaseException) else None
@@ -324,10 +336,12 @@ class RobustPydanticOutputParser(
         return fallback_on_error(final, self.on_error, None, ParseReport())
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
-        """:meth:`_parse_final` before ``on_error`` applies."""
-        candidates = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        """`_parse_final` before ``on_error`` applies."""
+        found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        candidates = _joined_first(self.pydantic_object, text, found)
         choice = first_fitting(
-            candidates, lambda value, found: self._fit_guarded(value, text[found.start : found.end])
+            candidates,
+            lambda value, report: self._fit_guarded(value, text[report.start : report.end]),
         )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
@@ -351,14 +365,63 @@ class RobustPydanticOutputParser(
             completion = text
         return self._failure(text, completion, choice.error)
 
+    def get_format_instructions(self) -> str:
+        """LangChain's instructions around the target's JSON schema."""
+        target: Any = self.pydantic_object
+        return super().get_format_instructions() if is_model_class(target) else _schema(target)
+
     def _fit_guarded(
         self, value: Any, source: str | None = None
     ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """:meth:`_fit`, with anything a user validator raises counted as a misfit."""
+        """`_fit`, with anything a user validator raises counted as a misfit."""
         try:
             return self._fit(value, source)
         except Exception as exc:  # a validator raising something unexpected
             return exc
+
+
+def _without_invalid_items(
+    name: str, validate: Any, value: Any, notes: tuple[str, ...]
+) -> tuple[Any, tuple[str, ...]] | None:
+    """The model of ``value`` without its invalid list items, with the rules used and one
+    ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
+    with engine_call(name, "dropping invalid items"):
+        kept, dropped = drop_invalid_items(value, validate)
+    if not dropped:
+        return None
+    try:
+        model = validate(kept)
+    except VALIDATION_ERRORS:
+        return None
+    paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
+    return model, (*notes, "drop_invalid_items", *paths)
+
+
+def is_list_target(target: Any) -> bool:
+    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
+    holds several (JSON Lines, several fenced blocks) is an item of it."""
+    return typing.get_origin(target) in (list, collections.abc.Sequence)
+
+
+def _schema(target: Any) -> str:
+    """The format instructions for a target that is not a model class (a list's schema is an
+    array of the item model)."""
+    schema = pydantic.TypeAdapter(target).json_schema()
+    return _SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
+
+
+def _joined_first(
+    target: Any, text: str, found: collections.abc.Iterator[tuple[Any, ParseReport]]
+) -> collections.abc.Iterable[tuple[Any, ParseReport]]:
+    """The candidates ``found`` for ``target``; for a list target, when the answer holds
+    several values, the list of them all first, then each value alone."""
+    if not is_list_target(target):
+        return found
+    candidates = list(found)
+    values = gather_values(text, candidates)
+    if len(values) < 2:
+        return candidates
+    return [join_values(values), *candidates]
 
 
 def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
@@ -378,7 +441,7 @@ def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
 def _rebuild_parametrized(
     origin: type[RobustPydanticOutputParser[Any]], args: tuple[Any, ...], state: dict[Any, Any]
 ) -> RobustPydanticOutputParser[Any]:
-    """Unpickle a parser pickled by :meth:`RobustPydanticOutputParser.__reduce_ex__`."""
+    """Unpickle a parser pickled by `RobustPydanticOutputParser.__reduce_ex__`."""
     cls = origin[args]  # type: ignore[index]
     parser: RobustPydanticOutputParser[Any] = cls.__new__(cls)
     parser.__setstate__(state)

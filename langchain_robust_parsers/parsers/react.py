@@ -1,7 +1,7 @@
 """``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
 
 One parser reads both ReAct layouts and their usual deviations (see
-:mod:`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
+`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
 list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
 It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
 langchain-classic, with the same error contract for agent executors.
@@ -9,24 +9,24 @@ langchain-classic, with the same error contract for agent executors.
 Streaming has two modes:
 
 - ``stream_text=False`` (default): the stream holds exactly one item, the ``AgentAction`` or
-  ``AgentFinish`` that :meth:`ReActOutputParser.parse` gives for the whole text (or the
+  ``AgentFinish`` that `ReActOutputParser.parse` gives for the whole text (or the
   ``OutputParserException`` it raises). langchain-classic's ``AgentExecutor`` adds up streamed
   chunks, so it needs this.
 - ``stream_text=True``: the stream also holds ``str`` deltas: the thought text (markers
   removed; left out with ``stream_thoughts=False``) while the turn is undecided, then the
   final answer as it is generated, decoded, never splitting an escape. A tool action comes as
   an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
-  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and :data:`ANSWER_STREAMED_KEY`
+  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and `ANSWER_STREAMED_KEY`
   (``True`` when every character of the output was already yielded as deltas, so a runner must
   not show it again). Text that never becomes a step is yielded as thought text, then the
-  stream ends as :meth:`ReActOutputParser.parse` does: the ``OutputParserException`` it raises
+  stream ends as `ReActOutputParser.parse` does: the ``OutputParserException`` it raises
   (``send_to_llm=True``, so ``AgentExecutor(handle_parsing_errors=True)`` sends it back to the
   model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
   both a step and a final answer is not an error here: the first step decides.
 
-The deltas are plain ``str``: LangChain's tracing adds up a runnable's streamed output with
-``+``, which CPython does in place for exact ``str`` only; a ``str`` subclass would make that
-quadratic in the length of the answer.
+The deltas are ``str`` subclasses that say what they hold: `ThoughtDelta` for thought
+text, `AnswerDelta` for the final answer (both `TextDelta`, which adds up to the
+step that follows it).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
@@ -47,7 +47,6 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react import (
-    ANSWER,
     Delta,
     ReActScan,
     ReActScanner,
@@ -61,10 +60,17 @@ from langchain_robust_parsers.engine.agents.react_turns import (
     tool_input,
     turn_actions,
 )
-from langchain_robust_parsers.engine.agents.text_delta import as_delta
-from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.agents.text_delta import (
+    UNTYPED,
+    AnswerDelta,
+    DeltaTyper,
+    TextDelta,
+    ThoughtDelta,
+)
+from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import output_parser_error
+from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -76,7 +82,11 @@ from langchain_robust_parsers.parsers.report_events import (
     check_refusal,
     publish,
 )
-from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+)
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -84,18 +94,21 @@ __all__ = [
     "FORMAT",
     "REACT_JSON_FORMAT_INSTRUCTIONS",
     "REACT_TEXT_FORMAT_INSTRUCTIONS",
+    "AnswerDelta",
     "ReActOutputParser",
+    "TextDelta",
+    "ThoughtDelta",
     "classic_agent_output_parser",
 ]
 
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = REACT
-"""The format name under which :class:`ParseStats` counts ReAct parses."""
+"""The format name under which `ParseStats` counts ReAct parses."""
 
 ANSWER_STREAMED_KEY = "final_answer_streamed"
 """The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
-the answer was already yielded as ``str`` deltas; the name seed 003's runner uses."""
+the answer was already yielded as ``str`` deltas; the name streaming ReAct runners use."""
 
 MISSING_ACTION = "Invalid Format: Missing 'Action:' after 'Thought:'"
 MISSING_ACTION_INPUT = "Invalid Format: Missing 'Action Input:' after 'Action:'"
@@ -155,9 +168,12 @@ def _generation_text(generation: Generation) -> str:
 class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Parse a ReAct agent's reply into an ``AgentAction`` or an ``AgentFinish``.
 
-    >>> ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
-    AgentAction(tool='search', tool_input='Paris', log='Action: {"action": "search", \
-"action_input": "Paris"}')
+    ```python
+    from langchain_robust_parsers import ReActOutputParser
+
+    step = ReActOutputParser().parse('Action: {"action": "search", "action_input": "Paris"}')
+    assert (step.tool, step.tool_input) == ("search", "Paris")  # an AgentAction
+    ```
 
     Reads JSON actions (inline after ``Action:``, fenced with or without a language tag, closed
     or not, wrapped in a one-element list, alone on a line; ``tool``/``name`` for ``action``,
@@ -170,18 +186,18 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     Errors, as LangChain's agent executors expect them: text holding both a final answer and an
     action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
     model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
-    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``
-    (its deprecated spelling: ``lenient_finish=True``).
+    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
-    default one item, what :meth:`parse` gives for the whole text; with ``stream_text=True``
+    default one item, what `parse` gives for the whole text; with ``stream_text=True``
     also ``str`` deltas as the text arrives (the thought text, unless
     ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
     is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed. The ``str`` deltas are :class:`TextDelta` strings that
+    the answer was already streamed. The ``str`` deltas are `ThoughtDelta` (thought
+    text) or `AnswerDelta` (the final answer), both `TextDelta` strings that
     add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
     what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
-    at all ends the text stream as :meth:`parse` ends: with its ``OutputParserException``, or
+    at all ends the text stream as `parse` ends: with its ``OutputParserException``, or
     under ``on_error="fallback"`` with the ``AgentFinish`` of the text, so an executor never
     ends a turn on text alone.
 
@@ -198,7 +214,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stream_text: bool = False
-    """Also stream thought and answer text as ``str`` deltas (seed 003's contract)."""
+    """Also stream thought and answer text as ``str`` deltas."""
 
     stream_thoughts: bool = True
     """With ``stream_text``: include the thought text; ``False`` streams the final answer only
@@ -208,12 +224,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
     answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
 
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {
-        "lenient_finish": {True: "fallback", False: "raise"}
-    }
-
     instructions: Literal["text", "json"] = "json"
-    """The layout :meth:`get_format_instructions` describes; both are always parsed."""
+    """The layout `get_format_instructions` describes; both are always parsed."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (an action's JSON input cut off, or a provider stop reason such as
@@ -264,7 +276,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         return value
 
     async def aparse(self, text: str) -> Step:
-        """Async :meth:`parse`: scans in an executor, dispatches the event async."""
+        """Async `parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text)
         value, event, error = self._decide(scan, text)
         await apublish(event, self.stats)
@@ -280,40 +292,21 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = self.parse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
-        """Async :meth:`parse_result`."""
+        """Async `parse_result`."""
         text = _generation_text(result[0])
         if partial:
-            return self._partial(text)
+            return _partial_step(text, self.multiple)
         value = await self.aparse(text)
-        self._check_truncation(result[0], text)
+        _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
-
-    def _check_truncation(self, generation: Generation, text: str) -> None:
-        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-        if self.on_truncation == "raise":
-            steps = scan_react(text).steps
-            cut = bool(steps) and steps[0].truncated
-            raise_if_truncated(self.get_name(), "raise", generation, text, text_cut=cut)
-
-    def _partial(self, text: str) -> Step | None:
-        scanner = ReActScanner()
-        scanner.feed(text)
-        if not scanner.steps:
-            return None
-        step = scanner.steps[0]
-        if step.kind == "finish":
-            return AgentFinish(return_values={"output": step.tool_input}, log=text)
-        if self.multiple:
-            return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
-        return _action(step, text[: step.end])
 
     # ---------------------------------------------------------------- decisions
 
@@ -353,11 +346,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
         message chunks become text before tracing, which would otherwise merge every message
         chunk into the previous ones."""
-        # Text deltas add up to the step (AgentExecutor sums what it streams): see TextDelta.
-        return map(
-            as_delta,
-            traced_transform(self, input, config),
-        )
+        # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._transform, typer=typer, watch=watch)
+        return map(typer.typed, traced_transform(self, watch.chunks(input), config, "raise", read))
 
     async def atransform(
         self,
@@ -365,53 +357,65 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
-        async for item in atraced_transform(self, input, config):
-            yield as_delta(item)
+        """Async `transform`."""
+        typer, watch = DeltaTyper(), StopReasonWatch()
+        read = functools.partial(self._atransform, typer=typer, watch=watch)
+        async for item in atraced_transform(self, watch.achunks(input), config, "raise", read):
+            yield typer.typed(item)
 
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+    def _transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
+    ) -> Iterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             yield from items
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         yield from items
         items, event, error = self._stream_end(scanner)
         publish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         yield from items
 
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+    async def _atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        typer: DeltaTyper = UNTYPED,
+        watch: StopReasonWatch | None = None,
+    ) -> AsyncIterator[Any]:
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending)
+            items, pending = self._shown(scanner, deltas, pending, typer)
             for item in items:
                 yield item
-        items, pending = self._shown(scanner, scanner.close(), pending)
+        items, pending = self._shown(scanner, scanner.close(), pending, typer)
         for item in items:
             yield item
         items, event, error = self._stream_end(scanner)
         await apublish(event, self.stats)
         if error is not None:
             raise error
+        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
         for item in items:
             yield item
 
     def _shown(
-        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool
+        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool, typer: DeltaTyper
     ) -> tuple[list[Any], bool]:
-        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas (only
-        the answer's without ``stream_thoughts``), then the first tool action once it is
-        complete (while ``pending``); and whether that action is still pending."""
+        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
+        the first tool action once it is complete (while ``pending``); and if it still is."""
         if not self.stream_text:
             return [], pending
-        thoughts = self.stream_thoughts
-        items: list[Any] = [piece for kind, piece in deltas if thoughts or kind == ANSWER]
+        items: list[Any] = typer.plain(deltas, thoughts=self.stream_thoughts)
         if pending and scanner.steps:
             items.extend(_first_action(scanner))
             pending = False
@@ -451,7 +455,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
-    """A :class:`ReActOutputParser` (with ``fields``) that is also langchain-classic's
+    """A `ReActOutputParser` (with ``fields``) that is also langchain-classic's
     ``AgentOutputParser``, for the classic agent classes whose ``output_parser`` field takes
     only that type (``ZeroShotAgent``, ``ConversationalAgent``, ``StructuredChatAgent``,
     ``LLMSingleActionAgent``, ``StructuredChatOutputParserWithRetries(base_parser=...)``).
@@ -473,6 +477,37 @@ def _classic_agent_class() -> type[ReActOutputParser]:
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
 
 
+def _raise_if_cut(
+    parser: ReActOutputParser,
+    text: str,
+    stop_reason: str | None,
+    steps: Sequence[ReActStep] | None = None,
+) -> None:
+    """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
+    the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
+    ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
+    if parser.on_truncation != "raise":
+        return
+    steps = scan_react(text).steps if steps is None else steps
+    truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
+    if truncated is not None:
+        raise truncation_error(parser.get_name(), text, truncated, stop_reason)
+
+
+def _partial_step(text: str, multiple: bool) -> Step | None:
+    """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
+    scanner = ReActScanner()
+    scanner.feed(text)
+    if not scanner.steps:
+        return None
+    step = scanner.steps[0]
+    if step.kind == "finish":
+        return AgentFinish(return_values={"output": step.tool_input}, log=text)
+    if multiple:
+        return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
+    return _action(step, text[: step.end])
+
+
 def _first_action(scanner: ReActScanner) -> list[AgentAction]:
     """The first step as an ``AgentAction`` when it is a tool action (yielded as soon as it is
     complete, its log the text so far), else nothing: a final answer comes at the end."""
@@ -487,7 +522,7 @@ def _action(step: ReActStep, log: str) -> AgentAction:
 
 
 def _actions(actions: Sequence[ReActStep], log: str) -> list[AgentAction]:
-    """The turn's actions (:func:`turn_actions`) as ``AgentAction``s. The first carries the
+    """The turn's actions (`turn_actions`) as ``AgentAction``s. The first carries the
     turn's log, the others an empty one: a scratchpad that joins each action's log with its
     observation (``format_log_to_str``) then shows the turn once."""
     return [_action(s, log if k == 0 else "") for k, s in enumerate(actions)]

@@ -1,7 +1,7 @@
 """What the parsers do after each final parse: count it and tell the run's callbacks.
 
-A final (non-partial) parse ends in one :class:`ParseEvent`. :func:`publish` (sync) and
-:func:`apublish` (async) record its outcome in a :class:`ParseStats` when the parser holds one and,
+A final (non-partial) parse ends in one `ParseEvent`. `publish` (sync) and
+`apublish` (async) record its outcome in a `ParseStats` when the parser holds one and,
 inside a LangChain run with callbacks, dispatch it as the custom event ``parse_report`` so tracing
 shows what was located and repaired. Outside a run, or with no callbacks, the dispatch is skipped.
 """
@@ -49,7 +49,7 @@ T = TypeVar("T")
 class FinalParse(Generic[T]):
     """One final parse before it is published: a value (with its report), or the error to
     raise; ``event`` says how it ended. Parsers build it without side effects, publish
-    ``event``, then :meth:`unwrap` it."""
+    ``event``, then `unwrap` it."""
 
     value: T | None
     report: Any
@@ -130,7 +130,7 @@ def publish(event: ParseEvent, stats: ParseStats | None) -> None:
 
 
 async def apublish(event: ParseEvent, stats: ParseStats | None) -> None:
-    """Async :func:`publish`: dispatches through the async callback manager.
+    """Async `publish`: dispatches through the async callback manager.
 
     On Python 3.10 asyncio does not carry LangChain's run context into tasks, so inside an
     async run the event may find no run and is skipped.
@@ -160,7 +160,7 @@ def check_refusal_message(message: BaseMessage) -> None:
 
 
 def refusal_check() -> Callable[[BaseMessage], None] | None:
-    """The check :func:`check_refusal_message` makes, or ``None`` when there is none (before
+    """The check `check_refusal_message` makes, or ``None`` when there is none (before
     langchain-core 1.7.5): for loops that look it up once."""
     return None if _REFUSAL_ERROR is None else check_refusal_message
 

@@ -1,10 +1,10 @@
 """One model output in, one result row out: what ``robust-parsers parse`` writes for a line and
-what :func:`~langchain_robust_parsers.batch.parse_frame` writes for a row of a frame.
+what `parse_frame` writes for a row of a frame.
 
-A :class:`RowParser` holds a parser and learns how each parse ended the way the parser itself
+A `RowParser` holds a parser and learns how each parse ended the way the parser itself
 classifies it (success, recovered, fallback, failed), through the ``stats`` field every parser of
 this package has. It pickles, so worker processes (a process pool, Ray, Spark) receive it whole.
-Values become JSON data through :func:`to_jsonable` (pydantic models dumped, NaN as ``None``).
+Values become JSON data through `to_jsonable` (pydantic models dumped, NaN as ``None``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ ResultOutcome = Literal["success", "recovered", "fallback", "failed", "bad_input
 
 
 class OutcomeProbe(ParseStats):
-    """A :class:`ParseStats` that also remembers the last outcome recorded, so a caller learns
+    """A `ParseStats` that also remembers the last outcome recorded, so a caller learns
     how each parse ended as the parser itself classifies it."""
 
     def __init__(self) -> None:
@@ -89,7 +89,7 @@ def _repairs(report: ParseReport | object) -> tuple[str, ...]:
 
 
 def error_text(exc: BaseException) -> str:
-    """The message of ``exc`` without langchain-core's link, cut to :data:`ERROR_MAX_CHARS`."""
+    """The message of ``exc`` without langchain-core's link, cut to `ERROR_MAX_CHARS`."""
     text = str(exc).split(_TROUBLESHOOTING, 1)[0].strip() or type(exc).__name__
     if not isinstance(exc, OutputParserException):
         text = f"{type(exc).__name__}: {text}"
@@ -99,10 +99,10 @@ def error_text(exc: BaseException) -> str:
 
 
 class RowParser:
-    """Parse model outputs with ``parser`` into :class:`LineResult` rows.
+    """Parse model outputs with ``parser`` into `LineResult` rows.
 
-    ``parser`` must be built with ``stats=`` this object's :attr:`probe` (see
-    :meth:`from_parser` for a parser built elsewhere); ``default_format`` is the statistics row
+    ``parser`` must be built with ``stats=`` this object's `probe` (see
+    `from_parser` for a parser built elsewhere); ``default_format`` is the statistics row
     of a parse the parser did not count itself. Picklable: the parser and its probe travel
     together.
     """
@@ -175,7 +175,7 @@ def to_jsonable(value: Any) -> Any:
     """``value`` as JSON data: models dumped (``mode="json"``), dataclasses as dicts, tuples as
     lists, NaN and infinities as ``None``, keys as strings, anything else as its ``str``.
 
-    Iterative, bounded by :data:`MAX_OUTPUT_DEPTH` (``ValueError`` beyond it).
+    Iterative, bounded by `MAX_OUTPUT_DEPTH` (``ValueError`` beyond it).
     """
     root = _leaf(value)
     if not isinstance(root, (dict, list, tuple)):
@@ -206,8 +206,8 @@ def _dumps(value: Any) -> str:
 
 def value_json(value: Any) -> str:
     """``value`` as one JSON document (non-ASCII characters kept as they are); values that are
-    not JSON data go through :func:`to_jsonable` first. Raises ``ValueError`` for a value that
-    cannot be written (nested deeper than :data:`MAX_OUTPUT_DEPTH`)."""
+    not JSON data go through `to_jsonable` first. Raises ``ValueError`` for a value that
+    cannot be written (nested deeper than `MAX_OUTPUT_DEPTH`)."""
     try:
         return _dumps(value)  # the common case: the value is JSON data already
     except (TypeError, ValueError, RecursionError):

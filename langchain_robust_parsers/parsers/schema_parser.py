@@ -19,7 +19,10 @@ from langchain_robust_parsers.engine.schema_models import (
     model_from_typed_dict,
 )
 from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
-from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.pydantic_parser import (
+    RobustPydanticOutputParser,
+    is_list_target,
+)
 from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
@@ -42,12 +45,13 @@ def is_typed_dict(schema: Any) -> bool:
 
 
 class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
-    """Parse a model's output into a dict described by a ``TypedDict`` or a JSON schema.
+    """Parse a model's output into a dict described by a ``TypedDict`` or a JSON schema (or a
+    list of dicts, for a JSON schema of an array of objects).
 
     The schema is turned into a pydantic model (``engine/schema_models.py``), so the answer
     goes through the same locating, repair, coercion and validation as
-    :class:`RobustPydanticOutputParser`; the validated value comes back as a plain dict with
-    the keys the model wrote. Build it with :meth:`for_schema`.
+    `RobustPydanticOutputParser`; the validated value comes back as a plain dict with
+    the keys the model wrote. Build it with `for_schema`.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -65,7 +69,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
             model = model_from_typed_dict(schema)
         elif isinstance(schema, Mapping):
             try:
-                model = model_from_json_schema(schema)
+                model = _json_schema_target(schema)
             except ValueError as exc:
                 raise TypeError(str(exc)) from exc
         else:
@@ -74,8 +78,11 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
 
     @property
     def OutputType(self) -> Any:
-        """The ``TypedDict``, or ``dict[str, Any]`` for a JSON schema."""
-        return self.source_schema if is_typed_dict(self.source_schema) else dict[str, Any]
+        """The ``TypedDict``, ``dict[str, Any]`` for a JSON schema of an object, or
+        ``list[dict[str, Any]]`` for one of an array of objects."""
+        if is_typed_dict(self.source_schema):
+            return self.source_schema
+        return list[dict[str, Any]] if is_list_target(self.pydantic_object) else dict[str, Any]
 
     def get_format_instructions(self) -> str:
         """The JSON instructions around the schema as given (for a JSON-schema dict) or the
@@ -95,11 +102,11 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any: ...
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The validated dict of ``result[0]`` (see :class:`RobustPydanticOutputParser`)."""
+        """The validated dict of ``result[0]`` (see `RobustPydanticOutputParser`)."""
         return dump_value(super().parse_result(result, partial=partial))
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`."""
+        """Async `parse_result`."""
         return dump_value(await super().aparse_result(result, partial=partial))
 
     def parse(self, text: str) -> Any:
@@ -116,6 +123,21 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
         if final.error is not None:
             return final
         return dataclasses.replace(final, value=dump_value(final.value))
+
+
+_SHARED_DEFINITIONS = ("$defs", "definitions")
+"""Where a JSON schema keeps the definitions its ``$ref`` point to: an array schema's items
+refer to the array's own."""
+
+
+def _json_schema_target(schema: Mapping[str, Any]) -> Any:
+    """The validation target of a JSON schema: a model for an object, ``list[Model]`` for an
+    array of objects (whose answer may write its items as JSON Lines)."""
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, Mapping):
+        shared = {k: schema[k] for k in _SHARED_DEFINITIONS if k in schema}
+        return list[model_from_json_schema({**shared, **items})]  # type: ignore[misc]
+    return model_from_json_schema(schema)
 
 
 def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:

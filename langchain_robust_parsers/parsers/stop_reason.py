@@ -1,11 +1,11 @@
 """Whether the model was cut off at its output-token limit, and the error for a cut answer.
 
 The providers' words for it, and where they sit, are one table in
-:mod:`langchain_robust_parsers.engine.lexicon.stop_reasons`; :func:`stop_reason_cut` reads it
+`langchain_robust_parsers.engine.lexicon.stop_reasons`; `stop_reason_cut` reads it
 from a message (``response_metadata``) or a generation (its message's metadata, then its
 ``generation_info``). Every parser that can see a cut answer has one option, ``on_truncation``:
 ``"complete"`` (complete it, as LangChain does, and say so in the report) or ``"raise"``
-(:class:`TruncatedOutputError`).
+(`TruncatedOutputError`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ __all__ = [
     "OnTruncation",
     "TruncatedOutputError",
     "raise_if_truncated",
+    "refuse_cut",
     "stop_reason_cut",
     "stop_reason_of",
     "truncation_error",
@@ -44,7 +45,7 @@ __all__ = [
 
 OnTruncation = Literal["complete", "raise"]
 """What a parser does with a cut-off answer: complete it (the report says ``truncated``), or
-raise :class:`TruncatedOutputError`."""
+raise `TruncatedOutputError`."""
 
 
 def _metadata(source: BaseMessage | Generation | Mapping[str, Any] | None) -> list[Any]:
@@ -72,7 +73,7 @@ def stop_reason_cut(source: BaseMessage | Generation | Mapping[str, Any] | None)
 
 class TruncatedOutputError(OutputParserException):
     """The model's answer was cut off at its output token limit, and the parser was asked not
-    to complete it (``on_truncation="raise"``, or ``allow_truncated=False``).
+    to complete it (``on_truncation="raise"``).
 
     ``truncated`` says how the cut was seen (``"text"``, ``"stop_reason"`` or ``"both"``);
     ``stop_reason`` is the provider's word for it, when it gave one; ``llm_output`` is the text.
@@ -97,16 +98,15 @@ def _rebuild(
     )
 
 
-def truncation_mode(on_truncation: str, allow_truncated: bool = True) -> OnTruncation:
-    """The effective mode: ``"raise"`` when either option asks for it (``allow_truncated=False``
-    is the older spelling of ``on_truncation="raise"``)."""
-    return "raise" if on_truncation == "raise" or not allow_truncated else "complete"
+def truncation_mode(on_truncation: str) -> OnTruncation:
+    """The mode ``on_truncation`` asks for (anything but ``"raise"`` completes)."""
+    return "raise" if on_truncation == "raise" else "complete"
 
 
 def truncation_error(
     parser: str, text: str, truncated: Truncation, stop_reason: str | None
 ) -> TruncatedOutputError:
-    """The :class:`TruncatedOutputError` of ``parser`` (its name) for ``text``."""
+    """The `TruncatedOutputError` of ``parser`` (its name) for ``text``."""
     said = f" (stop reason {stop_reason!r})" if stop_reason else ""
     seen = {"text": "the text is unfinished", "stop_reason": "the provider says so"}.get(
         truncated, "the text is unfinished and the provider says so"
@@ -129,7 +129,7 @@ def truncation_failure(
     stop_reason: str | None,
     cause: Exception | None = None,
 ) -> FinalParse[Any]:
-    """The failed final parse of a cut-off answer: :func:`truncation_error` (caused by
+    """The failed final parse of a cut-off answer: `truncation_error` (caused by
     ``cause``, the engine error when no value was read) and its ``failed`` event."""
     error = truncation_error(parser, text, truncated, stop_reason)
     error.__cause__ = cause
@@ -144,7 +144,7 @@ def raise_if_truncated(
     *,
     text_cut: bool,
 ) -> None:
-    """Raise :class:`TruncatedOutputError` when ``mode`` is ``"raise"`` and the answer was cut
+    """Raise `TruncatedOutputError` when ``mode`` is ``"raise"`` and the answer was cut
     (``text_cut``: the parser saw an unfinished text; or ``source``'s stop reason says so).
     The one call a parser makes where its final result is produced."""
     if mode != "raise":
@@ -153,6 +153,26 @@ def raise_if_truncated(
     truncated = merge_truncation(text_cut, reason is not None)
     if truncated is not None:
         raise truncation_error(parser, text, truncated, reason)
+
+
+def refuse_cut(
+    final: FinalParse[Any],
+    parser: str,
+    format: str,
+    text: str,
+    mode: str,
+    stop_reason: str | None,
+) -> FinalParse[Any]:
+    """``final``, or the ``truncation_failure`` of ``text`` when ``mode`` is ``"raise"``
+    and the answer was cut (its report says ``truncated``, or ``stop_reason`` is given)."""
+    if mode != "raise" or final.error is not None:
+        return final
+    report = final.report
+    text_cut = isinstance(report, ParseReport) and report.truncation in ("text", "both")
+    truncated = merge_truncation(text_cut, stop_reason is not None)
+    if truncated is None:
+        return final
+    return truncation_failure(parser, format, text, truncated, stop_reason)
 
 
 def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseReport:
@@ -165,13 +185,12 @@ def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseRepor
 
 
 class CompletionOptions:
-    """Mixin for parsers with the ``on_truncation`` and ``allow_truncated`` fields (each class
-    declares and documents them): whether a cut-off answer is completed."""
+    """Mixin for parsers with the ``on_truncation`` field (each class declares and documents
+    it): whether a cut-off answer is completed."""
 
-    if TYPE_CHECKING:  # pydantic fields of the classes using the mixin
+    if TYPE_CHECKING:  # the pydantic field of the classes using the mixin
         on_truncation: OnTruncation
-        allow_truncated: bool
 
     def _completes(self) -> bool:
-        """True when cut-off answers are completed (neither option asks to raise)."""
-        return truncation_mode(self.on_truncation, self.allow_truncated) == "complete"
+        """True when cut-off answers are completed (``on_truncation`` does not ask to raise)."""
+        return truncation_mode(self.on_truncation) == "complete"

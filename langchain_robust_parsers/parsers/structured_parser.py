@@ -1,7 +1,7 @@
 """Robust twin of langchain-classic's ``StructuredOutputParser`` (``ResponseSchema`` fields),
 over the package's JSON engine, so every JSON repair applies.
 
-langchain-classic is not a dependency: :class:`ResponseSchema` here has the classic one's
+langchain-classic is not a dependency: `ResponseSchema` here has the classic one's
 fields, and the parser accepts the classic class's instances (anything with ``name``,
 ``description`` and ``type``) as well as its own.
 """
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, iter_candidates
@@ -18,8 +20,13 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
-from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
+from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
+    final_parse,
+    published_with_report,
+)
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
 
@@ -68,7 +75,7 @@ def _key_fold(key: str) -> str:
     return key.casefold().replace(" ", "_").replace("-", "_")
 
 
-class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
+class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, Any]]):
     """The JSON object with the schemas' keys: located in fences, tags or prose, repaired,
     completed when cut off; among several objects the first that has every key; a key written
     in another case (``"Name"``) renamed to the expected one."""
@@ -84,6 +91,11 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
     on_error: OnError = "raise"
     """No object with every key: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
     return ``None`` (counted as ``fallback``)."""
+
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (an unfinished object, or a provider stop reason such as
+    ``finish_reason="length"``): ``"complete"`` it (the report says ``truncated``), or
+    ``"raise"`` ``TruncatedOutputError``."""
 
     @field_validator("response_schemas", mode="before")
     @classmethod
@@ -141,12 +153,24 @@ class RobustStructuredOutputParser(BaseOutputParser[dict[str, Any]]):
             f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
         )
 
-    def parse_with_report(self, text: str) -> tuple[dict[str, Any] | None, ParseReport]:
-        """The object in ``text`` and what was located and repaired to obtain it."""
-        return published_with_report(
-            final_parse(self.get_name(), STRUCTURED, text, self._read, _message, self.on_error),
-            self.stats,
-        )
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The object of ``result[0]``; a chat generation's stop reason is read too (see
+        ``on_truncation``)."""
+        if partial or not result or not isinstance(result[0], ChatGeneration):
+            return super().parse_result(result, partial=partial)
+        return self.parse_with_report(result[0].message)[0]
+
+    def parse_with_report(
+        self, text: str | BaseMessage
+    ) -> tuple[dict[str, Any] | None, ParseReport]:
+        """The object in ``text`` and what was located and repaired to obtain it (given a
+        message, its stop reason is read too)."""
+        stop_reason = stop_reason_cut(text) if isinstance(text, BaseMessage) else None
+        text = answer_text(text)
+        name = self.get_name()
+        final = final_parse(name, STRUCTURED, text, self._read, _message, self.on_error)
+        final = refuse_cut(final, name, STRUCTURED, text, self.on_truncation, stop_reason)
+        return published_with_report(final, self.stats)
 
     def parse(self, text: str) -> dict[str, Any] | None:  # type: ignore[override]  # None: on_error="fallback"
         """The object in ``text``; ``OutputParserException`` when there is none or a key of the

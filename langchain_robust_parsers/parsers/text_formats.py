@@ -1,8 +1,8 @@
 """What the parsers of non-JSON formats share: one final parse turned into LangChain's contract.
 
 Each of those parsers (XML, YAML, lists, choices, dates, structured, functions) hands
-:func:`final_parse` a function that reads the text and returns ``(value, ParseReport)`` or
-raises an engine error; the result is a :class:`FinalParse` whose event is counted and
+`final_parse` a function that reads the text and returns ``(value, ParseReport)`` or
+raises an engine error; the result is a `FinalParse` whose event is counted and
 dispatched like the JSON parser's, and whose error is ``OutputParserException(msg,
 llm_output=text)``.
 """
@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import BaseMessage
 
+from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -30,7 +32,7 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
-__all__ = ["FORMAT_WORDS", "final_parse", "published_with_report"]
+__all__ = ["FORMAT_WORDS", "answer_text", "final_parse", "published_with_report"]
 
 FORMAT_WORDS = {
     "xml": "XML",
@@ -45,6 +47,11 @@ FORMAT_WORDS = {
 """How a failure message names what each format's parser looked for."""
 
 T = TypeVar("T")
+
+
+def answer_text(text: str | BaseMessage) -> str:
+    """The text a parser reads: ``text``, or the text of a message's content."""
+    return content_text(text.content) if isinstance(text, BaseMessage) else text
 
 
 def final_parse(

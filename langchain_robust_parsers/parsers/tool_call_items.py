@@ -1,8 +1,8 @@
 """The working parts of the tool-call parsers: the items and reports they return, one call on
 its way through a parse, the calls of a message, and what a stream yields step by step.
 
-Split from :mod:`langchain_robust_parsers.parsers.tools` (which re-exports the public names);
-:func:`typed_text_calls` types calls read from text by the bound tools' schemas.
+Split from `langchain_robust_parsers.parsers.tools` (which re-exports the public names);
+`typed_text_calls` types calls read from text by the bound tools' schemas.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class ToolsParseReport:
 
 @dataclass(frozen=True)
 class ToolsParseEvent(ParseEvent):
-    """A :class:`ParseEvent` that also lists what was done per call (``calls`` in its data)."""
+    """A `ParseEvent` that also lists what was done per call (``calls`` in its data)."""
 
     calls: tuple[ToolCallReport, ...] = ()
 
@@ -286,8 +286,8 @@ class StreamSteps:
 
     When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
     that call's item is made again: the others are shared with the value yielded before, which
-    is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
-    :meth:`feed` takes one chunk of ``stream`` all the way, the usual one the short way.
+    is never changed (`advance`). Anything else goes the whole way (`_whole`).
+    `feed` takes one chunk of ``stream`` all the way, the usual one the short way.
     """
 
     def __init__(
@@ -318,13 +318,13 @@ class StreamSteps:
         self._return_id = parser.return_id
         self._diff_mode = parser.diff
         # The usual chunk's call (``ToolCallStream.last``), its decoder and its position in the
-        # output (see :meth:`feed`): they hold until a chunk goes the whole way or a step is
-        # worked out by :meth:`advance`, which both clear them.
+        # output (see `feed`): they hold until a chunk goes the whole way or a step is
+        # worked out by `advance`, which both clear them.
         self._hot: tuple[StreamedCall, JsonValueStream, int] | None = None
 
     def feed(self, message: BaseMessage | str, text: str) -> Any:
         """The item to yield for one more chunk of the stream (``text`` its text), or ``None``:
-        ``ToolCallStream.push`` then :meth:`advance`. The usual chunk (one piece of more
+        ``ToolCallStream.push`` then `advance`. The usual chunk (one piece of more
         arguments of the call the last chunk fed, a call the output shows) goes the short way,
         fused: each field of the message read once, only that call's item made again."""
         hot = self._hot
@@ -378,7 +378,7 @@ class StreamSteps:
         return self._remake(pos, last, value)
 
     def _heat(self) -> tuple[StreamedCall, JsonValueStream, int] | None:
-        """What :meth:`feed` needs for the usual chunk, when the stream is where it can take
+        """What `feed` needs for the usual chunk, when the stream is where it can take
         one: the last call shown in the output, its arguments begun."""
         last = self._stream.last
         where = self._where
@@ -391,7 +391,7 @@ class StreamSteps:
         return self._hot
 
     def _feed(self, message: BaseMessage | str, text: str) -> Any:
-        """:meth:`feed` the whole way."""
+        """`feed` the whole way."""
         self._hot = None
         if self._stream.push(message, text) or self.fresh:
             return self.advance(self._stream)
@@ -500,7 +500,7 @@ class StreamSteps:
         return self._emit(parsed)
 
     def _keep(self, calls: list[WorkingCall]) -> None:
-        """Remember a whole step for the short way of :meth:`advance`."""
+        """Remember a whole step for the short way of `advance`."""
         parser = self._parser
         selected = parser._select(calls)
         where: dict[StreamedCall, int] = {}

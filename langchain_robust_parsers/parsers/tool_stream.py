@@ -5,11 +5,11 @@ langchain-core's tools parsers add every ``AIMessageChunk`` to the message so fa
 argument text with ``parse_partial_json``) and compare the whole result with the previous one:
 quadratic in the length of the arguments. Here each chunk's pieces go to the call they belong to:
 its name and id are extended, and only the new argument text is fed to that call's
-:class:`~langchain_robust_parsers.parsers.json_streaming.JsonValueStream`, which says whether
+`JsonValueStream`, which says whether
 the value changed. The argument text itself is kept as an append-only list of pieces.
 
 A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
-call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
+call the last chunk fed) goes straight to that call's decoder, and `ToolCallStream`
 says which one call a chunk changed (``touched``), so that the parser remakes only that call's
 item (``StreamSteps`` in ``tool_call_items.py``, whose ``feed`` does both for the usual chunk in
 one step, each field of the message read once). The raw OpenAI deltas that langchain-openai
@@ -23,11 +23,11 @@ an index is a call of its own.
 
 LangChain's ``transform`` also keeps what goes through it for tracing, in ways that are
 quadratic for this parser. The input chunks are added together (for message chunks, the same
-merge as above): :func:`texts_with_side_channel` gives tracing the chunks' text content instead
+merge as above): `texts_with_side_channel` gives tracing the chunks' text content instead
 (plain strings, as the JSON parsers do) and hands the messages to the parser through a FIFO side
 channel. The yielded values are added together too (``final_output + chunk``), which for the
 lists these parsers yield would concatenate every snapshot and keep them all alive: every list
-yielded is a :class:`StreamedList`, whose sum is the last one.
+yielded is a `StreamedList`, whose sum is the last one.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def texts_with_side_channel(
 ) -> Iterator[str]:
     """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
 
-    The parser pops one message from ``side`` per text item it reads (:func:`apaired_messages`
+    The parser pops one message from ``side`` per text item it reads (`apaired_messages`
     does it for the async parser): in order, whatever the buffering between the two
     (``itertools.tee``). A refusal raises here
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
@@ -89,7 +89,7 @@ def texts_with_side_channel(
 async def atexts_with_side_channel(
     chunks: AsyncIterator[BaseMessage | str], side: deque[BaseMessage | str]
 ) -> AsyncIterator[str]:
-    """Async :func:`texts_with_side_channel`."""
+    """Async `texts_with_side_channel`."""
     async for chunk in chunks:
         side.append(chunk)
         yield chunk_text(chunk)
@@ -98,14 +98,14 @@ async def atexts_with_side_channel(
 async def apaired_messages(
     texts: AsyncIterator[str], side: deque[BaseMessage | str]
 ) -> AsyncIterator[tuple[BaseMessage | str, str]]:
-    """Async :func:`paired_messages`."""
+    """Async `paired_messages`."""
     async for text in texts:
         yield side.popleft(), text
 
 
 def is_more_args(piece: dict[str, Any], last: StreamedCall) -> bool:
     """Whether a chunk's only ``tool_call_chunks`` piece is nothing but more arguments of
-    ``last`` (:attr:`ToolCallStream.last`): its index, no name, no other id."""
+    ``last`` (`ToolCallStream.last`): its index, no name, no other id."""
     index = piece.get("index")
     call_id = piece.get("id")
     return (
@@ -132,7 +132,7 @@ class StreamedCall:
     keeps its last validation there).
 
     A raw OpenAI call (``lazy``) only keeps its argument text until its value is asked for
-    (:meth:`catch_up`): when a message also has ``tool_call_chunks`` (langchain-openai sends
+    (`catch_up`): when a message also has ``tool_call_chunks`` (langchain-openai sends
     both), its raw calls are never shown and never decoded.
     """
 
@@ -191,7 +191,7 @@ class StreamedCall:
 
     def push_args(self, args: str) -> bool:
         """Decode more argument text; True when the value changed (the versions are bumped).
-        A value from :class:`JsonValueStream` always differs from the one before it."""
+        A value from `JsonValueStream` always differs from the one before it."""
         stream = self.decoder
         if stream is None:
             stream = self.decoder = JsonValueStream(self._reparse)
@@ -230,7 +230,7 @@ class _CallList:
         self.calls: list[StreamedCall] = []
         self._by_index: dict[Any, list[StreamedCall]] = {}
         self.created = 0
-        """How many calls :meth:`find` made (the owner resets it)."""
+        """How many calls `find` made (the owner resets it)."""
 
     def at(self, index: Any) -> list[StreamedCall]:
         """The calls merged by ``index`` (a mergeable one)."""
@@ -251,7 +251,7 @@ class _CallList:
 
 
 MANY = object()
-""":attr:`ToolCallStream.touched` when the last chunk changed more than one call."""
+"""`ToolCallStream.touched` when the last chunk changed more than one call."""
 
 
 class ToolCallStream:
@@ -260,16 +260,16 @@ class ToolCallStream:
     ``chunk_calls`` come from ``tool_call_chunks`` (or the ``tool_calls`` and
     ``invalid_tool_calls`` of a whole ``AIMessage``), ``raw_calls`` from the OpenAI deltas in
     ``additional_kwargs["tool_calls"]`` (``raw_key`` says that key was seen; their values are
-    worked out by :meth:`raw_values` only). The text content is kept (as pieces) when
+    worked out by `raw_values` only). The text content is kept (as pieces) when
     ``keep_text`` is set, for the text fallback at the end.
 
-    After :meth:`push`, ``touched`` is the one chunked call the chunk changed or made (the
-    others are as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
+    After `push`, ``touched`` is the one chunked call the chunk changed or made (the
+    others are as they were), `MANY`, or ``None`` when the chunk changed no chunked call.
 
-    ``last`` is the call the usual chunk feeds (:func:`is_more_args`): the call the last chunk
+    ``last`` is the call the usual chunk feeds (`is_more_args`): the call the last chunk
     fed, alone at its integer index (``find`` would return it for a piece of that index without
     an id, or with its own). ``StreamSteps.feed`` takes such a chunk the short way, doing what
-    :meth:`push` does with it (``kept_text``, :meth:`note_stop`, :meth:`raw_deltas`).
+    `push` does with it (``kept_text``, `note_stop`, `raw_deltas`).
     """
 
     def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
@@ -380,7 +380,7 @@ class ToolCallStream:
             else:
                 touched = calls.calls[-1]
             calls.created = 0
-        # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
+        # The call `push` may feed directly: alone at its index, so ``find`` would
         # return it for a piece of that index without an id (or with its own).
         self.last = None
         if len(pieces) == 1 and call.index.__class__ is int:

@@ -120,7 +120,7 @@ __all__ = [
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = TOOLS
-"""The format name under which the three parsers count outcomes in :class:`ParseStats`."""
+"""The format name under which the three parsers count outcomes in `ParseStats`."""
 
 # --------------------------------------------------------------------------- the parsers
 
@@ -144,14 +144,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
     text_fallback: bool = True
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 
-    allow_truncated: bool = True
-    """Complete cut-off arguments (the call's report says ``truncated``); ``False`` makes a
-    cut-off call an error, for tools whose calls must never run on partial arguments."""
-
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (arguments cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``
-    (``allow_truncated=False`` only makes a cut-off call an error)."""
+    ``finish_reason="length"``): ``"complete"`` it (the call's report says ``truncated``), or
+    ``"raise"`` ``TruncatedOutputError``, for tools whose calls must never run on partial
+    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn)."""
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
@@ -176,7 +173,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     @property
     def OutputType(self) -> Any:
-        """A list of :meth:`_item_type`, or one item or ``None`` under ``first_tool_only``."""
+        """A list of `_item_type`, or one item or ``None`` under ``first_tool_only``."""
         item: Any = self._item_type()
         return item | None if self.first_tool_only else list[item]
 
@@ -196,7 +193,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async :meth:`parse_result`: parses in an executor, dispatches the event async."""
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
@@ -209,14 +206,15 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
-        """Async :meth:`parse`."""
+        """Async `parse`."""
         return await self.aparse_result([Generation(text=text)])
 
-    def parse_with_report(self, message: BaseMessage | str) -> tuple[Any, ToolsParseReport]:
-        """The calls of ``message`` (a ``str`` is read as the text of a message) with what was
-        repaired, renamed or coerced per call. Counted and dispatched like a final parse."""
-        if isinstance(message, str):
-            message = AIMessage(content=message)
+    def parse_with_report(  # type: ignore[override]  # a report per call, not one ParseReport
+        self, text: str | BaseMessage
+    ) -> tuple[Any, ToolsParseReport]:
+        """The calls of ``text``, a message (a ``str`` is read as the text of one), with what
+        was repaired, renamed or coerced per call. Counted and dispatched like a final parse."""
+        message = AIMessage(content=text) if isinstance(text, str) else text
         final = self._parse_final(ChatGeneration(message=message))
         publish(final.event, self.stats)
         value = final.unwrap()
@@ -247,7 +245,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
@@ -569,9 +567,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         if raw is not None and not isinstance(raw, str):
             raw = call.raw_args_text()
         try:
-            args, report = decode_arguments(
-                raw, allow_truncated=self.allow_truncated, strict=self.strict
-            )
+            args, report = decode_arguments(raw, allow_truncated=True, strict=self.strict)
         except ToolArgumentsError as err:
             hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
             message = (
@@ -584,18 +580,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
         """A call of an answer stopped at the token limit is cut off, as if its arguments
-        were: its report says ``truncated``, and under ``allow_truncated=False`` it is not
-        returned (raises ``UnrecoverableCall``)."""
+        were: its report says ``truncated`` (``on_truncation="raise"`` then refuses it)."""
         if stop_reason is None:
             return
-        if not self.allow_truncated:
-            raw = call.raw_args_text()
-            raise UnrecoverableCall(
-                f"Tool call {call.raw_name!r} (id {call.id}) may be incomplete: the model "
-                f"stopped at its output token limit (stop reason {stop_reason!r}).\n"
-                f"{MAX_TOKENS_HINT}\nRaw arguments:\n{raw}",
-                raw,
-            )
         call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:
@@ -606,11 +593,11 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
         """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
-        and its :func:`stream_entry`. ``None``: compare values."""
+        and its `stream_entry`. ``None``: compare values."""
         return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
 
     def _stream_item(self, call: WorkingCall) -> Any:
-        """What one selected call contributes to the output: :meth:`_item`, without a call
+        """What one selected call contributes to the output: `_item`, without a call
         more on the hot path of a stream."""
         if self.return_id:
             return {"args": call.args, "id": call.id, "type": call.name}
@@ -631,7 +618,7 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     """A drop-in ``JsonOutputKeyToolsParser``: the arguments of the calls to ``key_name`` (whole
     calls under ``return_id``; the first or ``None`` under ``first_tool_only``), with the repairs,
     name matching (``key_name`` is a bound name), text fallback and linear streaming of
-    :class:`RobustJsonOutputToolsParser`."""
+    `RobustJsonOutputToolsParser`."""
 
     @property
     def _type(self) -> str:
@@ -674,7 +661,7 @@ def _tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
     """A drop-in ``PydanticToolsParser``: each call validated into its tool's model (v2 or
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
-    :class:`RobustJsonOutputToolsParser`.
+    `RobustJsonOutputToolsParser`.
 
     A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces (wrapper
     keys, key case, enum and ``Literal`` case, numbers in strings...) and validated again; the

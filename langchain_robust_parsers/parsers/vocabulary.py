@@ -1,22 +1,31 @@
-"""One vocabulary for every parser: ``on_error``, ``parse_with_report`` and ``aparse_with_report``.
+"""One vocabulary for every parser: strict options, ``on_error``, ``parse_with_report`` and
+``aparse_with_report``.
+
+Every public class of the package with options (the parsers, the retry chain, the chat model,
+the adapter, the prompt template) refuses an option it does not have instead of ignoring it:
+``RobustJsonOutputParser(on_truncaton="raise")`` raises ``UnknownOptionError`` saying
+``did you mean 'on_truncation'?``; an option removed in 0.3.0 names the option that replaced
+it, and ``on_truncation`` given to a parser that cannot see a cut-off answer says so.
 
 ``on_error`` says what a final parse that cannot read the text does: ``"raise"`` an
 ``OutputParserException``, or ``"fallback"`` return the parser's documented degraded value
 (counted as ``fallback``). Each parser's docstring says what its degraded value is; the table of
 every parser is in ``docs/vocabulary.md``.
 
-The options that said the same before (``fallback="plain_text"``, ``errors="return"``,
-``fallback_to_null_action``, ``lenient_finish``) are deprecated aliases for one release: given to
-the constructor, they set ``on_error`` and warn with a ``DeprecationWarning`` naming it.
+The options that said the same before 0.3.0 (``fallback="plain_text"``, ``errors="return"``,
+``fallback_to_null_action``, ``lenient_finish``) are gone: given to a constructor, they are
+refused with an error naming ``on_error``, as ``allow_truncated`` is with one naming
+``on_truncation``.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator, Mapping
+import difflib
+import logging
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
@@ -25,7 +34,120 @@ from pydantic import model_validator
 
 from langchain_robust_parsers.engine import ParseReport
 
-__all__ = ["OnError", "ReportingParser", "captured_events", "generation_of", "record_event"]
+_logger = logging.getLogger("langchain_robust_parsers")
+
+__all__ = [
+    "REMOVED_OPTIONS",
+    "OnError",
+    "ReportingParser",
+    "StrictOptions",
+    "UnknownOptionError",
+    "captured_events",
+    "generation_of",
+    "record_event",
+]
+
+REMOVED_OPTIONS: Mapping[str, str] = {
+    "fallback": (
+        "on_error='fallback' (was fallback='plain_text'; fallback='raise' is on_error='raise')"
+    ),
+    "errors": "on_error='fallback' (was errors='return'; errors='raise' is on_error='raise')",
+    "fallback_to_null_action": (
+        "on_error='fallback' (was fallback_to_null_action=True; False is on_error='raise')"
+    ),
+    "lenient_finish": "on_error='fallback' (was lenient_finish=True; False is on_error='raise')",
+    "allow_truncated": "on_truncation='raise' (was allow_truncated=False; True is the default)",
+}
+"""Options removed in 0.3.0 (deprecated in 0.2), with what to write instead."""
+
+NO_CUT_OPTION = "on_truncation"
+"""The option only the parsers that can see a cut-off answer have."""
+
+SUGGESTION_CUTOFF = 0.6
+"""``difflib`` similarity above which a known option is offered as the meant one: catches one
+or two wrong, missing or swapped letters in names of 6 to 20 characters, not unrelated names."""
+
+
+class UnknownOptionError(TypeError):
+    """An option the class does not have (misspelt, removed, or not supported by it).
+
+    A ``TypeError``, as Python raises for an unexpected keyword argument; ``option`` is the
+    name given and ``suggestion`` the option meant, when one is close (else ``None``).
+    """
+
+    def __init__(self, message: str, *, option: str, suggestion: str | None) -> None:
+        super().__init__(message)
+        self.option = option
+        self.suggestion = suggestion
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (str(self.args[0]), self.option, self.suggestion))
+
+
+def _rebuild(message: str, option: str, suggestion: str | None) -> UnknownOptionError:
+    return UnknownOptionError(message, option=option, suggestion=suggestion)
+
+
+def unknown_option_error(owner: str, option: str, known: Iterable[str]) -> UnknownOptionError:
+    """The error for ``option`` given to ``owner`` (a class name) whose options are ``known``."""
+    names = sorted(known)
+    if option in REMOVED_OPTIONS:
+        new = REMOVED_OPTIONS[option]
+        return UnknownOptionError(
+            f"{owner}: the option {option!r} was removed in 0.3.0; use {new}",
+            option=option,
+            suggestion=new.split("=", 1)[0],
+        )
+    if option == NO_CUT_OPTION:
+        return UnknownOptionError(
+            f"{owner} has no option {option!r}: it cannot see a cut-off answer (it has no "
+            "unfinished value to complete or refuse). on_truncation is an option of the "
+            "parsers that read JSON, XML, structured objects, function or tool calls, browser "
+            "actions and ReAct steps",
+            option=option,
+            suggestion=None,
+        )
+    close = difflib.get_close_matches(option, names, n=1, cutoff=SUGGESTION_CUTOFF)
+    hint = f"did you mean {close[0]!r}?" if close else f"its options are: {', '.join(names)}"
+    return UnknownOptionError(
+        f"{owner} has no option {option!r}; {hint}",
+        option=option,
+        suggestion=close[0] if close else None,
+    )
+
+
+class StrictOptions:
+    """Mixin for the pydantic classes with options: refuse an option the class does not have.
+
+    Checked before pydantic validates, against the class's fields and their aliases, so every
+    field the LangChain parent class accepts is still accepted. A class lists in
+    ``_ignored_options`` the names a LangChain contract makes it accept without a field; they
+    are dropped with a logged warning, never silently.
+    """
+
+    _ignored_options: ClassVar[Mapping[str, str]] = {}
+    """``{name: why it is ignored and where to set it instead}``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_options(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
+        known = set(fields)
+        for field in fields.values():
+            known.update(a for a in (field.alias, field.validation_alias) if isinstance(a, str))
+        unknown = [key for key in data if isinstance(key, str) and key not in known]
+        ignored = [key for key in unknown if key in cls._ignored_options]
+        for key in ignored:
+            _logger.warning("%s ignores %s: %s", cls.__name__, key, cls._ignored_options[key])
+        refused = [key for key in unknown if key not in cls._ignored_options]
+        if refused:
+            raise unknown_option_error(cls.__name__, refused[0], fields)
+        if ignored:
+            data = {k: v for k, v in data.items() if k not in ignored}
+        return data
+
 
 OnError = Literal["raise", "fallback"]
 """What a final parse that cannot read the text does: raise, or return the degraded value."""
@@ -33,7 +155,7 @@ OnError = Literal["raise", "fallback"]
 ON_ERROR_VALUES: tuple[OnError, ...] = ("raise", "fallback")
 
 _CAPTURE: ContextVar[list[Any] | None] = ContextVar("robust_parsers_event_capture", default=None)
-"""The events published in this context, while :func:`captured_events` listens."""
+"""The events published in this context, while `captured_events` listens."""
 
 
 @contextmanager
@@ -48,7 +170,7 @@ def captured_events() -> Iterator[list[Any]]:
 
 
 def record_event(event: Any) -> None:
-    """Hand ``event`` to the listening :func:`captured_events`, if any (called on publish)."""
+    """Hand ``event`` to the listening `captured_events`, if any (called on publish)."""
     seen = _CAPTURE.get()
     if seen is not None:
         seen.append(event)
@@ -62,68 +184,18 @@ def generation_of(text: str | BaseMessage) -> Generation:
     return Generation(text=text)
 
 
-def _alias_value(cls_name: str, old: str, value: Any, mapping: Mapping[Any, OnError]) -> OnError:
-    for key, new in mapping.items():
-        if type(key) is type(value) and key == value:
-            return new
-    allowed = ", ".join(repr(k) for k in mapping)
-    raise ValueError(f"{cls_name}: {old}={value!r} is not one of {allowed}")
+class ReportingParser(StrictOptions):
+    """Mixin for every public parser: strict options, and the report methods.
 
-
-class ReportingParser:
-    """Mixin for the parser classes: ``on_error``'s deprecated aliases, and the report methods.
-
-    A class lists its old option names in ``_on_error_aliases`` as ``{old: {old value:
-    on_error value}}``; the ``before`` model validator maps them to ``on_error``.
+    ``parse_with_report`` reads the report back from the parse's ``parse_report`` event;
+    a parser whose report has its own shape overrides it, and ``aparse_with_report`` then
+    runs that override in an executor, so every parser has both with one signature.
     """
 
-    _on_error_aliases: ClassVar[Mapping[str, Mapping[Any, OnError]]] = {}
-
-    @model_validator(mode="before")
-    @classmethod
-    def _on_error_from_old_names(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or not cls._on_error_aliases:
-            return data
-        for old, mapping in cls._on_error_aliases.items():
-            if old not in data:
-                continue
-            data = dict(data)
-            new = _alias_value(cls.__name__, old, data.pop(old), mapping)
-            warnings.warn(
-                f"{cls.__name__}({old}=...) is deprecated and will be removed in the next "
-                f"release; use on_error={new!r}",
-                DeprecationWarning,
-                stacklevel=4,
-            )
-            given = data.get("on_error")
-            if given is not None and given != new:
-                raise ValueError(
-                    f"{cls.__name__}: {old} says on_error={new!r} but on_error={given!r} is given"
-                )
-            data["on_error"] = new
-        return data
-
-    if not TYPE_CHECKING:  # checked code keeps its attribute errors
-
-        def __getattr__(self, name: str) -> Any:
-            """An old option name read as an attribute: its value for ``on_error``, with the
-            same ``DeprecationWarning``."""
-            mapping = type(self)._on_error_aliases.get(name)
-            if mapping is None:
-                return super().__getattr__(name)  # pydantic's private attributes
-            current = self.__dict__.get("on_error")
-            warnings.warn(
-                f"{type(self).__name__}.{name} is deprecated and will be removed in the next "
-                f"release; read on_error",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return next(old for old, new in mapping.items() if new == current)
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, Any]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of ``text`` with what was located and repaired to obtain it.
 
-        Counted and dispatched like :meth:`parse`, and raising what it raises. The report is the
+        Counted and dispatched like `parse`, and raising what it raises. The report is the
         one the parse's ``parse_report`` event carries (an empty ``ParseReport`` when the parse
         needed no locating, or returned its ``on_error="fallback"`` value).
         """
@@ -131,8 +203,8 @@ class ReportingParser:
             value = cast(Any, self).parse_result([generation_of(text)])
         return value, _report_of(seen)
 
-    async def aparse_with_report(self, text: str | BaseMessage) -> tuple[Any, Any]:
-        """Async :meth:`parse_with_report`: the same value, report, count and event."""
+    async def aparse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
+        """Async `parse_with_report`: the same value, report, count and event."""
         if type(self).parse_with_report is not ReportingParser.parse_with_report:
             # A parser with a report of its own shape: the same method, in an executor.
             return await run_in_executor(None, self.parse_with_report, text)

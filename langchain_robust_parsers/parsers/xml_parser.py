@@ -10,24 +10,33 @@ from xml.etree import ElementTree
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import XMLOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.utils import AddableDict
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.errors import TextEngineError
+from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import XML, ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
     traced_transform,
 )
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    raise_if_truncated,
+    refuse_cut,
+    stop_reason_cut,
+)
 from langchain_robust_parsers.parsers.text_formats import (
     final_parse,
     published_with_report,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustXMLOutputParser"]
 
@@ -42,7 +51,7 @@ def _load_defusedxml() -> ModuleType | None:
 _DEFUSED = _load_defusedxml()
 
 
-class RobustXMLOutputParser(XMLOutputParser):
+class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
     """Parse the XML of a model's output into ``XMLOutputParser``'s dict, tolerating what
     models write: unescaped ``&`` and ``<`` in text, unclosed or misspelt closing tags, no root
     element, a fence or prose around the XML, ``<think>`` blocks, a cut-off answer.
@@ -59,9 +68,10 @@ class RobustXMLOutputParser(XMLOutputParser):
         """``dict[str, Any]``, declared: langchain-core 0.3 would infer the stream's input type."""
         return dict[str, Any]
 
-    allow_truncated: bool = True
-    """Close elements left open at the end of the text (the report says ``truncated``);
-    ``False`` makes a cut-off answer an error."""
+    on_truncation: OnTruncation = "complete"
+    """A cut-off answer (elements left open at the end of the text, or a provider stop reason
+    such as ``finish_reason="length"``): ``"complete"`` it by closing them (the report says
+    ``truncated``), or ``"raise"`` ``TruncatedOutputError`` (a stream raises it at its end)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"xml"``) updated on every final parse; shareable."""
@@ -76,22 +86,29 @@ class RobustXMLOutputParser(XMLOutputParser):
         returns ``{}``."""
         return self.parse_with_report(text)[0]
 
-    def parse_with_report(self, text: str) -> tuple[dict[str, Any], ParseReport]:
-        """The dict of ``text`` with what was located and repaired to obtain it."""
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The dict of ``result[0]``; a chat generation's stop reason is read too (see
+        ``on_truncation``)."""
+        if partial or not result or not isinstance(result[0], ChatGeneration):
+            return super().parse_result(result, partial=partial)
+        return self.parse_with_report(result[0].message)[0]
+
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[dict[str, Any], ParseReport]:
+        """The dict of ``text`` with what was located and repaired to obtain it (given a
+        message, its stop reason is read too)."""
+        stop_reason = None
+        if isinstance(text, BaseMessage):
+            stop_reason, text = stop_reason_cut(text), content_text(text.content)
         empty: dict[str, Any] = {}
-        return published_with_report(
-            final_parse(self.get_name(), XML, text, self._read, _message, self.on_error, empty),
-            self.stats,
-        )
+        final = final_parse(self.get_name(), XML, text, self._read, _message, self.on_error, empty)
+        final = refuse_cut(final, self.get_name(), XML, text, self.on_truncation, stop_reason)
+        return published_with_report(final, self.stats)
 
     def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
         strict = self._strict(text)
         if strict is not None:
             return strict
-        value, report = read_xml(text, self.tags)
-        if report.truncated and not self.allow_truncated:
-            raise TextEngineError("the XML was cut off (allow_truncated=False)")
-        return value, report
+        return read_xml(text, self.tags)
 
     def _strict(self, text: str) -> tuple[dict[str, Any], ParseReport] | None:
         """Well-formed XML, the whole text, read by defusedxml (C speed, LangChain's reading)."""
@@ -122,25 +139,48 @@ class RobustXMLOutputParser(XMLOutputParser):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[dict[str, Any]]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         async for item in atraced_transform(self, input, config, "skip"):
             yield item
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[AddableDict]:
         emitter = _Emitter()
+        texts: list[str] = []
         for chunk in input:
-            yield from emitter.emit(emitter.stream.feed(chunk_text(chunk, "skip")))
+            text = chunk_text(chunk, "skip")
+            if self.on_truncation == "raise":  # kept only to look for a cut at the end
+                texts.append(text)
+            yield from emitter.emit(emitter.stream.feed(text))
+        self._refuse_cut_stream(texts)
         yield from emitter.emit(emitter.stream.close())
 
     async def _atransform(
         self, input: AsyncIterator[str | BaseMessage]
     ) -> AsyncIterator[AddableDict]:
         emitter = _Emitter()
+        texts: list[str] = []
         async for chunk in input:
-            for item in emitter.emit(emitter.stream.feed(chunk_text(chunk, "skip"))):
+            text = chunk_text(chunk, "skip")
+            if self.on_truncation == "raise":  # kept only to look for a cut at the end
+                texts.append(text)
+            for item in emitter.emit(emitter.stream.feed(text)):
                 yield item
+        self._refuse_cut_stream(texts)
         for item in emitter.emit(emitter.stream.close()):
             yield item
+
+    def _refuse_cut_stream(self, texts: list[str]) -> None:
+        """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off
+        stream before its completed elements are emitted."""
+        if self.on_truncation != "raise":
+            return
+        text = "".join(texts)
+        try:
+            with engine_call(self.get_name(), "reading cut-off XML"):
+                cut = bool(read_xml(text, self.tags)[1].truncated)
+        except EngineError:
+            return  # no XML: the stream fails as it would have
+        raise_if_truncated(self.get_name(), "raise", None, text, text_cut=cut)
 
     @property
     def _type(self) -> str:

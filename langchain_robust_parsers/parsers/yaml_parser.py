@@ -8,6 +8,7 @@ import json
 from typing import Any, Generic, TypeVar
 
 import pydantic
+from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
@@ -15,8 +16,12 @@ from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import YAML, ParseStats
-from langchain_robust_parsers.parsers.text_formats import final_parse, published_with_report
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.text_formats import (
+    answer_text,
+    final_parse,
+    published_with_report,
+)
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustYamlOutputParser"]
 
@@ -41,7 +46,7 @@ population: 522250
 Enclose the YAML in triple backticks (```) and write nothing else."""
 
 
-class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
+class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
     """A ``pydantic_object`` instance from a YAML answer: in a fence or not, after ``<think>``
     blocks and a sentence of prose, indented with tabs, or written as (even broken) JSON; the
     first reading that validates wins."""
@@ -72,8 +77,9 @@ class RobustYamlOutputParser(BaseOutputParser[T], Generic[T]):
     def _message(self, text: str, exc: Exception) -> str:
         return f"Failed to parse {self.pydantic_object.__name__} from completion {text}. Got: {exc}"
 
-    def parse_with_report(self, text: str) -> tuple[T | None, ParseReport]:
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[T | None, ParseReport]:
         """The model instance of ``text`` and what was located and repaired to obtain it."""
+        text = answer_text(text)
         return published_with_report(
             final_parse(self.get_name(), YAML, text, self._read, self._message, self.on_error),
             self.stats,

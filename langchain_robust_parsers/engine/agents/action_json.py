@@ -3,10 +3,10 @@ cut-off list are complete.
 
 A browser agent's model answers with ``{"actions": [...]}``, a bare list, one action object, or
 Skyvern's ``[{reasoning...}, [actions...]]``, possibly fenced, in prose, repaired or cut off by
-the token limit. :func:`detect_format` names the response style as seed 000's
+the token limit. `detect_format` names the response style as the action parser's
 ``detect_response_format`` does (with JSON recognised first, so a JSON answer quoting
-``"Thought:"`` stays JSON); :func:`action_items` finds the action list in a decoded value; and
-:func:`drop_incomplete_last` removes the action the token limit cut in half, which the JSON
+``"Thought:"`` stays JSON); `action_items` finds the action list in a decoded value; and
+`drop_incomplete_last` removes the action the token limit cut in half, which the JSON
 engine's completion would otherwise hand on as if the model had finished it. Nothing here
 imports LangChain.
 """
@@ -36,10 +36,10 @@ __all__ = [
 ]
 
 ResponseFormat = Literal["json", "markdown_json", "ui_tars", "text"]
-"""Seed 000's response formats, the keys of the parser's statistics."""
+"""The response formats, the keys of the parser's statistics."""
 
 UI_TARS_KEYWORDS: tuple[str, ...] = (
-    # seed 000's detect_response_format
+    # the order in which response formats are detected
     "action:",
     "thought:",
     "click(",
@@ -80,7 +80,7 @@ def _fence_body(text: str, pos: int) -> int:
 def detect_format(text: str) -> ResponseFormat:
     """The style of a response: ``json`` when it starts (after whitespace, reasoning blocks) with
     ``{`` or ``[``; ``markdown_json`` when it starts with a fence holding such a value; otherwise
-    seed 000's order: UI-TARS keywords, then any fence, then ``text``."""
+    in this order: UI-TARS keywords, then any fence, then ``text``."""
     begin = skip_space(text, locate.payload_start(text, RepairLog()))
     if text.startswith(("{", "["), begin):
         return "json"
@@ -129,7 +129,7 @@ def action_items(value: Any) -> ActionItems | None:
     Accepted: ``{"actions": [...]}`` (or ``"action"``, any case; a single object there too), a
     list of action objects, one action object (it names an ``action_type``, ``type`` or
     ``action``), and ``[{reasoning...}, [actions...]]``. ``[]`` and ``{"actions": []}`` give an
-    empty :class:`ActionItems`: the model chose to do nothing.
+    empty `ActionItems`: the model chose to do nothing.
     """
     if isinstance(value, Mapping):
         for name in _ACTION_LIST_KEYS:

@@ -2,8 +2,8 @@
 the readers in the order that format calls for, validate what they found into typed actions,
 and classify the outcome (``success``, ``recovered``, ``fallback``) or the failure.
 
-:func:`read_actions` is the pipeline after detection as a pure function: text, options and
-the detected format in, an :class:`ActionParse` or an :class:`ActionFailure` out.
+`read_actions` is the pipeline after detection as a pure function: text, options and
+the detected format in, an `ActionParse` or an `ActionFailure` out.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ ActionParserFormat = Literal["auto", "json", "ui_tars"]
 """``auto`` detects the format of each answer; ``json`` and ``ui_tars`` read only that one."""
 
 MAX_REASONING_CHARS = 2000
-"""Characters of a plain-text answer kept as the ``reasoning`` of the :class:`NullAction` that
+"""Characters of a plain-text answer kept as the ``reasoning`` of the `NullAction` that
 stands for it: the model's explanation of why it did nothing, without copying a page."""
 
 _READ_ORDER: dict[ResponseFormat, tuple[Literal["json", "ui_tars"], ...]] = {
@@ -69,7 +69,7 @@ a JSON action list...)."""
 class ActionParse:
     """One parse in detail: the actions, the detected format (the statistics key), how it went
     (``success``, ``recovered``, ``fallback``; a failure raises), the JSON engine's report (or
-    the UI-TARS reader's, as a :class:`ParseReport` of its repairs), the model's reasoning, and
+    the UI-TARS reader's, as a `ParseReport` of its repairs), the model's reasoning, and
     notes on what was dropped or replaced."""
 
     actions: list[BaseAction]
@@ -124,7 +124,7 @@ def read_actions(
 ) -> ActionParse | ActionFailure:
     """The actions of ``text`` read under ``options``, or the failure (only when
     ``options.raise_on_error``). ``detected``: the answer's format from
-    :func:`~langchain_robust_parsers.engine.agents.action_json.detect_format` in ``auto`` mode,
+    `detect_format` in ``auto`` mode,
     ``None`` for a fixed format. Raises ``EngineError`` when a reader fails."""
     readers: dict[str, Callable[[str, ActionReadOptions], _Read | None]] = {
         "json": _read_json,

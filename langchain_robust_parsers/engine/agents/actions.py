@@ -1,16 +1,16 @@
 """Typed web-agent actions and the validation that turns a model's action dicts into them.
 
 A model that drives a browser answers with actions such as ``{"action_type": "INPUT_TEXT",
-"element_id": "email", "text": "a@b.c"}``. Each action type is a pydantic model; :data:`Action`
-is their union, discriminated by ``action_type``, with :class:`NullAction` standing for "nothing
+"element_id": "email", "text": "a@b.c"}``. Each action type is a pydantic model; `Action`
+is their union, discriminated by ``action_type``, with `NullAction` standing for "nothing
 to execute" (and, with its ``reason``, for an action that could not be understood).
 
 Input is lenient where models are inconsistent: ``type`` or ``action`` for ``action_type``,
 lower-case and aliased type names (``press_enter``, ``double_click``...), ``id`` for
 ``element_id``, numbers for ids, floats for pixel coordinates, a string for a select option.
-:func:`build_action` is the validation pipeline of seed 000: unknown type -> :class:`NullAction`
+`build_action` is the validation pipeline: unknown type -> `NullAction`
 with the reason; an element id not on the page -> a warning (or the action dropped); missing
-required parameters -> :class:`NullAction` with the reason. Nothing here imports LangChain.
+required parameters -> `NullAction` with the reason. Nothing here imports LangChain.
 """
 
 from __future__ import annotations
@@ -161,11 +161,11 @@ MAX_KEY_REPEAT = 100
 thousand is a runaway value."""
 
 URL_POLICY_CONTEXT_KEY = "url_policy"
-"""The key of the :class:`UrlPolicy` in pydantic's validation context; without it every URL
+"""The key of the `UrlPolicy` in pydantic's validation context; without it every URL
 field is checked under the default policy (http/https, no private hosts)."""
 
 MAX_REASON_PREVIEW = 80
-"""Characters of an offending value quoted in a :class:`NullAction`'s reason: enough to
+"""Characters of an offending value quoted in a `NullAction`'s reason: enough to
 recognise it in a log line, not enough to copy a page into it."""
 
 
@@ -180,7 +180,7 @@ def _normalise_name(name: str) -> str:
 
 
 def _raw_type(data: Mapping[str, Any]) -> str | None:
-    """The action type as the model wrote it, from the first key of :data:`TYPE_KEYS` that holds
+    """The action type as the model wrote it, from the first key of `TYPE_KEYS` that holds
     a string."""
     for key in TYPE_KEYS:
         value = data.get(key)
@@ -322,7 +322,7 @@ def _policy(info: ValidationInfo) -> UrlPolicy:
 
 
 def _safe_url(value: Any, info: ValidationInfo, *, optional: bool = False) -> Any:
-    """A URL field's value checked under the validation context's :class:`UrlPolicy`: the
+    """A URL field's value checked under the validation context's `UrlPolicy`: the
     normalised URL, or a ``ValueError`` with the reason (the action becomes a NullAction). In
     an ``optional`` field an empty string means "no URL", as ``null`` does."""
     if not isinstance(value, str):
@@ -559,7 +559,7 @@ class GotoUrlAction(BaseAction):
     action_type: Literal["GOTO_URL"] = "GOTO_URL"
     url: str = Field(min_length=1)
     """The address to open, normalised (``https://`` added when the scheme is missing); an
-    unsafe one makes the action a :class:`NullAction` (see :mod:`.url_safety`)."""
+    unsafe one makes the action a `NullAction` (see `url_safety`)."""
 
     _check_url = field_validator("url", mode="before")(_required_url)
 
@@ -775,7 +775,7 @@ def action_adapter() -> TypeAdapter[list[Action]]:
 class BuiltAction:
     """What the validation pipeline made of one item.
 
-    ``status`` is ``ok`` (a valid action, possibly with warnings), ``null`` (a :class:`NullAction`
+    ``status`` is ``ok`` (a valid action, possibly with warnings), ``null`` (a `NullAction`
     made because the item was unknown or invalid; ``reason`` says why), ``unknown_type`` (the
     same, for a type name that is not an action) or ``dropped`` (an action on an element not on
     the page, under ``drop_unknown_elements``; ``action`` is ``None``).
@@ -787,7 +787,7 @@ class BuiltAction:
 
 
 def _null(reason: str, raw: Any, base: Mapping[str, Any] | None) -> NullAction:
-    """A :class:`NullAction` with the reason, keeping the item's common fields that are sound."""
+    """A `NullAction` with the reason, keeping the item's common fields that are sound."""
     common: dict[str, Any] = {"reason": reason, "raw": raw}
     if base is not None:
         clean = _normalise_input(dict(base))
@@ -824,17 +824,17 @@ def build_action(
     drop_unknown_elements: bool = False,
     url_policy: UrlPolicy | None = None,
 ) -> BuiltAction:
-    """Validate one item a model wrote into an action (seed 000's pipeline).
+    """Validate one item a model wrote into an action.
 
     1. Type: an item that is not an object, has no type, or names an unknown one becomes a
-       :class:`NullAction` with the reason (status ``null`` / ``unknown_type``).
-    2. Parameters: a missing or invalid required parameter gives a :class:`NullAction` with the
+       `NullAction` with the reason (status ``null`` / ``unknown_type``).
+    2. Parameters: a missing or invalid required parameter gives a `NullAction` with the
        reason (a missing ``confidence_float`` or ``reasoning`` is fine).
     3. Element: with ``elements`` (the page's known element ids), an ``element_id`` not among
        them adds a warning, or drops the action with ``drop_unknown_elements``.
 
     Every URL field is checked under ``url_policy`` (the default: http/https, no private
-    hosts); an unsafe URL gives a :class:`NullAction` with the reason.
+    hosts); an unsafe URL gives a `NullAction` with the reason.
     """
     if not isinstance(item, Mapping):
         return BuiltAction(_null(f"not an action object: {_preview(item)}", item, None), "null")

@@ -1,23 +1,23 @@
 """The bracket-tagged dialog format: ``[TO: Bob, TONE: angry] "Why did you do that?"``.
 
-Seed 001 specifies the format: a bracket header first (action keyword ``INTERRUPT after "..."``,
+The format: a bracket header first (action keyword ``INTERRUPT after "..."``,
 ``SILENT`` or ``REACT``; ``TO: <name>``; ``TONE: <emotion>``; ``*non-verbal*`` parts), then the
 content. Reading is strict -> salvage -> wrap and never fails:
 
 - **strict**: a header at the start (after whitespace, an opening code fence, a ``Name:`` speaker
-  prefix or markdown emphasis), every field understood, the turn valid by the seed's rules;
+  prefix or markdown emphasis), every field understood, the turn valid by the format's rules;
 - **salvaged**: a header with problems (missing tone, unclosed bracket, unknown fields...), one
   found later in the text, or none at all but quoted speech or a tone word from
-  :data:`TONE_LEXICON` in free text;
+  `TONE_LEXICON` in free text;
 - **wrapped**: nothing found: the whole text is general dialog with a neutral tone.
 
 Each problem becomes a warning in the result. Cosmetic variation is not a problem: keys in any
 case and order, extra spaces, curly or single quotes, unquoted or multi-line content, non-verbal
 parts outside the brackets, a speaker prefix.
 
-Everything here is a plain function over ``(text, pos)`` except :class:`BodyScanner` and
-:class:`DialogStream`, which keep the state of a stream between chunks so that each chunk is read
-once. All scans are linear; the header scans are bounded by :data:`MAX_HEADER_LENGTH`, and no
+Everything here is a plain function over ``(text, pos)`` except `BodyScanner` and
+`DialogStream`, which keep the state of a stream between chunks so that each chunk is read
+once. All scans are linear; the header scans are bounded by `MAX_HEADER_LENGTH`, and no
 regular expression has nested quantifiers. Nothing here imports LangChain, prints or logs.
 """
 
@@ -66,7 +66,7 @@ __all__ += dialog_header.__all__
 def _turn_warnings(
     header: DialogHeader, content: str, *, final: bool
 ) -> tuple[str | None, list[str]]:
-    """The tone to use and the problems by the seed's rules 3, 4, 6 and 7."""
+    """The tone to use and the problems by the format's rules 3, 4, 6 and 7."""
     warnings: list[str] = []
     action, tone = header.action, header.tone
     if tone is None and action != "silent":
@@ -141,7 +141,7 @@ def _content_region(text: str) -> tuple[int, int]:
 
 
 def _salvage_free_text(text: str, start: int, stop: int) -> DialogParse | None:
-    """Seed 001's salvage without a header: quoted speech and a lexicon tone, action speak."""
+    """The salvage without a header: quoted speech and a lexicon tone, action speak."""
     region = text[start:stop]
     quoted = scan_body(region, 0, free_text=True)
     if quoted.segments:
@@ -190,7 +190,7 @@ def silent_turn() -> DialogParse:
 
 
 def wrap(text: str, warning: str = WRAPPED) -> DialogParse:
-    """Seed 001's last resort: the whole text as general dialog with a neutral tone (an empty
+    """The last resort: the whole text as general dialog with a neutral tone (an empty
     text as a silent turn)."""
     content = text.strip()
     if not content:
@@ -211,7 +211,7 @@ def wrap(text: str, warning: str = WRAPPED) -> DialogParse:
 def parse_dialog(text: str) -> DialogParse:
     """Read one dialog turn from ``text``: strict, else salvaged, else wrapped. Never raises
     for a ``str``; linear in the length of the text. An empty or whitespace-only text (a code
-    fence with nothing in it too) is a silent turn with the warning :data:`EMPTY_RESPONSE`."""
+    fence with nothing in it too) is a silent turn with the warning `EMPTY_RESPONSE`."""
     start, stop = _content_region(text)
     if not text[start:stop].strip() or FENCE_OPEN.fullmatch(text[start:stop].strip()):
         return silent_turn()
@@ -244,9 +244,9 @@ class DialogStream:
 
     Until the header is complete the first characters are re-read on each chunk (at most
     ``MAX_PREAMBLE + MAX_HEADER_LENGTH`` of them, then the stream is left to the final parse).
-    From then on each chunk goes once through a :class:`BodyScanner`, and :meth:`feed` returns a
-    new snapshot whenever the content or the non-verbal parts grew. :meth:`finish` parses the
-    whole text once with :func:`parse_dialog`, so the last value always equals ``parse``'s.
+    From then on each chunk goes once through a `BodyScanner`, and `feed` returns a
+    new snapshot whenever the content or the non-verbal parts grew. `finish` parses the
+    whole text once with `parse_dialog`, so the last value always equals ``parse``'s.
     """
 
     def __init__(self) -> None:
@@ -269,7 +269,7 @@ class DialogStream:
         return self._chunks[0] if self._chunks else ""
 
     def append(self, chunk: str) -> None:
-        """Store ``chunk`` for :meth:`finish` without reading it."""
+        """Store ``chunk`` for `finish` without reading it."""
         if chunk:
             self._chunks.append(chunk)
 

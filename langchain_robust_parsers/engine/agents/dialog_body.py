@@ -1,7 +1,7 @@
 """The content of a dialog turn, after its bracket header: quoted speech, unquoted lines and
 ``*non-verbal*`` parts, read incrementally so that a stream reads each character once.
 
-Part of the dialog format (:mod:`langchain_robust_parsers.engine.agents.dialog`). Linear in the
+Part of the dialog format (`langchain_robust_parsers.engine.agents.dialog`). Linear in the
 text; no regular expression has nested quantifiers. Nothing here imports LangChain.
 """
 
@@ -41,10 +41,10 @@ class BodyScanner:
     **unquoted** content, which runs to the end (or to a closing code fence or a ``[`` at the
     start of a line); there a ``*gesture*`` counts as non-verbal at a sentence boundary and as
     emphasis inside a sentence. With ``free_text`` (the salvage step) only quoted segments are
-    content, and the text outside them is kept in :attr:`narrative` (pieces to join with
+    content, and the text outside them is kept in `narrative` (pieces to join with
     ``""``; breaks between words are kept as spaces).
 
-    Content only grows: what :attr:`content` shows after a chunk is a prefix of what it shows
+    Content only grows: what `content` shows after a chunk is a prefix of what it shows
     after any later chunk.
     """
 

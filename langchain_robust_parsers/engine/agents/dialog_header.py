@@ -1,9 +1,9 @@
 """The bracket header of a dialog turn (``[TO: Bob, TONE: angry]``): bounds, vocabulary, the
 warning texts, the result types and the header scan.
 
-:mod:`~langchain_robust_parsers.engine.agents.dialog` describes the whole format (seed 001) and
-puts a turn together; :mod:`~langchain_robust_parsers.engine.agents.dialog_body` reads the
-content after the header. Every scan here is bounded by :data:`MAX_HEADER_LENGTH`, and no
+`dialog` describes the whole format and
+puts a turn together; `dialog_body` reads the
+content after the header. Every scan here is bounded by `MAX_HEADER_LENGTH`, and no
 regular expression has nested quantifiers. Nothing here imports LangChain, prints or logs.
 """
 
@@ -75,7 +75,7 @@ MAX_EMPHASIS = 3
 """Length of a markdown emphasis run (``*``, ``**``, ``__``) around a header or a speaker name."""
 
 DEFAULT_TONE = "neutral"
-"""The tone of a turn that should have one and gives none (seed 001, example 4)."""
+"""The tone of a turn that should have one and gives none."""
 
 # --------------------------------------------------------------------------- vocabulary
 
@@ -86,7 +86,7 @@ _TARGET_ALIASES = frozenset({"TARGET", "ADDRESSEE", "TOWARDS"})
 _ACTION_KEYWORDS: Mapping[str, Action] = MappingProxyType(
     {"INTERRUPT": "interrupt", "SILENT": "silent", "REACT": "react", "SPEAK": "speak"}
 )
-# Rule 2 of the seed: the first of these present decides the action.
+# Rule 2 of the format: the first of these present decides the action.
 _ACTION_PRECEDENCE: tuple[Action, ...] = ("interrupt", "silent", "react", "speak")
 _HEADER_WORDS = (
     _TONE_KEYS | _TONE_ALIASES | _TARGET_KEYS | _TARGET_ALIASES | frozenset(_ACTION_KEYWORDS)
@@ -155,8 +155,8 @@ TONE_LEXICON: Mapping[str, str] = MappingProxyType(
 )
 """Words that name a tone in free text, lower-case, mapped to the tone they give.
 
-The salvage step reads a tone from text that has no ``TONE:`` field (seed 001: "look for tone
-keywords in text (angry, happy, sad, etc.)"): adjectives (``angry``), adverbs (``angrily``) and
+The salvage step reads a tone from text that has no ``TONE:`` field (the format says "look for
+tone keywords in text (angry, happy, sad, etc.)"): adjectives (``angry``), adverbs (``angrily``) and
 nouns (``anger``) of about fifty common tones of voice. A bare word in a header (``[TO: Bob,
 angry]``) is taken as the tone when it is in this table. Words whose everyday sense is mostly not
 a tone (``cold``, ``warm``, ``kind``, ``serious``, ``mad``) are left out, so that "cold coffee"
@@ -167,9 +167,9 @@ gives no tone; their adverbs (``coldly``, ``warmly``) are in. Matching is by who
 MISSING_TONE = "Missing required TONE field"
 MISSING_INTERRUPT_PHRASE = 'Missing required interrupt phrase (INTERRUPT after "...")'
 WRAPPED = "Failed to parse format, treated as general dialog"
-"""The warning of a wrapped turn (seed 001, example 5)."""
+"""The warning of a wrapped turn."""
 COMPLETE_FAILURE = "Complete parse failure, using raw response"
-"""The warning when reading failed unexpectedly (seed 001's last-resort wrap)."""
+"""The warning when reading failed unexpectedly (the last-resort wrap)."""
 EMPTY_RESPONSE = "Empty response; treated as silent"
 UNCLOSED_BRACKET = "Unclosed bracket header"
 MISSING_BRACKETS = "Missing brackets around the header"
@@ -302,11 +302,11 @@ class _NeedMore(Exception):
 
 
 class _TooLong(Exception):
-    """A header scan ran past :data:`MAX_HEADER_LENGTH`: not a header."""
+    """A header scan ran past `MAX_HEADER_LENGTH`: not a header."""
 
 
 _INCOMPLETE = "incomplete"
-"""What :func:`locate_header` returns for a stream prefix too short to decide."""
+"""What `locate_header` returns for a stream prefix too short to decide."""
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -334,7 +334,7 @@ def _clean_name(value: str) -> str | None:
 
 
 def tone_from_text(text: str) -> str | None:
-    """The tone of the first word of ``text`` found in :data:`TONE_LEXICON`, or ``None``."""
+    """The tone of the first word of ``text`` found in `TONE_LEXICON`, or ``None``."""
     for m in _LETTERS.finditer(text):
         tone = TONE_LEXICON.get(m.group().lower())
         if tone is not None:
@@ -346,7 +346,7 @@ def tone_from_text(text: str) -> str | None:
 
 
 class _HeaderReader:
-    """Reads one header; raises :class:`_NeedMore` (stream prefix) or :class:`_TooLong`."""
+    """Reads one header; raises `_NeedMore` (stream prefix) or `_TooLong`."""
 
     def __init__(self, text: str, pos: int, *, final: bool, bracketless: bool) -> None:
         self.text = text
@@ -626,8 +626,8 @@ def scan_header(
 ) -> DialogHeader | None:
     """The header at ``text[pos]`` (a ``[``, or its first field when ``bracketless``).
 
-    ``None`` when it runs past :data:`MAX_HEADER_LENGTH`. With ``final=False`` the text is a
-    stream prefix and :class:`_NeedMore` is raised when the end of the text leaves the header
+    ``None`` when it runs past `MAX_HEADER_LENGTH`. With ``final=False`` the text is a
+    stream prefix and `_NeedMore` is raised when the end of the text leaves the header
     undecided. A header that is never closed ends at the start of its content (a quote opening
     at a field's start), at a line that does not go on with fields, or at the end of the text.
     """
@@ -723,7 +723,7 @@ def _with_end(header: DialogHeader, end: int) -> DialogHeader:
 
 
 def _header_later(text: str, start: int) -> DialogHeader | None:
-    """The first recognized header after ``start``, trying :data:`MAX_HEADER_CANDIDATES`."""
+    """The first recognized header after ``start``, trying `MAX_HEADER_CANDIDATES`."""
     pos = start
     for _ in range(MAX_HEADER_CANDIDATES):
         pos = text.find("[", pos)

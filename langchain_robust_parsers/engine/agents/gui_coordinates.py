@@ -4,7 +4,7 @@ write them in, mapped to pixels of the window.
 Coordinates come as ``<point>x y</point>``, ``<bbox>x1 y1 x2 y2</bbox>``,
 ``<|box_start|>(x,y)<|box_end|>``, ``(x,y)``, ``[x1,y1,x2,y2]`` (a box: its centre) or a bare
 tuple, in a relative space (0-1000 by default), in the pixels of the image the model saw, or as
-fractions; :class:`CoordinateSpace` maps them to the window. Nothing here imports LangChain.
+fractions; `CoordinateSpace` maps them to the window. Nothing here imports LangChain.
 """
 
 from __future__ import annotations

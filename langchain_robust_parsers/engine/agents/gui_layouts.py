@@ -3,14 +3,14 @@
 UI-TARS answers come in several layouts besides ``Thought: ...\\nAction: click(...)``:
 
 - reasoning in a tag before the answer: ``<think>...</think>``, ``<Thought>...</Thought>``,
-  ``<seed:think>...</seed:think>`` (:func:`reasoning_blocks`);
+  ``<seed:think>...</seed:think>`` (`reasoning_blocks`);
 - the omni layout of UI-TARS-desktop's agent: the action inside ``<computer_env>`` (or another
-  ``<..._env>`` tag) and the final answer in ``<answer>...</answer>`` (:func:`env_regions`,
-  :func:`answer_block`);
+  ``<..._env>`` tag) and the final answer in ``<answer>...</answer>`` (`env_regions`,
+  `answer_block`);
 - function calls as JSON, ``{"name": "scroll", "arguments": "{\\"direction\\": \\"up\\"}"}``,
-  with the arguments an object or a JSON string (:func:`function_calls`);
+  with the arguments an object or a JSON string (`function_calls`);
 - Seed's XML calls, ``<seed:tool_call><function=scroll><parameter=direction>up</parameter>
-  </function></seed:tool_call>`` (:func:`seed_calls`).
+  </function></seed:tool_call>`` (`seed_calls`).
 
 Each reader returns plain ``(name, arguments, start, end)`` calls for the UI-TARS mapping. The
 scans are linear: every search moves forward, and no regular expression has nested
@@ -75,7 +75,7 @@ class GuiCall:
 def reasoning_blocks(text: str, start: int = 0) -> tuple[str | None, int]:
     """The text of the reasoning blocks at ``start`` (after whitespace), joined by line breaks,
     and the position after them. Every form of
-    :mod:`~langchain_robust_parsers.engine.lexicon.reasoning` counts (``<think>``,
+    `reasoning` counts (``<think>``,
     ``<Thought>``, ``[THINK]``...); a block never closed is not skipped (the model may have
     answered inside it)."""
     texts: list[str] = []

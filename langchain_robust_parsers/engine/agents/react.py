@@ -4,21 +4,21 @@ A ReAct step is written in one of two layouts, and models mix them:
 
 - **JSON**: ``Action: {"action": "search", "action_input": "weather"}``, inline, in a fence
   (```` ``` ````, ```` ```json ````, any case, closed or not), wrapped in a list (a list of
-  several actions gives them all, see :attr:`ReActStep.siblings`), alone on a line or inside a
+  several actions gives them all, see `ReActStep.siblings`), alone on a line or inside a
   line of prose; ``tool``/``name`` stand for ``action`` and any key containing ``input`` (or
   ``args``/``arguments``/``parameters``) for ``action_input``. The action ``Final Answer``
   ends the turn with its input as the answer.
 - **text** (LangChain's classic ReAct): ``Action: search`` then ``Action Input: weather``, or
   ``Final Answer: ...`` (also ``Action: Final Answer`` with the answer as its input).
 
-:class:`ReActScanner` reads the text chunk by chunk, each character once, and hands back
-:data:`Delta` s: the thought text without its markers (``Thought:``, ``Action:``...) while the
+`ReActScanner` reads the text chunk by chunk, each character once, and hands back
+`Delta` s: the thought text without its markers (``Thought:``, ``Action:``...) while the
 turn is undecided, then, once the first step is known to be a final answer, the answer itself
 as it arrives. A JSON answer is decoded as it streams by the package's shared string decoders
-(see :mod:`.react_json`): an escape (``\\n``, ``\\"``, ``\\u00e9``, a surrogate pair) is handed
+(see `react_json`): an escape (``\\n``, ``\\"``, ``\\u00e9``, a surrogate pair) is handed
 out only once complete, so no delta ever holds half of one. ``<think>``, ``<reasoning>`` and
 ``<Thought>`` blocks are thought text, never markup. Completed steps are collected in
-:attr:`ReActScanner.steps`, all of them, so that a caller can tell a clean turn from one that
+`ReActScanner.steps`, all of them, so that a caller can tell a clean turn from one that
 also holds a second, conflicting step.
 
 The work per chunk is proportional to the chunk: runs of plain text and of string content are
@@ -27,9 +27,9 @@ look-ahead (a marker that may still be forming, a fence, a tag) or the JSON of a
 read, which is decoded once when it closes. No regular expression has nested quantifiers.
 Nothing here imports LangChain, prints or logs.
 
-This module is the public face; the scanner lives in :mod:`.react_scanner` (driver),
-:mod:`.react_text` (markers, text layout), :mod:`.react_json` (JSON actions),
-:mod:`.react_base` (shared state) and :mod:`.react_steps` (what it hands out).
+This module is the public face; the scanner lives in `react_scanner` (driver),
+`react_text` (markers, text layout), `react_json` (JSON actions),
+`react_base` (shared state) and `react_steps` (what it hands out).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The state every part of the ReAct scanner shares: where it is, what it emitted, the steps.
 
-:class:`ScannerBase` holds the scanner's common state and its emission rules; the text layout
-(:mod:`.react_text`), the JSON actions (:mod:`.react_json`) and the driver
-(:mod:`.react_scanner`) build on it. State families are named enums; each reader's own state is
+`ScannerBase` holds the scanner's common state and its emission rules; the text layout
+(`react_text`), the JSON actions (`react_json`) and the driver
+(`react_scanner`) build on it. State families are named enums; each reader's own state is
 a small dataclass, so that no object carries more than a screenful of fields.
 """
 
@@ -84,13 +84,16 @@ _S_PROSE = ScanState.PROSE
 
 
 class MarkerKind:
-    """The kinds of marker, as :attr:`ReActScan.markers` names them."""
+    """The kinds of marker, as `ReActScan.markers` names them."""
 
     THOUGHT = "thought"
     ACTION = "action"
     INPUT = "action_input"
     FINAL = "final_answer"
     OBSERVATION = "observation"
+    ANSWER = "answer"
+    """A bare ``Answer:`` (LlamaIndex's final answer): a final answer at the start of a line,
+    prose anywhere else; `ReActScan.markers` records it as ``final_answer``."""
 
 
 @dataclass
@@ -137,7 +140,7 @@ def blank_tail_after_newline(text: str) -> bool | None:
 
 
 class ScannerBase:
-    """The shared state of :class:`~.react_scanner.ReActScanner` and its emission rules."""
+    """The shared state of `ReActScanner` and its emission rules."""
 
     steps: list[ReActStep]
     markers: set[str]
@@ -245,13 +248,13 @@ class ScannerBase:
         return i
 
     def _begin_json(self, pos: int, *, after_marker: bool, fenced: bool) -> None:
-        """Start reading an action's JSON at ``pos`` (see :mod:`.react_json`)."""
+        """Start reading an action's JSON at ``pos`` (see `react_json`)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ emission
 
     def _emit(self, kind: DeltaKind, text: str) -> None:
-        """Hand out ``text``; :meth:`_deltas` joins runs of one kind when the chunk ends (joining
+        """Hand out ``text``; `_deltas` joins runs of one kind when the chunk ends (joining
         here, piece by piece, would be quadratic in a chunk of many one-character pieces)."""
         self._emitted.out.append((kind, text))
 

@@ -1,15 +1,15 @@
 """A ReAct action written as JSON, read as it streams.
 
 ``Action: {"action": "search", "action_input": "weather"}``, inline, fenced, list-wrapped or
-alone on a line (and, found the same way, inside a line of prose). :class:`JsonActions` follows
+alone on a line (and, found the same way, inside a line of prose). `JsonActions` follows
 the JSON's structure chunk by chunk (only as far as finding where it ends and which strings are
 the action's name and input) and hands the input of a ``Final Answer`` out as it arrives.
 
 String content is never decoded here: the raw text of a string is cut where no escape is left
 unfinished (a high surrogate waits for its low half), and the complete part is decoded by the
-package's decoders (:func:`decode_content`): the standard library's C string decoder for strict
+package's decoders (`decode_content`): the standard library's C string decoder for strict
 JSON, on which every JSON reader agrees by definition, else the shared
-:class:`~langchain_robust_parsers.engine.json.stream_decoder.JsonStreamDecoder`. A malformed
+`JsonStreamDecoder`. A malformed
 ``\\u`` escape, which that decoder leaves to the complete-text engine, is kept as written, the
 engine's rule, by escaping it before decoding; so every piece of a string decodes alone as it
 does inside the whole, no delta ever holds half an escape, and an answer reads the same

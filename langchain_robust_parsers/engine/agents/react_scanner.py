@@ -1,8 +1,8 @@
 """The ReAct scanner's driver: prose, look-ahead, markers, reasoning blocks and fences.
 
-:class:`ReActScanner` reads the text chunk by chunk, each character once, through one handler a
-:class:`~.react_base.ScanState`; the text layout's handlers come from :mod:`.react_text`, the
-JSON action's from :mod:`.react_json`. The only text held back is a bounded look-ahead (a
+`ReActScanner` reads the text chunk by chunk, each character once, through one handler a
+`ScanState`; the text layout's handlers come from `react_text`, the
+JSON action's from `react_json`. The only text held back is a bounded look-ahead (a
 marker that may still be forming, a fence, a tag) or the JSON of an action being read.
 """
 
@@ -77,7 +77,7 @@ _MARKER_CHAR = re.compile(r"[<\[]")
 # boundary letter whose next letters already rule a marker out would only be released again.
 _BRACE_RUN = re.compile(r"\{+")
 _PROSE_STOP = re.compile(
-    r"[\n`~<{\[]|(?<!\w)(?:[Tt][Hh][Oo]|[Aa][Cc][Tt]|[Ff][Ii][Nn]|[Oo][Bb][Ss]|\*)"
+    r"[\n`~<{\[]|(?<!\w)(?:[Tt][Hh][Oo]|[Aa][Cc][Tt]|[Aa][Nn][Ss]|[Ff][Ii][Nn]|[Oo][Bb][Ss]|\*)"
 )
 
 
@@ -90,8 +90,8 @@ class ThinkState:
 
 
 class ReActScanner(JsonActions, TextLayout):
-    """Feed text chunks with :meth:`feed`, end with :meth:`close`; both return the deltas the
-    chunk completed. Completed steps accumulate in :attr:`steps`.
+    """Feed text chunks with `feed`, end with `close`; both return the deltas the
+    chunk completed. Completed steps accumulate in `steps`.
 
     Deltas follow the first step only: thought text while the turn is undecided; once the first
     step is known to be a final answer, its answer; nothing after the first step completes.
@@ -146,7 +146,7 @@ class ReActScanner(JsonActions, TextLayout):
             return self._deltas()
         out: list[Delta] = []
         self._emitted.out = out
-        if state == _S_VALUE and not self._line_start and "\n" not in chunk:
+        if state == _S_VALUE and not self._line_start and "\n" not in chunk and "<" not in chunk:
             self._value_text(chunk, base)  # a piece of a text-layout value: the common case
             return self._deltas()
         self._run(chunk, base, prev)
@@ -309,6 +309,12 @@ class ReActScanner(JsonActions, TextLayout):
                 hold.text = held
                 i += 1
                 continue
+            if status == _M_YES and kind == MarkerKind.ANSWER:
+                # `Answer:` ends the turn only where a line starts (`the answer: no` is prose),
+                # and not inside a final answer, where it is the answer's own text (an FAQ)
+                in_answer = hold.back == _S_VALUE and self._value.final
+                status = _M_YES if hold.line_start and not in_answer else Match.NO
+                kind = MarkerKind.FINAL
             if status == _M_YES:
                 hold.text = ""
                 self._marker(kind, stars, hold.start, held)
@@ -349,6 +355,10 @@ class ReActScanner(JsonActions, TextLayout):
         while i < n:
             held = hold.text + text[i]
             i += 1
+            if hold.back == _S_VALUE:
+                if self._value_tag(held):
+                    return i
+                continue
             opener = THINK_OPEN.match(held)
             if opener is not None and opener.end() == len(held):
                 hold.text = ""
@@ -374,6 +384,24 @@ class ReActScanner(JsonActions, TextLayout):
                 return i
             hold.text = held
         return i
+
+    def _value_tag(self, held: str) -> bool:
+        """A ``<`` inside a text-layout value: a section frame marker (Kimi K3's
+        ``<|close|>response<|sep|>``) ends the value and is dropped; any other text is the
+        value's. True when the look-ahead is decided."""
+        hold = self._hold
+        opener = THINK_OPEN.match(held)
+        if opener is not None and opener.end() == len(held) and opener.lastgroup == "frame":
+            hold.text = ""
+            self._complete_value(self._value.end)
+            self._state = _S_PROSE
+            self._line_start = False
+            return True
+        if len(held) > TAG_HOLD_LIMIT or not may_become_marker(held) or opener is not None:
+            self._release(held)
+            return True
+        hold.text = held
+        return False
 
     def _hold_list(self, text: str, i: int, base: int) -> int:
         n = len(text)

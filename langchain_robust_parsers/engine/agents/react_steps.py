@@ -64,7 +64,7 @@ class ReActStep:
 
 @dataclass(frozen=True)
 class ReActScan:
-    """The result of scanning a whole text (:func:`~.react.scan_react`)."""
+    """The result of scanning a whole text (`scan_react`)."""
 
     steps: tuple[ReActStep, ...]
     thought: str

@@ -2,8 +2,8 @@
 
 The marker grammar (``Thought:``, ``Action:``, ``Action Input:``, ``Final Answer:``,
 ``Observation:`` in any case, numbered, in bold) is decided one character at a time by
-:func:`classify_marker`, so that the scanner can hold back a marker that is still forming and
-release it the moment it cannot be one. :class:`TextLayout` reads ``Action: tool`` with its
+`classify_marker`, so that the scanner can hold back a marker that is still forming and
+release it the moment it cannot be one. `TextLayout` reads ``Action: tool`` with its
 ``Action Input: ...`` and ``Final Answer: ...`` values.
 """
 
@@ -21,11 +21,13 @@ from langchain_robust_parsers.engine.agents.react_base import (
     ScannerBase,
     ScanState,
 )
+from langchain_robust_parsers.engine.agents.react_input_rules import clean_action_input
 from langchain_robust_parsers.engine.agents.react_steps import (
     FINAL_ANSWER_ACTION,
     ReActStep,
     is_final_answer_name,
 )
+from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
     "ACTION_NAME_LIMIT",
@@ -66,6 +68,7 @@ class Match(IntEnum):
 _H_FENCE = HoldKind.FENCE
 _H_LIST = HoldKind.LIST
 _H_MARKER = HoldKind.MARKER
+_H_TAG = HoldKind.TAG
 _M_MAYBE = Match.MAYBE
 _M_NO = Match.NO
 _M_YES = Match.YES
@@ -82,12 +85,22 @@ _FIRST_WORDS = {
     "final": MarkerKind.FINAL,
     "observation": MarkerKind.OBSERVATION,
 }
-_MARKER_WORDS = {**_FIRST_WORDS, "actioninput": MarkerKind.INPUT, "finalanswer": MarkerKind.FINAL}
+_MARKER_WORDS = {
+    **_FIRST_WORDS,
+    "actioninput": MarkerKind.INPUT,
+    "finalanswer": MarkerKind.FINAL,
+    "answer": MarkerKind.ANSWER,
+}
 _MARKER_WORD_PREFIXES = frozenset(w[:i] for w in _MARKER_WORDS for i in range(1, len(w) + 1))
 MARKER_HEADS = frozenset(w[:3] for w in _MARKER_WORDS)  # tho, act, fin, obs
 _WORD_SEPARATORS = " \t_0123456789"
 _MARKER_TAIL = ((HSPACE, 2), ("0123456789", 3), (HSPACE, 2), ("*", MAX_MARKER_STARS))
 """``[ \\t]{0,2}\\d{0,3}[ \\t]{0,2}\\*{0,2}`` before a marker's colon."""
+
+_DESCRIBED_NAME = re.compile(r"([^\s()]+)[ \t]+\([^()\n]*\)")
+"""``add (add two numbers)``: a one-word tool name, a blank and its description in parentheses
+(LlamaIndex's prompt lists tools so). A name whose parentheses hold its arguments, with no blank
+before them (``add(1, 2)``), is not split."""
 
 _NAME_STOP = re.compile(r"\n|(?<!\w)[TtAaFfOo*]")
 
@@ -127,8 +140,10 @@ def classify_marker(text: str) -> tuple[Match, str, int]:
     (``MAYBE``) or cannot (``NO``); with the marker's kind and its leading ``*`` count.
 
     The grammar: ``\\*{0,2}`` keyword ``[ \\t]{0,2}\\d{0,3}[ \\t]{0,2}\\*{0,2}:``, where the
-    keyword is ``Thought``, ``Action``, ``Action Input``, ``Final Answer`` or ``Observation``
-    in any case (``_``, spaces or digits between two words, as in ``Action 1 Input 1``).
+    keyword is ``Thought``, ``Action``, ``Action Input``, ``Final Answer``, ``Observation`` or
+    ``Answer`` in any case (``_``, spaces or digits between two words, as in ``Action 1 Input
+    1``). A bare ``Answer:`` (LlamaIndex's final answer) is of kind ``answer``: the scanner
+    takes it as the final answer only at the start of a line.
     """
     s = text.lower()
     n = len(s)
@@ -168,8 +183,13 @@ def classify_marker(text: str) -> tuple[Match, str, int]:
 
 def tool_name(raw: str) -> str:
     """The tool named on an ``Action:`` line, without wrapping quotes, backticks, brackets or
-    emphasis (``[search]``, ```` `search` ````, ``**search**``)."""
-    return raw.strip().strip("`*\"'[]").strip()
+    emphasis (``[search]``, ```` `search` ````, ``**search**``), and without the description
+    that prompts listing tools as ``name (what it does)`` invite (``add (add two numbers)``)."""
+    name = raw.strip().strip("`*\"'[]").strip()
+    described = _DESCRIBED_NAME.fullmatch(name)
+    if described is not None:
+        name = described.group(1).strip("`*\"'[]")
+    return name
 
 
 def strip_quote_pair(value: str) -> str:
@@ -208,6 +228,7 @@ class TextValue:
     parts: list[str] = field(default_factory=list)
     ws: str = ""  # trailing whitespace held back: it may end the value
     end: int = 0
+    start: int = 0  # where the value's first character is, in the whole text
     emit: bool = False
 
 
@@ -304,7 +325,7 @@ class TextLayout(ScannerBase):
                 i += 1
                 continue
             self._state = _S_VALUE
-            self._value.end = base + i
+            self._value.end = self._value.start = base + i
             return i
         return i
 
@@ -322,6 +343,11 @@ class TextLayout(ScannerBase):
                 self._line_start = False
             nl = text.find("\n", i)
             end = n if nl < 0 else nl
+            tag = self._frame_start(text, i, end, base)
+            if tag >= 0:
+                if tag > i:
+                    self._value_text(text[i:tag], base + i)
+                return self._start_hold(_H_TAG, text, tag, base, _S_VALUE)
             if end > i:
                 self._value_text(text[i:end], base + i)
             if nl < 0:
@@ -330,6 +356,14 @@ class TextLayout(ScannerBase):
             self._line_start = True
             i = nl + 1
         return i
+
+    def _frame_start(self, text: str, i: int, end: int, base: int) -> int:
+        """Where a ``<`` in ``text[i:end]`` may start a section frame marker that ends the
+        value (see ``_value_tag``); -1 for none."""
+        k = text.find("<", i, end)
+        if k >= 0 and base + k == self._no_hold_at:
+            k = text.find("<", k + 1, end)
+        return k
 
     def _value_text(self, piece: str, pos: int) -> None:
         """Value text at ``pos``; trailing whitespace waits, since it may end the value."""
@@ -361,13 +395,18 @@ class TextLayout(ScannerBase):
                 streamed=value.emit,
             )
         else:
+            tool_input, repairs = clean_action_input(strip_quote_pair(text), value.start)
+            report = None
+            if repairs:
+                report = ParseReport(start=self._step_start, end=end, repairs=repairs)
             step = ReActStep(
                 kind="action",
                 tool=tool_name(value.name),
-                tool_input=strip_quote_pair(text),
+                tool_input=tool_input,
                 start=self._step_start,
                 end=end,
                 layout="text",
+                report=report,
             )
         value.emit = False
         self._add_step(step)

@@ -13,11 +13,11 @@ The grammar (UI-TARS and UI-TARS-desktop prompts)::
     open_app(app_name='...')  open_computer()  press_home()  press_back()
 
 The omni layout (the action inside ``<computer_env>``, the final answer in ``<answer>``) and
-Seed's ``<seed:tool_call><function=...>`` calls are read too (:mod:`.gui_layouts`), and
-:mod:`.gui_coordinates` maps every coordinate form to the window. With several ``Action:``
+Seed's ``<seed:tool_call><function=...>`` calls are read too (`gui_layouts`), and
+`gui_coordinates` maps every coordinate form to the window. With several ``Action:``
 sections the last counts, as in UI-TARS's own reader (``multiple="all"`` keeps them all).
 
-Each call is read with Python's own grammar first (:func:`decode_python_calls`: ``ast.parse``
+Each call is read with Python's own grammar first (`decode_python_calls`: ``ast.parse``
 only, nothing evaluated), so ``type(content='it\\'s done\\n')`` decodes its escapes exactly.
 What Python cannot read (an unescaped quote inside ``content``, a literal line break, an unquoted
 ``<|box_start|>`` token, a missing comma between keyword arguments, a closing ``)`` or quote
@@ -27,6 +27,7 @@ and a warning put on the action. Nothing here imports LangChain.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -105,6 +106,9 @@ _HEADER_LINE = re.compile(
     r"^[ \t>#*_-]*(?P<name>(?i:thought|reflection|action_summary|actions?))\**[ \t]*[:：]\**[ \t]*",
     re.M,
 )
+_HEADER_AT = re.compile(_HEADER_LINE.pattern.removeprefix("^"))
+"""A header right where the answer starts: after a reasoning closer on the same line
+(``<channel|>Thought: ...``), the answer's first line starts mid-line."""
 # The same markers in the middle of a line, exact case only (`Thought: ... Action: click(...)`).
 _HEADER_INLINE = re.compile(r"(?<=[ \t])(?P<name>Thought|Reflection|Action_Summary|Action):[ \t]*")
 _CALL_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
@@ -130,7 +134,8 @@ def _headers(text: str, begin: int) -> list[_Header]:
     in an action section does not end the section inside its string."""
     found: dict[int, _Header] = {}
     first_action_line = len(text)
-    for m in _HEADER_LINE.finditer(text, begin):
+    at_begin = _HEADER_AT.match(text, begin)
+    for m in itertools.chain((at_begin,) if at_begin else (), _HEADER_LINE.finditer(text, begin)):
         name = m.group("name").lower()
         name = "action" if name == "actions" else name
         found[m.start("name")] = _Header(name, m.start(), m.end())
@@ -405,7 +410,7 @@ def find_calls(
 
     With ``known_only`` only the UI-TARS call names count (text without an ``Action:`` marker,
     where other ``name(`` is prose). A call the text ends inside is dropped (the answer was cut
-    off: ``log.truncated``); more than :data:`MAX_CALLS` calls are not read.
+    off: ``log.truncated``); more than `MAX_CALLS` calls are not read.
     """
     calls: list[UiTarsCall] = []
     budget = SCAN_BUDGET * (stop - start + 1)

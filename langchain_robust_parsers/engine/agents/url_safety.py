@@ -2,7 +2,7 @@
 
 A model that writes ``{"action_type": "GOTO_URL", "url": "http://169.254.169.254/"}`` (because a
 page told it to, or by mistake) turns the agent into a proxy into the machine's own network:
-server-side request forgery. :func:`check_url` refuses, by default, schemes other than ``http``
+server-side request forgery. `check_url` refuses, by default, schemes other than ``http``
 and ``https`` and hosts that are, literally or by a well-known name, loopback, link-local,
 private, shared (CGNAT), unspecified, multicast or reserved.
 
@@ -96,7 +96,7 @@ _IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 
 @dataclass(frozen=True)
 class UrlPolicy:
-    """What :func:`check_url` lets through: the allowed schemes (lower case) and whether hosts on
+    """What `check_url` lets through: the allowed schemes (lower case) and whether hosts on
     private, loopback and link-local networks are allowed (``allow_private``)."""
 
     schemes: frozenset[str] = DEFAULT_URL_SCHEMES

@@ -233,7 +233,7 @@ def find_fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[Fenc
 
 def has_wrappers(text: str) -> bool:
     """Does ``text`` hold any wrapper token? One C-speed scan an answer, so that answers
-    without them (most) skip :func:`widen` for every block."""
+    without them (most) skip `widen` for every block."""
     return _WRAPPERS.search(text) is not None
 
 

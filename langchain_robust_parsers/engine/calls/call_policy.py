@@ -1,7 +1,7 @@
 """Which decoded calls may run: named and typed by the bound tools, and the calls that must not
 run (to a tool that is not bound, or cut off) set apart as invalid calls with their reason.
 
-A written name is matched to a bound tool's by :class:`ToolNameMatcher` (``GetWeather``,
+A written name is matched to a bound tool's by `ToolNameMatcher` (``GetWeather``,
 ``getWeather`` and ``get-weather`` all call ``get_weather``), the one rule every call reader
 follows; the report names each renaming (``tool_name``).
 
@@ -41,7 +41,7 @@ UNKNOWN_TOOL_REASON = "Unknown tool {name!r}: it is not among the bound tools ({
 @dataclass(frozen=True)
 class InvalidCall:
     """A call that must not run: its name when known, the call as text (``name({..})``, or
-    :data:`CUT_OFF_ARGS` / :data:`MALFORMED_ARGS` when it was not read), and why."""
+    `CUT_OFF_ARGS` / `MALFORMED_ARGS` when it was not read), and why."""
 
     name: str | None
     args: str
@@ -68,7 +68,7 @@ class CallPolicy:
     @property
     def positional(self) -> Positional:
         """How the decoder keeps Python positional arguments: aside, to be placed on the bound
-        tools' parameters (:meth:`place`), when there are schemas; else dropped, as BFCL does."""
+        tools' parameters (`place`), when there are schemas; else dropped, as BFCL does."""
         return "map" if self.schemas else "drop"
 
     def name(

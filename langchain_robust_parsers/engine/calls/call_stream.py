@@ -1,11 +1,11 @@
 """Reading a model's answer for tool calls, whole or while it streams.
 
-:func:`parse_answer` decides, for a complete answer, which calls it holds and what text is left;
-:class:`CallStreamSplitter` follows the same answer as it streams and says, chunk by chunk, which
+`parse_answer` decides, for a complete answer, which calls it holds and what text is left;
+`CallStreamSplitter` follows the same answer as it streams and says, chunk by chunk, which
 text is certainly prose (to show now) and which calls are certainly final (to hand out now).
 Nothing it hands out is ever taken back: text that might still turn out to be a call is held
-until the stream decides, and at the end :meth:`CallStreamSplitter.finish` adds exactly what
-:func:`parse_answer` gives beyond what was handed out. Plain text in, plain values out: no
+until the stream decides, and at the end `CallStreamSplitter.finish` adds exactly what
+`parse_answer` gives beyond what was handed out. Plain text in, plain values out: no
 LangChain import.
 
 Which calls count (the same rule for both):
@@ -179,10 +179,10 @@ class ParsedAnswer:
 def answer_content(text: str, decoded: DecodedCalls) -> str:
     """What is left of ``text`` once the calls ``decoded`` found in it are taken out.
 
-    Calls written inside prose leave the prose around them (:func:`remaining_text`); calls of a
+    Calls written inside prose leave the prose around them (`remaining_text`); calls of a
     dialect leave what its record's ``remaining`` rule says: for call blocks, the text before
     the first call as written, as the serving stacks' tool parsers return it
-    (:func:`content_before_calls`); for a harmony answer (gpt-oss), its final and preamble text.
+    (`content_before_calls`); for a harmony answer (gpt-oss), its final and preamble text.
     """
     if decoded.report.source == "span":
         return remaining_text(text, decoded.spans)
@@ -195,7 +195,7 @@ def answer_content(text: str, decoded: DecodedCalls) -> str:
 def content_without_calls(decoded: DecodedCalls) -> bool:
     """Is ``decoded``, holding no call, still an answer whose markup is not content (its
     dialect's record says so: harmony's channel headers and analysis)? Then its content is
-    :func:`answer_content`'s, not the whole text."""
+    `answer_content`'s, not the whole text."""
     if decoded.calls:
         return False
     record = dialect_record(decoded.dialect)
@@ -258,7 +258,7 @@ class StreamStep:
     calls: tuple[ParsedCall, ...] = ()
     conflicts: tuple[str, ...] = ()
     """What was handed out earlier and disagrees with the final answer (it cannot be taken
-    back); only :meth:`CallStreamSplitter.finish` sets it, for the caller to report."""
+    back); only `CallStreamSplitter.finish` sets it, for the caller to report."""
 
 
 _Verdict = Literal["prose", "calls"]
@@ -287,8 +287,8 @@ class CallStreamSplitter:
     """Follow an answer as it streams: hand out prose as soon as it is certainly prose, and
     calls inside dialect markers as soon as their block is closed.
 
-    ``feed(delta)`` returns the :class:`StreamStep` the new text allows; ``finish(answer)``,
-    given :func:`parse_answer` of the whole text, returns the rest, so that the content and calls
+    ``feed(delta)`` returns the `StreamStep` the new text allows; ``finish(answer)``,
+    given `parse_answer` of the whole text, returns the rest, so that the content and calls
     handed out in all add up to that answer. Text that may be a call (a marker, a fenced block,
     a bracket, ``name(``...) is held until it is complete; if it holds calls, everything after it
     is held to the end, since what is left of a message with calls is only known then. Calls
@@ -342,11 +342,11 @@ class CallStreamSplitter:
 
     def hold(self, delta: str) -> None:
         """Take the next piece without reading it: once the caller stopped the reading while
-        streaming (an engine bug), :meth:`finish` hands out the rest of the answer at the end."""
+        streaming (an engine bug), `finish` hands out the rest of the answer at the end."""
         self.text += delta
 
     def finish(self, answer: ParsedAnswer) -> StreamStep:
-        """The rest of ``answer`` (``parse_answer`` of :attr:`text`) beyond what was handed
+        """The rest of ``answer`` (``parse_answer`` of `text`) beyond what was handed
         out. Its ``conflicts`` name what was handed out and disagrees with the answer (it cannot
         be taken back); the engine does not log, the caller reports them.
         """
@@ -415,7 +415,7 @@ class CallStreamSplitter:
     # ------------------------------------------------------------------ judging held text
 
     def _decode(self, unit: str) -> DecodedCalls:
-        """The calls of ``unit`` as :func:`parse_answer` will read them."""
+        """The calls of ``unit`` as `parse_answer` will read them."""
         return decode_calls(unit, dialect=self.dialect, positional=self.policy.positional)
 
     def _judge(self, candidate: _Candidate, unit: str) -> tuple[_Verdict, tuple[ParsedCall, ...]]:

@@ -1,12 +1,12 @@
 """How calls, tool results and tool prompts are written in a dialect: the registry's writers.
 
-A :class:`CallWriter` is what a dialect record
-(:mod:`~langchain_robust_parsers.engine.calls.dialect_registry`) holds as ``writers``: the
-text :class:`~langchain_robust_parsers.chat_models.TextToolCallingChatModel` puts in the system
+A `CallWriter` is what a dialect record
+(`dialect_registry`) holds as ``writers``: the
+text `TextToolCallingChatModel` puts in the system
 prompt, and how it writes earlier calls and tool results back into the conversation, so that
 the model sees its own convention. The writers of marker dialects are built from the record's
 markers, so a call is written with the tags its reader reads.
-:mod:`~langchain_robust_parsers.engine.calls.tool_prompts` looks a writer up by name.
+`tool_prompts` looks a writer up by name.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fast path of :func:`~langchain_robust_parsers.engine.calls.dialects.decode_calls`: an
+"""The fast path of `decode_calls`: an
 answer whose call blocks are all plainly well formed, in the dialects open models write most.
 
 Dialects read here: Hermes JSON, Qwen3-Coder XML and GLM inside ``<tool_call>``; MiniMax-M2's
@@ -91,7 +91,7 @@ _SPACE = " \t\r\n"
 _NAME = r"([A-Za-z_][\w.\-]*)"
 _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
-1: what the general reader keeps after :func:`layout_trimmed`, nothing to trim), else any
+1: what the general reader keeps after `layout_trimmed`, nothing to trim), else any
 text without ``<`` (group 2, trimmed as the general reader trims it)."""
 
 # Every tag below is spelled once, by the general reader (markup_calls) or the registry's
@@ -125,7 +125,7 @@ _JSON_STARTS = frozenset('-0123456789[{"tfn')
 
 
 def _text_or_json(raw: str) -> Any:
-    """:func:`json_or_text`, without its work for the commonest values: plain text and small
+    """`json_or_text`, without its work for the commonest values: plain text and small
     integers."""
     c = raw[:1]
     if c and c not in _JSON_STARTS and not c.isspace():

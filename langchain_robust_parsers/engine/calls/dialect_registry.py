@@ -2,14 +2,14 @@
 
 A record names the dialect, its markers (the tokens that open and close a call block), how its
 body is read (``reader``), what is left of the answer once the calls are taken out
-(``remaining``, a rule of :mod:`~langchain_robust_parsers.engine.calls.remaining_content`),
+(``remaining``, a rule of `remaining_content`),
 how the chat model prompts in it (``writers``, see
-:mod:`~langchain_robust_parsers.engine.calls.call_writers`), the few differences of its body
+`call_writers`), the few differences of its body
 that the JSON/Python reader handles, and the model families that write it. The code reads these
-fields, never a dialect's name: :mod:`~langchain_robust_parsers.engine.calls.dialects` finds
+fields, never a dialect's name: `dialects` finds
 the blocks and reads them with the record's reader, the stream splitter holds text at the same
 markers, ``answer_content`` applies the record's rule and
-:mod:`~langchain_robust_parsers.engine.calls.tool_prompts` its writers. Adding a dialect is one
+`tool_prompts` its writers. Adding a dialect is one
 record here, plus its reader when the body is new (a built-in reader's name, or the reader
 function itself), plus its tests; ``docs/tool-call-dialects.md`` shows one.
 
@@ -20,10 +20,10 @@ Readers by name:
 - ``tool_call``: as ``calls``, or Qwen3-Coder's ``<function=..>`` elements, or GLM's
   ``NAME<arg_key>..``, whichever the body holds;
 - ``xml`` / ``invoke`` / ``dsml``: parameter elements (see
-  :mod:`~langchain_robust_parsers.engine.calls.markup_calls`);
+  `markup_calls`);
 - ``kimi``, ``gemma``: those models' own forms; ``harmony``: gpt-oss's messages;
 - ``tool_calls``: a JSON list, or Hunyuan's ``<tool_call>`` elements; ``hunyuan``, ``gemma4``,
-  ``functionary``: see :mod:`~langchain_robust_parsers.engine.calls.markup_variants`.
+  ``functionary``: see `markup_variants`.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ __all__ = [
 
 MarkupReader = Callable[[str, int, int, RepairLog, bool], list[ParsedCall]]
 """A reader of a block body ``text[a:b]``: ``(text, a, b, log, closed) -> calls``, raising
-:class:`~langchain_robust_parsers.engine.calls.parsed_call.CallDecodeError` for a body that
+`CallDecodeError` for a body that
 does not decode; ``closed`` is false for a block cut off before its closing tag."""
 
 
@@ -122,7 +122,7 @@ class Marker:
 class DialectRecord:
     """One tool-call dialect.
 
-    ``reader``: the name of a built-in reader (see the module doc) or a :data:`MarkupReader`
+    ``reader``: the name of a built-in reader (see the module doc) or a `MarkupReader`
     of the dialect's own. ``remaining``: the content left once the calls are taken out (by
     default the text before the first call block as written, ``''`` when only whitespace, as
     the serving stacks' tool parsers leave it). ``content_without_calls``: an answer read in
@@ -483,7 +483,7 @@ def dialect_record(name: str) -> DialectRecord | None:
 
 def call_writer(name: str) -> CallWriter:
     """The writer called ``name`` (``hermes``, ``python``...), from the record that holds it;
-    raises :class:`KeyError` for a name no record writes."""
+    raises `KeyError` for a name no record writes."""
     return _WRITERS[name]
 
 

@@ -21,7 +21,7 @@ An item's name is read from ``name``, ``function``, ``tool_name``, ``tool`` or
 ``params``, as an object or as a JSON-encoded string. Every JSON payload goes through the JSON
 engine, so its repairs (trailing commas, single quotes, comments, cut-off text...) apply.
 
-:func:`decode_calls` finds the calls in an answer: reasoning blocks are skipped; then the
+`decode_calls` finds the calls in an answer: reasoning blocks are skipped; then the
 dialect markers, then fenced blocks (any language tag, Gemini's ``tool_code`` included), then the
 whole text, then calls written inside prose.
 """
@@ -273,7 +273,7 @@ def _open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
 
 
 def _json_too_deep(text: str, a: int, b: int) -> bool:
-    """Does the JSON text at ``a`` nest deeper than :data:`MAX_JSON_DEPTH`? Stops there."""
+    """Does the JSON text at ``a`` nest deeper than `MAX_JSON_DEPTH`? Stops there."""
     depth = 0
     for m in _JSON_DEPTH_TOKEN.finditer(text, a, b):
         kind = m.lastgroup
@@ -341,7 +341,7 @@ def _decode_json_block(
     text: str, a: int, b: int, log: RepairLog, *, in_marker: bool, closed: bool = False
 ) -> tuple[list[ParsedCall], int] | None:
     """The calls of the JSON values in ``text[a:b]`` and where the last one ended; ``None``
-    when there is no JSON value; raises :class:`CallDecodeError` for a value that is not a call
+    when there is no JSON value; raises `CallDecodeError` for a value that is not a call
     list (in a marker). In a ``closed`` block, missing last brackets are a repair."""
     calls: list[ParsedCall] = []
     end = a
@@ -483,7 +483,7 @@ def _decode_body(
     ctx: _Ctx, a: int, b: int, *, dialect: str, in_marker: bool, closed: bool = True
 ) -> list[ParsedCall] | None:
     """The calls in ``text[a:b]``: ``None`` when it holds nothing call-like, ``[]`` for an
-    empty call list; raises :class:`CallDecodeError` for call-like text that does not decode."""
+    empty call list; raises `CallDecodeError` for call-like text that does not decode."""
     text = ctx.text
     a = _skip(text, a, b, " \t\r\n")
     if a >= b:
@@ -608,8 +608,8 @@ def decode_calls(
 
     Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
     any; else fenced blocks; else the whole text; else calls written inside prose. Returns
-    :class:`DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
-    raises :class:`CallDecodeError` when call-like text does not decode.
+    `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
+    raises `CallDecodeError` when call-like text does not decode.
     """
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
@@ -725,7 +725,7 @@ def _tagged(
 
 def _clean_blocks(ctx: _Ctx, dialect: str) -> DecodedCalls | None:
     """The calls of an answer of plain well-formed blocks, read on the fast path: what the
-    general path gives (harmony and reasoning first, then :func:`_from_blocks`), or ``None``.
+    general path gives (harmony and reasoning first, then `_from_blocks`), or ``None``.
     The fast path itself makes sure that the answer holds no reasoning tag."""
     if dialect not in ("auto", "json"):
         return None
@@ -757,8 +757,8 @@ def _sub(ctx: _Ctx) -> _Ctx:
 
 
 def _fence_calls(ctx: _Ctx, fence: Fence) -> tuple[list[ParsedCall] | None, CallKind | None]:
-    """The calls in a fenced block and their syntax; raises :class:`CallDecodeError`
-    (:class:`CodeNotCallsError` for Python code that is not calls)."""
+    """The calls in a fenced block and their syntax; raises `CallDecodeError`
+    (`CodeNotCallsError` for Python code that is not calls)."""
     a, b = fence.body_start, fence.body_stop
     got = _decode_body(ctx, a, b, dialect="", in_marker=False)
     if got is not None:

@@ -90,7 +90,7 @@ ARG_KEY_OPEN, ARG_KEY_CLOSE = "<arg_key>", "</arg_key>"
 ARG_VALUE_OPEN, ARG_VALUE_CLOSE = "<arg_value>", "</arg_value>"
 """GLM's key/value tags (Hunyuan's are the same with a checkpoint suffix before the ``>``)."""
 GLM_ARG_TAGS = (ARG_KEY_OPEN, ARG_KEY_CLOSE, ARG_VALUE_OPEN, ARG_VALUE_CLOSE)
-"""The four tags in the order :func:`arg_pairs` takes them."""
+"""The four tags in the order `arg_pairs` takes them."""
 KIMI_ARGS = "<|tool_call_argument_begin|>"
 """Kimi K2's token between the call id and the JSON arguments."""
 KIMI_NAMESPACE = "functions."
@@ -102,7 +102,7 @@ GEMMA_ESCAPE = "<escape>"
 
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
-"""A tag head holding only ``name="NAME"``: the same value :data:`_ATTR` would read."""
+"""A tag head holding only ``name="NAME"``: the same value `_ATTR` would read."""
 _IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
@@ -157,7 +157,7 @@ def json_object(
     text: str, a: int, b: int, log: RepairLog, what: str
 ) -> tuple[dict[str, Any], bool]:
     """The JSON object in ``text[a:b]`` and whether it was cut off; raises
-    :class:`CallDecodeError` when there is none."""
+    `CallDecodeError` when there is none."""
     a = _skip_ws(text, a, b)
     if a >= b:
         return {}, False

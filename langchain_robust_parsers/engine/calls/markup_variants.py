@@ -12,7 +12,7 @@ compact calls, Functionary's recipient lines and CWM's ``<tool:>`` tags.
   takes raw code).
 
 Each reader takes the block body ``text[a:b]`` and whether the block was closed, as the readers
-of :mod:`~langchain_robust_parsers.engine.calls.markup_calls` do: a call cut off at the end of
+of `markup_calls` do: a call cut off at the end of
 the answer is dropped and the answer marked truncated.
 """
 

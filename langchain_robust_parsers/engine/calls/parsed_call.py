@@ -1,7 +1,7 @@
 """What the function-call decoders return, and the error they raise.
 
-Shared by :mod:`~langchain_robust_parsers.engine.calls.python_calls` (Python call syntax, the BFCL
-format) and :mod:`~langchain_robust_parsers.engine.calls.dialects` (the JSON tool-call dialects of
+Shared by `python_calls` (Python call syntax, the BFCL
+format) and `dialects` (the JSON tool-call dialects of
 open models). Nothing here imports LangChain.
 """
 

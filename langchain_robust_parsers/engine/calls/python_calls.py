@@ -7,9 +7,9 @@ only: nothing is compiled to bytecode, evaluated or executed. Values are resolve
 node                          value
 ============================  =====================================================================
 constant                      its value; ``...`` -> ``"..."``; an int beyond
-                              :data:`MAX_LITERAL_INT_BITS` -> its source text
-``-x`` / ``+x`` / ``~x``      on numbers only, by :func:`evaluate_arithmetic`; else source text
-arithmetic (``2**3``)         numbers only, bounded (:data:`MAX_INT_BITS`); ``str + str`` and a
+                              `MAX_LITERAL_INT_BITS` -> its source text
+``-x`` / ``+x`` / ``~x``      on numbers only, by `evaluate_arithmetic`; else source text
+arithmetic (``2**3``)         numbers only, bounded (`MAX_INT_BITS`); ``str + str`` and a
                               bounded ``str * int`` too; anything else -> source text
 list, tuple, set              a list
 dict                          a dict (keys resolved; an unhashable key -> its source text)
@@ -20,10 +20,10 @@ subscript, lambda, f-string,  the source text, never evaluated
 comparison, anything else
 ============================  =====================================================================
 
-Hostile text stays cheap: :func:`scan_shape` bounds the nesting a tree can have before
+Hostile text stays cheap: `scan_shape` bounds the nesting a tree can have before
 ``ast.parse`` sees the text (``ast.parse`` itself raises ``MemoryError`` on 100 000 unary minus
 signs and ``RecursionError`` on a chain of 100 000 ``+1``), everything ``ast.parse`` can raise is
-caught, and resolution is bounded by :data:`MAX_VALUE_DEPTH`.
+caught, and resolution is bounded by `MAX_VALUE_DEPTH`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ Positional = Literal["drop", "keep", "map"]
 
 MAX_SYNTAX_DEPTH = 100
 """How deep a text may nest before ``ast.parse`` sees it: brackets plus runs of operators, dots
-and chained calls, summed along the deepest path (:func:`scan_shape`). A call list from a model
+and chained calls, summed along the deepest path (`scan_shape`). A call list from a model
 nests a few levels; ``ast.parse`` fails with ``MemoryError`` or ``RecursionError`` somewhere past
 a few thousand, after spending time and memory on it."""
 
@@ -210,7 +210,7 @@ def scan_shape(
 def matching_close(src: str, open_pos: int, stop: int) -> int:
     """The offset of the bracket closing the one at ``open_pos`` (strings and comments
     skipped), or ``-1`` when it is not closed before ``stop``, a closer does not match, or the
-    brackets nest deeper than :data:`MAX_SYNTAX_DEPTH` (no call list could be read there)."""
+    brackets nest deeper than `MAX_SYNTAX_DEPTH` (no call list could be read there)."""
     stack: list[str] = []
     for m in _BRACKET_TOKEN.finditer(src, open_pos, stop):
         kind = m.lastgroup
@@ -258,7 +258,7 @@ def _bounded(value: object) -> bool:
 
 
 def _power_too_large(base: object, exp: object) -> bool:
-    """``int ** int`` whose result would pass :data:`MAX_INT_BITS`, decided before computing."""
+    """``int ** int`` whose result would pass `MAX_INT_BITS`, decided before computing."""
     if type(base) is not int or type(exp) is not int or exp < 0:
         return False
     if base in (-1, 0, 1):
@@ -267,7 +267,7 @@ def _power_too_large(base: object, exp: object) -> bool:
 
 
 def _apply(op: ast.operator, left: Any, right: Any) -> Any:
-    """One bounded binary operation on evaluated operands, or :data:`NOT_EVALUABLE`."""
+    """One bounded binary operation on evaluated operands, or `NOT_EVALUABLE`."""
     if _is_number(left) and _is_number(right):
         if isinstance(op, ast.Pow) and _power_too_large(left, right):
             return NOT_EVALUABLE
@@ -305,7 +305,7 @@ def _apply(op: ast.operator, left: Any, right: Any) -> Any:
 
 
 def evaluate_arithmetic(node: ast.AST, depth: int = 0) -> Any:
-    """The value of arithmetic over literals, or :data:`NOT_EVALUABLE`.
+    """The value of arithmetic over literals, or `NOT_EVALUABLE`.
 
     Only number and string constants, unary ``-``/``+``/``~`` and the binary operators
     ``+ - * / // % **`` are evaluated, on bounded operands with bounded results: ``2**3`` is 8,
@@ -354,7 +354,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class _TooDeep(Exception):
-    """A value nested past :data:`MAX_VALUE_DEPTH`."""
+    """A value nested past `MAX_VALUE_DEPTH`."""
 
 
 class _Source:
@@ -582,7 +582,7 @@ def _attempts(src: str, shape: Shape) -> Iterator[tuple[str, Literal["eval", "ex
 def _parse_calls(src: str, pos: int, log: RepairLog, *, tolerant: bool = True) -> _Parsed:
     """Parse ``src`` as a call list: as one expression, with missing brackets added, one call
     per line or ``;``, then cut back to its complete calls when it was cut off; then, once, the
-    same after the tolerant repairs (:mod:`.python_repair`)."""
+    same after the tolerant repairs (`python_repair`)."""
     shape = scan_shape(src, bound=MAX_SYNTAX_DEPTH - 1)  # one level kept for added brackets
     if shape.too_deep_at >= 0:
         raise CallDecodeError(
@@ -744,9 +744,9 @@ def decode_python_calls(
     Accepts a list ``[f(a=1), g(b=2)]``, one call, calls separated by commas, line breaks or
     ``;``, a call list cut off after its complete calls, and the whole thing quoted as one
     string. Backticks and whitespace around it are ignored. Repairs are recorded in ``log``.
-    Returns ``[]`` for an empty text or ``[]``; raises :class:`CallDecodeError` (kind ``ast``)
+    Returns ``[]`` for an empty text or ``[]``; raises `CallDecodeError` (kind ``ast``)
     when the text is not a call list. ``tolerant=False`` skips the tolerant pass
-    (:mod:`.python_repair`) for callers that repair in their own way.
+    (`python_repair`) for callers that repair in their own way.
     """
     log = RepairLog() if log is None else log
     a, b = _strip(text, start, len(text) if stop is None else stop)
@@ -769,7 +769,7 @@ def decode_python_calls(
 
 
 def _resolve_all(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedCall]) -> None:
-    """:func:`_resolve`, its depth errors turned into :class:`CallDecodeError`."""
+    """`_resolve`, its depth errors turned into `CallDecodeError`."""
     try:
         _resolve(nodes, resolver, calls)
     except _TooDeep:
@@ -781,7 +781,7 @@ def _resolve_all(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedC
 
 
 def _resolve(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedCall]) -> None:
-    """Append the calls of ``nodes``; raises ``_TooDeep`` and :class:`CallDecodeError`."""
+    """Append the calls of ``nodes``; raises ``_TooDeep`` and `CallDecodeError`."""
     log, a = resolver.log, resolver.pos
     for node in nodes:
         node = _unwrap(node, log, a)

@@ -1,8 +1,8 @@
 """What is left of an answer once its calls are taken out: the remaining-content rules.
 
-Each dialect record (:mod:`~langchain_robust_parsers.engine.calls.dialect_registry`) names one
-of these rules as its ``remaining``; :func:`~langchain_robust_parsers.engine.calls.call_stream.
-answer_content` applies the rule of the dialect an answer was read in. A rule takes the answer
+Each dialect record (`dialect_registry`) names one
+of these rules as its ``remaining``; `answer_content` applies the rule of the dialect an answer was
+read in. A rule takes the answer
 and the call regions found in it (``(start, stop)`` offsets) and returns the content.
 """
 
@@ -73,7 +73,7 @@ def content_before_calls(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 def content_after_text_recipient(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """As :func:`content_before_calls`, without Functionary's ``all`` recipient line that
+    """As `content_before_calls`, without Functionary's ``all`` recipient line that
     opens text meant for the user."""
     content = content_before_calls(text, spans)
     if content.startswith(FUNCTIONARY_TEXT_RECIPIENT):

@@ -10,7 +10,7 @@ own validation reports it). Nothing is evaluated: numbers and JSON are read with
 
 A value of a parameter with an ``enum`` (a ``Literal`` or ``Enum`` in the tool's signature) that
 is not one of its members becomes the one member it names ignoring case, ``_``, ``-`` and spaces
-(``"C"`` for ``Literal["c", "f"]`` is ``"c"``), by :func:`match_literal`, the rule the Pydantic
+(``"C"`` for ``Literal["c", "f"]`` is ``"c"``), by `match_literal`, the rule the Pydantic
 parsers follow; named ``coerce:<tool>.<argument>:enum``.
 """
 
@@ -132,7 +132,7 @@ def _typed(value: Any, raw: str | None, kinds: list[str]) -> tuple[bool, Any, st
 
 
 def _member(value: Any, prop: Mapping[str, Any]) -> Any:
-    """The ``enum`` member of ``prop`` that ``value`` names (see :func:`match_literal`), or
+    """The ``enum`` member of ``prop`` that ``value`` names (see `match_literal`), or
     ``value`` itself."""
     members = prop.get("enum")
     if not isinstance(members, list) or not isinstance(value, str):

@@ -1,11 +1,11 @@
 """Tool-call arguments and tool names: what the tools parsers need from the engine.
 
-- :func:`decode_arguments` turns the argument text of one tool call into the object it meant:
+- `decode_arguments` turns the argument text of one tool call into the object it meant:
   strict ``json.loads`` first (C speed, the common case), then the JSON engine's candidates in
   its order, the first that is an object winning. Empty arguments (``""``, whitespace, ``null``,
   ``[]``) mean a call without parameters, as langchain-core reads them; a list holding exactly one
-  object gives that object. Everything else raises :class:`ToolArgumentsError`.
-- :class:`ToolNameMatcher` maps the names models write to the names of the bound tools: exactly,
+  object gives that object. Everything else raises `ToolArgumentsError`.
+- `ToolNameMatcher` maps the names models write to the names of the bound tools: exactly,
   then ignoring case and the separators ``_``, ``-``, ``.`` and spaces (``get-weather``,
   ``Get_Weather`` and ``get.weather`` all find ``get_weather``; ``math_factorial`` finds
   ``math.factorial``), then by the last dotted component (``functions.get_weather``). A name that
@@ -83,7 +83,7 @@ def decode_arguments(
 
     ``strict`` is ``json.loads``'s: with ``True``, control characters inside strings fail the
     first, strict pass and are left to the engine's repairs. With ``allow_truncated=False`` a
-    cut-off argument text is an error. Raises :class:`ToolArgumentsError`.
+    cut-off argument text is an error. Raises `ToolArgumentsError`.
     """
     if raw is None or not raw.strip():
         return {}, ParseReport(end=len(raw or ""))
@@ -184,5 +184,5 @@ class ToolNameMatcher:
 
 @functools.lru_cache(maxsize=256)
 def tool_name_matcher(names: tuple[str, ...]) -> ToolNameMatcher:
-    """A shared :class:`ToolNameMatcher` for ``names`` (parsers are rebuilt often in chains)."""
+    """A shared `ToolNameMatcher` for ``names`` (parsers are rebuilt often in chains)."""
     return ToolNameMatcher(names)

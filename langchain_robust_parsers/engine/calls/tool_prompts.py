@@ -1,4 +1,4 @@
-"""The fixed texts of :class:`TextToolCallingChatModel`: tool prompts, calls and results.
+"""The fixed texts of `TextToolCallingChatModel`: tool prompts, calls and results.
 
 A model without native tool calling learns about its tools from a system message and writes its
 calls as text; the wrapper writes earlier calls and tool results back into the conversation in
@@ -22,8 +22,8 @@ the same convention. Five dialects:
   ``[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}``, results inside
   ``[TOOL_RESULTS][/TOOL_RESULTS]`` (Mistral's own convention).
 
-Each dialect is a writer (:class:`~langchain_robust_parsers.engine.calls.call_writers.
-CallWriter`) held by the dialect record whose reader reads what it writes; the functions here
+Each dialect is a writer (`CallWriter`) held by the dialect record whose reader reads what it
+writes; the functions here
 look the writer up by name in the registry. Everything here is plain text in, text out: no
 LangChain import. The texts are part of the public contract (snapshot-tested): changing them
 changes what every wrapped model sees.
@@ -75,7 +75,7 @@ TOOL_PROMPTS: Mapping[ToolDialect, str] = MappingProxyType(
     {name: call_writer(name).tool_prompt for name in TOOL_DIALECTS}
 )
 """The system prompt describing the tools, by dialect, with ``{tools}`` where the schemas go.
-A custom ``tool_prompt`` replaces it (see :func:`render_tool_prompt`)."""
+A custom ``tool_prompt`` replaces it (see `render_tool_prompt`)."""
 
 _REQUIRED_LINE = "You must call at least one function in this answer."
 _NAMED_LINE = 'You must call the function "{name}" in this answer.'
@@ -138,7 +138,7 @@ def render_tool_prompt(
     parallel: bool = True,
     template: str | None = None,
 ) -> str:
-    """The system prompt for ``tools``: ``template`` (default :data:`TOOL_PROMPTS`) with the
+    """The system prompt for ``tools``: ``template`` (default `TOOL_PROMPTS`) with the
     schemas in place of ``{tools}`` (after it, on a new paragraph, when it has no
     placeholder), then the tool-choice sentences, one a line."""
     schemas = render_tool_schemas(tools, dialect)

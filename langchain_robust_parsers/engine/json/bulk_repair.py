@@ -39,7 +39,7 @@ def _token_pattern(quotes: str) -> re.Pattern[str]:
     loop, three times faster than trying each alternative at each character. A string without
     escapes is matched by a plain class run; only one with escapes takes the slower
     alternative. A quote no string closes on its line takes the rest of the line (see
-    :func:`_split_tokens`). No alternative nests a quantifier."""
+    `_split_tokens`). No alternative nests a quantifier."""
     strings = "".join(
         rf"(?<={q})[^{q}\\\n]*{q}|(?<={q})(?:[^{q}\\\n]|\\.)*{q}|(?<={q})[^\n]*|" for q in quotes
     )
@@ -84,7 +84,7 @@ _COMMENT_OR_PY_WORD = re.compile(r"#|//|True|False|None")
 _SINGLE_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 SPARSE_CHARS_PER_FIX = 200
-"""The sparse route (:func:`_rewrite_sparse`) spends about as much Python time on one possible
+"""The sparse route (`_rewrite_sparse`) spends about as much Python time on one possible
 defect as the string-splitting route spends on 200 characters; denser documents (a JavaScript
 object, where every key needs quotes) take the splitting route."""
 SPARSE_MIN_FIXES = 16
@@ -137,7 +137,7 @@ def _unclosed(token: str) -> bool:
 
 
 def _split_tokens(text: str, quotes: str) -> list[str]:
-    """``text`` split on the tokens of :func:`_token_pattern`, as the pattern with every
+    """``text`` split on the tokens of `_token_pattern`, as the pattern with every
     quote would split it, in linear time. A quote whose string does not close on its line
     would be read to the line's end again from each later quote of its kind, all of which
     fail alike (each is the escaped second character of a pair read past): so the pattern
@@ -174,7 +174,7 @@ def _split_tokens(text: str, quotes: str) -> list[str]:
 def _fix_parts(parts: list[str]) -> list[tuple[int, str, int]] | None:
     """Rewrite the defective tokens of ``parts`` (a ``split`` on one token group) in place;
     ``(index, repair name, original length)`` of each, or ``None`` when a token spans a string
-    marker (see :func:`_rewrite_outside`)."""
+    marker (see `_rewrite_outside`)."""
     fixes: list[tuple[int, str, int]] = []
     for i in range(1, len(parts), 2):
         token = parts[i]
@@ -263,7 +263,7 @@ def _join_escaped(chunk: str, parts: list[str], escaped: list[int]) -> list[str]
 
 
 def _quote_keys(joined: str) -> tuple[str, list[int], int]:
-    """:func:`_rewrite_outside`'s rewrite when unquoted keys are the only defect: a split on
+    """`_rewrite_outside`'s rewrite when unquoted keys are the only defect: a split on
     the keys (their colons left to the text after them) joined again with a quote, which puts
     one on each side of every key; both at C speed. Returns the text, the offsets in
     ``joined`` of the first keys and the number of keys."""
@@ -274,14 +274,14 @@ def _quote_keys(joined: str) -> tuple[str, list[int], int]:
 
 Rewritten = tuple[str, list[int], list[str], int]
 """A rewritten text, the offsets and names of its first rewrites (at most
-:data:`MAX_BULK_RECORDED`) and the number of rewrites."""
+`MAX_BULK_RECORDED`) and the number of rewrites."""
 
 
 def _rewrite_outside(
     chunk: str, start: int, log: RepairLog, *, commas: bool = True
 ) -> str | Literal[False] | None:
-    """:func:`_rewrite` for a pretty-printed JSON-like document, most of it double-quoted
-    strings (see :func:`_outside_rewrite`)."""
+    """`_rewrite` for a pretty-printed JSON-like document, most of it double-quoted
+    strings (see `_outside_rewrite`)."""
     got = _outside_rewrite(chunk, start, commas=commas)
     if not got:
         return got
@@ -371,7 +371,7 @@ def _candidates(chunk: str) -> list[tuple[int, str]] | None:
     """Where a lexical defect may start, in order, each with its first character: a colon after
     a word, a comma before a closer, a single quote, a comment, a Python literal. Each kind is
     one pattern opening with a literal, the regex engine's fastest search. ``None`` when there
-    are more than the sparse route is worth (:data:`SPARSE_CHARS_PER_FIX`)."""
+    are more than the sparse route is worth (`SPARSE_CHARS_PER_FIX`)."""
     budget = len(chunk) // SPARSE_CHARS_PER_FIX + SPARSE_MIN_FIXES
     found: list[tuple[int, str]] = []
     for pattern in (_COLON_AFTER_WORD, _TRAILING_COMMA_AT, _SINGLE_QUOTE, _COMMENT_OR_PY_WORD):
@@ -404,7 +404,7 @@ Fix = tuple[int, int, str, str]
 
 def _sparse_fix(chunk: str, p: int, kind: str) -> Fix | None:
     """The rewrite of the possible defect ``kind`` at ``p``, which lies outside any string
-    (``None``: the text stays as it is, as :func:`_fix_token` would keep it)."""
+    (``None``: the text stays as it is, as `_fix_token` would keep it)."""
     if kind == ",":
         return p, p + 1, "", "trailing_comma"
     if kind == "'":
@@ -439,7 +439,7 @@ def _sparse_fix(chunk: str, p: int, kind: str) -> Fix | None:
 
 
 def _rewrite_sparse(chunk: str, start: int, log: RepairLog) -> str | Literal[False] | None:
-    """:func:`_rewrite` for a document with few defects among many strings (a long export with
+    """`_rewrite` for a document with few defects among many strings (a long export with
     a trailing comma every few records): only the possible defects are looked at, each told
     inside or outside a string by counting the double quotes since the last one, at C speed.
     No list of the strings is built, so the cost is a few passes over the text plus one
@@ -506,7 +506,7 @@ def _plain_quotes(chunk: str) -> bool:
 def _rewrite_single_quoted(
     chunk: str, start: int, log: RepairLog, quotes: int
 ) -> str | Literal[False] | None:
-    """:func:`_rewrite` for a Python ``repr`` (strings single-quoted, no escapes; ``quotes``
+    """`_rewrite` for a Python ``repr`` (strings single-quoted, no escapes; ``quotes``
     single quotes): swapping the quotes is one ``str.replace`` (a double quote, which can only
     be text inside a string, is masked meanwhile), and what is left to rewrite (``True``,
     ``None``, keys) lies between the strings. ``False`` when this route cannot tell (an odd

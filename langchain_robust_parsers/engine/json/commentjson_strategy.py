@@ -1,4 +1,4 @@
-"""The opt-in commentjson strategy: seed 000's third strategy, behind the ``[commentjson]`` extra.
+"""The opt-in commentjson strategy, behind the ``[commentjson]`` extra.
 
 It is never on the default path. commentjson parses with a lark grammar in pure Python (about
 35 ms for 9 KB, some 1000x ``json.loads``) and pins ``lark-parser<0.8``, whose ``lark`` module

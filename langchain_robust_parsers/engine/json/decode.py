@@ -81,7 +81,7 @@ def _decode_region(
     scanner_error: bool = False,
 ) -> _Decoded | None:
     """Decode the value that starts ``region``, or ``None`` if it holds none. With
-    ``scanner_error``, when the lenient scanner gave up its :class:`LenientError` is raised
+    ``scanner_error``, when the lenient scanner gave up its `LenientError` is raised
     instead (its ``pos`` and ``too_deep`` tell a search where to go on)."""
     a = skip_space(text, region.start, region.stop)
     if a >= region.stop:
@@ -140,7 +140,7 @@ def _decode_region(
     if source != "span" and rest and not rest.isspace() and set(rest) <= _TRAILING_CLOSERS:
         log.add("extra_closer", end + len(rest) - len(rest.lstrip()))
     value = _undo_double_encoding(value, log, a)
-    dropped = _values_after(text, end, region.stop) if source == "whole" else ()
+    dropped = _values_after(text, end, region.stop) if source != "span" else ()  # JSON Lines
     report = ParseReport(
         source=source,
         start=a,
@@ -440,7 +440,7 @@ def _located_candidates(
 def _span_candidates(
     text: str, begin: int, prefix: RepairLog, skip: list[tuple[int, int]]
 ) -> list[_Decoded]:
-    """Payloads that start at a ``{`` or ``[`` in prose, within :data:`SPAN_SCAN_BUDGET`."""
+    """Payloads that start at a ``{`` or ``[`` in prose, within `SPAN_SCAN_BUDGET`."""
     found = []
     pos = begin
     budget = SPAN_SCAN_BUDGET * (len(text) + 1)
@@ -468,8 +468,8 @@ def _span_candidates(
 def decode(
     text: str, *, allow_truncated: bool = True, stream_prefix: bool = False
 ) -> tuple[Any, ParseReport]:
-    """The best payload of ``text``; raises :class:`JsonEngineError` when there is none.
-    ``stream_prefix`` reads ``text`` as an unfinished stream (see :func:`iter_candidates`)."""
+    """The best payload of ``text``; raises `JsonEngineError` when there is none.
+    ``stream_prefix`` reads ``text`` as an unfinished stream (see `iter_candidates`)."""
     for value, report in iter_candidates(
         text, allow_truncated=allow_truncated, stream_prefix=stream_prefix
     ):

@@ -4,7 +4,7 @@ Most broken model output has one or two defects (a trailing comma, a comment, a 
 Re-running ``json``'s C decoder after a targeted edit costs a few passes at C speed, far less
 than any scan in Python. Each edit is a named rule keyed on the decoder's message and the
 character at its error position; anything the rules do not recognise, or more defects than
-:data:`MAX_DECODER_REPAIRS`, is left to the lenient scanner.
+`MAX_DECODER_REPAIRS`, is left to the lenient scanner.
 
 Cut-off text goes to jiter's partial mode (through ``pydantic_core.from_json``) once jiter itself
 confirms that its first error is the end of the text, because partial mode otherwise stops
@@ -260,7 +260,7 @@ def decode_with_repairs(
 
 
 DENSITY_MIN_CHARS = 2_000
-"""Documents shorter than this always get all :data:`MAX_DECODER_REPAIRS` attempts."""
+"""Documents shorter than this always get all `MAX_DECODER_REPAIRS` attempts."""
 
 
 def _too_many_ahead(found: int, pos: int, size: int) -> bool:

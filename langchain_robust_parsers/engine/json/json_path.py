@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from langchain_robust_parsers.engine.json.over_escaped import read_over_escaped
+
 _QUOTES = "\"'"
 _OPENERS = "{[("
 _CLOSERS = "}])"
@@ -92,6 +94,12 @@ def paths_at(src: str, start: int, stop: int, positions: list[int]) -> dict[int,
             w += 1
         c = src[at]
         bare = src[seg:at].strip()  # an unquoted key or a bare value before this character
+        if c == '"' and bare == "\\":
+            # `\\"foo\\"`: an over-escaped string (``escaped_quotes``) is one token.
+            read = read_over_escaped(src, at - 1, stop)
+            i = seg = stop if read is None else read[1]
+            last_token = "" if read is None else read[0]
+            continue
         if c == ":":
             # ``http:`` in a bare value; ``1 "b":`` or ``1 b:`` is a key after a missing comma.
             in_word = bool(stack) and stack[-1][1] is not None and bare.isalnum()

@@ -1,10 +1,10 @@
 """The last-resort decoder: an iterative, linear-time scanner that repairs as it reads.
 
 It runs only when the C decoder and the error-position repairs have given up. Each repair is a
-named rule (the names are what :class:`~langchain_robust_parsers.engine.report.ParseReport`
+named rule (the names are what `ParseReport`
 lists). Work stays linear in the text: runs of ordinary characters are consumed by compiled
 regular expressions without nested quantifiers, well-formed sub-values near the root are handed
-to the C decoder, and nesting is held on an explicit stack bounded by :data:`MAX_DEPTH`.
+to the C decoder, and nesting is held on an explicit stack bounded by `MAX_DEPTH`.
 
 Positions are offsets into the original input: the scanner reads ``src`` between ``pos`` and
 ``end`` and never slices the payload out of it.
@@ -64,10 +64,10 @@ def scan_value(
     the text (``at_text_end``), else a ``missing_closer`` repair is recorded. With
     ``stream_prefix`` the text is an unfinished stream: closers at the end of an open string
     are its content so far (LangChain's ``parse_partial_json``), not a missing quote. Raises
-    :class:`LenientError` when no value can be recovered.
+    `LenientError` when no value can be recovered.
 
     The driver: skip space and comments, then try the rules of the current state
-    (:data:`~.scan_rules.RULES`) in order until one applies.
+    (`RULES`) in order until one applies.
     """
     scan = Scan(src, end, log, at_text_end=at_text_end, stream_prefix=stream_prefix)
     state = VALUE

@@ -42,7 +42,7 @@ class Region:
 
 def payload_start(text: str, log: RepairLog) -> int:
     """Skip a byte-order mark and leading reasoning (the forms of
-    :mod:`~langchain_robust_parsers.engine.lexicon.reasoning`): closed blocks, and everything
+    `reasoning`): closed blocks, and everything
     before a lone closing marker (templates that put the opening marker in the prompt)."""
     pos = 0
     if text.startswith("\ufeff"):
@@ -83,12 +83,12 @@ def _in_fence(text: str, start: int, pos: int) -> bool:
 
 def think_regions(text: str, start: int) -> list[tuple[int, int]]:
     """Reasoning blocks after ``start``, which no candidate may come from (see
-    :func:`~langchain_robust_parsers.engine.lexicon.reasoning.block_spans`)."""
+    `block_spans`)."""
     return block_spans(text, start)
 
 
 def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:
-    """:func:`payload_start` and the :func:`think_regions` after it, with one scan of the text
+    """`payload_start` and the `think_regions` after it, with one scan of the text
     when it holds no reasoning tag (most answers; each function scans it whole)."""
     if not has_marker(text):
         return payload_start(text[:1], log), []  # only a byte-order mark to skip
@@ -102,7 +102,7 @@ def _inside(pos: int, regions: list[tuple[int, int]]) -> bool:
 
 def fenced_regions(text: str, start: int, skip: list[tuple[int, int]]) -> Iterator[Region]:
     """Bodies of ```` ``` ```` and ``~~~`` blocks, any language tag or none, closed or not
-    (the rule is :mod:`~langchain_robust_parsers.engine.lexicon.fences`'s)."""
+    (the rule is `fences`'s)."""
     for fence in find_fences(text, start, skip):
         yield Region("fenced", fence.body_start, fence.body_stop, fence.closed)
 

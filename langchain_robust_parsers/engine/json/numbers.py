@@ -5,7 +5,7 @@ of ``sys.set_int_max_str_digits``, there because the conversion is quadratic) an
 ``ValueError``. A model can write such a number (a runaway digit string), and a parser must not
 crash on it. The policy, the same in the complete-text engine, the stream decoder and the tool
 arguments: an integer the interpreter will not convert is kept as its text (a ``str``, sign and
-digits as written), and the reader records the repair :data:`LONG_NUMBER`. The C decoder fails
+digits as written), and the reader records the repair `LONG_NUMBER`. The C decoder fails
 on exactly those integers, so a strict decode and a repaired one never disagree. A number with a
 fraction or an exponent becomes a ``float`` whatever its length, as ``json.loads`` does (float
 conversion is linear; a huge one is ``inf``).

@@ -3,16 +3,17 @@
 Re-reading the whole text on every chunk is quadratic, but jiter reads about forty times faster
 than the incremental decoder's Python scanner, whose fixed cost per chunk is about that of one
 jiter call: for the first chunks of a stream the re-read costs less than scanning the chunk
-would. :class:`HandOver` keeps the account; once the re-reads, plus the decoder's catching up,
+would. `HandOver` keeps the account; once the re-reads, plus the decoder's catching up,
 would cost more than the decoder alone (or as soon as the text is not plain JSON: prose, a
 fence, anything lenient), the caller hands the whole text to the incremental decoder once. A
 stream that goes on therefore costs about what the decoder alone costs, and one that ends
 early costs less.
 
 The values match the decoder's (LangChain's observable partial semantics): jiter's
-``trailing-strings`` mode shows a string from its opening quote, leaves out unfinished literals
-and keys without values; the one difference, a number cut after its ``.`` or exponent marker
-(``1.`` reads as ``1``, where jiter drops it), is evened out by cutting that tail first.
+``trailing-strings`` mode shows a string from its opening quote and leaves out keys without
+values; the two differences are evened out on the text first: a number cut after its ``.`` or
+exponent marker (``1.`` reads as ``1``, where jiter drops it) loses that tail, and a literal cut
+where its completion is unique (``["a", tr``, where jiter drops it) is spelled out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from langchain_robust_parsers.engine.json.cut_literals import LITERAL_TAILS
 from langchain_robust_parsers.engine.lexicon.reasoning import THINK_OPEN, may_become_opener
 
 # Costs in units of one character re-read by jiter (about 2.9 ns), measured on records
@@ -113,14 +115,46 @@ def _inside_string(text: str) -> bool:
     return quotes % 2 == 1
 
 
+_LITERAL_LETTERS = "".join(sorted(set("".join(LITERAL_TAILS))))  # the letters of a cut literal
+_CUT_ENDS = frozenset(word[-1] for word in LITERAL_TAILS)  # t, r, u, a, l, s: the only last letters
+_CUT_SPAN = max(map(len, LITERAL_TAILS)) + 1  # a cut literal and the character before it
+_VALUE_OPENERS = frozenset("[,:")  # what comes before a value, whitespace aside
+CUT_LITERAL_WINDOW = 64
+"""Characters of whitespace looked through, back from a cut literal, for what precedes it."""
+
+
+def _cut_word(text: str) -> str:
+    """The run of a literal's letters at the end of ``text`` (at most `_CUT_SPAN`), read
+    in C: most texts that end in a letter end in a word of a string."""
+    end = text[-_CUT_SPAN:]
+    return end[len(end.rstrip(_LITERAL_LETTERS)) :]
+
+
+def _complete_cut_literal(text: str, word: str) -> str:
+    """``text``, ending in the cut literal ``word``, with it spelled out when it starts a value
+    (``["a", tr`` reads as ``["a", true``, as in the decoder; see ``cut_literals``)."""
+    tail = LITERAL_TAILS[word]
+    before = len(text) - len(word) - 1
+    stop = max(0, before - CUT_LITERAL_WINDOW)
+    while before >= stop and text[before] in JSON_WS:
+        before -= 1
+    if before < 0 or text[before] not in _VALUE_OPENERS or _inside_string(text):
+        return text
+    # A join, not `+`: a stream's first text is a str subclass that refuses `+` (it is traced).
+    return "".join((text, tail))
+
+
 def partial_value(text: str) -> Any:
     """The partial value of plain JSON ``text`` (which starts with ``{`` or ``[``), or
-    :data:`NOT_PLAIN` when jiter rejects it."""
+    `NOT_PLAIN` when jiter rejects it."""
     if not CUT_ESCAPES_KEPT and "\\" in text[-ESCAPE_TAIL_SIZE:]:
         return NOT_PLAIN
-    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if text[-1:] in _NUMBER_ENDS else None
+    last = text[-1:]
+    m = _NUMBER_TAIL.search(text, max(0, len(text) - 3)) if last in _NUMBER_ENDS else None
     if m is not None and not _inside_string(text):
         text = text[: m.start() + 1]  # `1.` and `1e-` read as `1`, as in the decoder
+    elif last in _CUT_ENDS and (word := _cut_word(text)) in LITERAL_TAILS:
+        text = _complete_cut_literal(text, word)
     try:
         return from_json(text, allow_partial="trailing-strings", allow_inf_nan=False)
     except (ValueError, TypeError):  # TypeError: a lone surrogate does not encode to UTF-8
@@ -129,7 +163,7 @@ def partial_value(text: str) -> Any:
 
 def complete_value(text: str) -> Any:
     """The value of ``text`` when it is exactly one strict JSON container with whitespace
-    around it, else :data:`NOT_PLAIN`."""
+    around it, else `NOT_PLAIN`."""
     if not plain_start(text):
         return NOT_PLAIN
     try:

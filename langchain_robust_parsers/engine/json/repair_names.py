@@ -1,6 +1,6 @@
 """The closed set of repair names the JSON engine reports, each with a one-line example.
 
-Every name a JSON rule writes into a :class:`~langchain_robust_parsers.engine.report.ParseReport`
+Every name a JSON rule writes into a `ParseReport`
 is listed here; ``tests/test_repair_names.py`` decodes every example, checks that it reports its
 name, and fails on a name written anywhere in ``engine/json`` that this table lacks.
 """

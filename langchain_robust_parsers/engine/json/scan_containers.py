@@ -47,7 +47,7 @@ _STRICT_DECODER = json.JSONDecoder(strict=True)
 
 
 TOO_DEEP = (None, -1)
-"""Returned by :func:`_c_decode` when the C decoder ran out of recursion: deeper attempts in the
+"""Returned by `_c_decode` when the C decoder ran out of recursion: deeper attempts in the
 same text would too, so the caller stops offering it containers."""
 
 
@@ -93,7 +93,7 @@ def _attach(frame: _Frame, value: Any) -> None:
 
 
 _NOT_CLOSED = object()
-"""Returned by :func:`_close` for a stray closer that matched no open container."""
+"""Returned by `_close` for a stray closer that matched no open container."""
 
 
 def _reopen_root(
@@ -133,7 +133,7 @@ def _close(
 
     Returns the position after the closer and the closed container. A closer of an outer
     container also closes the ones inside it (``missing_closer``); a closer that matches nothing
-    open is skipped (``extra_closer``) and :data:`_NOT_CLOSED` is returned.
+    open is skipped (``extra_closer``) and `_NOT_CLOSED` is returned.
     """
     want = _canonical_closer(closer)
     depth = next(

@@ -19,7 +19,7 @@ _ODD_SPACE_CHARS = frozenset(
     "\u1680\u180e\u202f\u205f\u3000\ufeff" + "".join(chr(c) for c in range(0x2000, 0x200C))
 )
 SKIP_STARTS = _PLAIN_SPACE_CHARS | _ODD_SPACE_CHARS | frozenset("#/")
-"""Characters :func:`skip_ws_and_comments` may skip; any other character is significant."""
+"""Characters `skip_ws_and_comments` may skip; any other character is significant."""
 _PLAIN_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029]*")
 _WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029" + _ODD_SPACES + "]*")
 

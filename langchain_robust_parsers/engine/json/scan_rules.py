@@ -1,12 +1,12 @@
 """The rules of the lenient scanner, listed per scanner state in the order they are tried.
 
-The scanner is in one of three states: expecting a value (:data:`VALUE`), expecting a key or the
-end of an object (:data:`KEY`), or after a value (:data:`AFTER`). Each rule is
+The scanner is in one of three states: expecting a value (`VALUE`), expecting a key or the
+end of an object (`KEY`), or after a value (`AFTER`). Each rule is
 ``rule(scan, pos, c) -> (state, pos) | None``: ``c`` is ``src[pos]``, the first significant
 character; ``None`` means the rule does not apply and the next one is tried. A rule that reads a
-value stores it in ``scan.pending`` and moves to :data:`COMPLETE`; a rule that ends the scan
-stores ``scan.result`` and moves to :data:`DONE`. The last rule of each state always applies.
-The repairs a rule records are named in :mod:`.repair_names`.
+value stores it in ``scan.pending`` and moves to `COMPLETE`; a rule that ends the scan
+stores ``scan.result`` and moves to `DONE`. The last rule of each state always applies.
+The repairs a rule records are named in `repair_names`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from langchain_robust_parsers.engine.json.cut_literals import completed_literal
+from langchain_robust_parsers.engine.json.over_escaped import (
+    ESCAPED_QUOTE,
+    read_cut_over_escaped,
+    read_over_escaped,
+)
 from langchain_robust_parsers.engine.json.scan_containers import (
     _NOT_CLOSED,
     C_FIRST_WINDOW,
@@ -54,11 +60,9 @@ from langchain_robust_parsers.engine.json.scan_scalars import (
     constructor_argument,
 )
 from langchain_robust_parsers.engine.json.scan_strings import (
-    ESCAPED_QUOTE,
     _closers_after_unclosed_string,
     _concatenate,
     key_in_unclosed_string,
-    read_over_escaped,
     scan_string,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -586,12 +590,13 @@ _OPENER_CLOSES = {"{": "}", "[": "]", "(": ")"}
 
 def string(scan: Scan, pos: int, c: str) -> Step | None:
     """A quoted string (single, smart, fullwidth and triple quotes; ``'a' + 'b'``); one cut
-    off by the end of the text is closed, or ends where a member visibly starts."""
+    off by the end of the text is closed, or ends where a member visibly starts (unless the text
+    is a stream prefix, where the string is still being written: ``{"msg": "a, b: c``)."""
     if c not in _CLOSERS:
         return None
     src, end, log, frame = scan.src, scan.end, scan.log, scan.frame
     text, pos, cut = scan_string(src, pos, end, log, "value", frame)
-    if cut and scan.resumes < MAX_STRING_RESUMES and scan.in_object():
+    if cut and not scan.stream_prefix and scan.resumes < MAX_STRING_RESUMES and scan.in_object():
         resume = key_in_unclosed_string(src, pos, text)
         if resume is not None:
             # `{"a": "first, b: 1}`: the quote was forgotten before `, b:`.
@@ -621,25 +626,50 @@ def string(scan: Scan, pos: int, c: str) -> Step | None:
 
 def escaped_string(scan: Scan, pos: int, c: str) -> Step | None:
     """``{"query": \\"foo\\"}``: a string whose quotes are escaped, as in JSON printed inside a
-    JSON string (``escaped_quotes``); read with that layer of escaping removed."""
-    if c != "\\" or not scan.src.startswith(ESCAPED_QUOTE, pos):
+    JSON string (``escaped_quotes``); read with that layer of escaping removed. One cut by the
+    end of the text holds what it read so far, as a cut string does (see ``over_escaped``)."""
+    if c != "\\":
+        return None
+    if _cut_escaped_opener(scan, pos):
+        return finish(scan, scan.end)  # `{"query": \\`: nothing of the value yet
+    if not scan.src.startswith(ESCAPED_QUOTE, pos):
         return None
     read = read_over_escaped(scan.src, pos, scan.end)
     if read is None:
-        return None
+        text = read_cut_over_escaped(scan.src, pos, scan.end) if scan.at_text_end else None
+        if text is None or (
+            not scan.stream_prefix and _closers_after_unclosed_string(text, scan.stack)
+        ):
+            return None
+        scan.log.truncated = True
+        read = text, scan.end
     scan.log.add("escaped_quotes", pos)
     scan.pending, stop = read
     return COMPLETE, stop
 
 
+def _cut_escaped_opener(scan: Scan, pos: int) -> bool:
+    """True when the text is cut right after a backslash where a value or key starts: half of
+    an over-escaped string's opening quote."""
+    return pos + 1 == scan.end and scan.at_text_end
+
+
 def escaped_key(scan: Scan, pos: int, c: str) -> Step | None:
-    """``{\\"b\\": 1}``: a key whose quotes are escaped (``escaped_quotes``), before its colon."""
-    if c != "\\" or not scan.src.startswith(ESCAPED_QUOTE, pos):
+    """``{\\"b\\": 1}``: a key whose quotes are escaped (``escaped_quotes``), before its colon;
+    one cut by the end of the text is dropped, as a cut key is."""
+    if c != "\\":
+        return None
+    if _cut_escaped_opener(scan, pos):
+        return finish(scan, scan.end)
+    if not scan.src.startswith(ESCAPED_QUOTE, pos):
         return None
     read = read_over_escaped(scan.src, pos, scan.end)
     if read is None:
-        return None
+        cut = scan.at_text_end and read_cut_over_escaped(scan.src, pos, scan.end) is not None
+        return finish(scan, scan.end) if cut else None
     colon = _next_significant(scan.src, read[1], scan.end)
+    if colon >= scan.end and scan.at_text_end:
+        return finish(scan, scan.end)  # `{\\"b\\"`: a key without its value yet
     if colon >= scan.end or scan.src[colon] != ":":
         return None
     scan.log.add("escaped_quotes", pos)
@@ -707,7 +737,8 @@ def constructor(scan: Scan, pos: int, c: str) -> Step | None:
 
 def literal(scan: Scan, pos: int, c: str) -> Step | None:
     """``true``/``null``, Python's ``True``/``None`` and other spellings (``python_literal``);
-    an unfinished ``tr`` at the end of the text is dropped with its key."""
+    a literal cut by the end of the text is completed when its completion is unique (``tr`` is
+    ``true``), else dropped with its key (``N``: ``None`` or ``NaN``)."""
     src, end = scan.src, scan.end
     w = _WORD.match(src, pos, end)
     if c == "-" and src.startswith("-Infinity", pos):
@@ -724,7 +755,12 @@ def literal(scan: Scan, pos: int, c: str) -> Step | None:
             scan.log.add("python_literal", pos)
         return COMPLETE, stop
     if stop >= end and scan.at_text_end and word in _LITERAL_PREFIXES:
-        return finish(scan, end)
+        unique, value = completed_literal(word)
+        if not unique:
+            return finish(scan, end)
+        scan.log.truncated = True  # `["a", t`: shown as `true` (see engine/json/cut_literals)
+        scan.pending = value
+        return COMPLETE, stop
     return None
 
 

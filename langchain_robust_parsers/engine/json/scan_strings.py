@@ -4,7 +4,6 @@ quotes, a closing quote the model forgot, and string concatenation (``'a' + 'b'`
 
 from __future__ import annotations
 
-import json
 import re
 
 from langchain_robust_parsers.engine.json.scan_lexicon import (
@@ -390,7 +389,7 @@ def _key_inside_string(src: str, q: int, text: str) -> tuple[int, int] | None:
 
 
 def key_in_unclosed_string(src: str, stop: int, text: str) -> tuple[int, int] | None:
-    """Like :func:`_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
+    """Like `_key_inside_string` for a string cut off at ``stop``: the last ``, key:`` in
     it marks where the closing quote was forgotten (``{"a": "first, b: 1}``)."""
     m = _LAST_KEY_INSIDE_STRING.match(text)
     if m is None:
@@ -433,45 +432,3 @@ def _concatenate(
             text += more
             continue
         return text, pos
-
-
-ESCAPED_QUOTE = '\\"'
-"""How a quote is written in JSON printed inside a JSON string, the way over-escaped answers
-quote their keys and strings (``{"query": \\"foo\\"}``)."""
-
-
-def read_over_escaped(src: str, pos: int, end: int) -> tuple[str, int] | None:
-    """The string opened by the escaped quote at ``pos`` (``\\"foo\\"``), read with the outer
-    layer of escaping removed, and the position after its closing ``\\"``; ``None`` when it does
-    not close before ``end``.
-
-    After one layer is removed, ``\\\\`` is a backslash and ``\\"`` a quote; the string closes
-    at the first quote that is not escaped in the inner layer (``\\\\\\"`` is a quote inside
-    the string). The inner layer is then decoded as JSON string content.
-    """
-    inner: list[str] = []
-    backslashes = 0  # the inner layer's trailing backslashes: an odd run escapes the next quote
-    i = pos + 2
-    while i < end:
-        c = src[i]
-        if c == "\\" and i + 1 < end and src[i + 1] in '"\\':
-            c = src[i + 1]
-            i += 2
-            if c == '"' and backslashes % 2 == 0:
-                return _inner_string("".join(inner)), i
-        else:
-            i += 1
-        inner.append(c)
-        backslashes = backslashes + 1 if c == "\\" else 0
-    return None
-
-
-def _inner_string(content: str) -> str:
-    """JSON string content decoded, or as written when it is not valid JSON string content."""
-    if "\\" not in content:
-        return content
-    try:
-        value = json.loads('"' + content + '"', strict=False)
-    except ValueError:
-        return content
-    return value if isinstance(value, str) else content

@@ -5,7 +5,7 @@ leaf; closed sub-values are shared. It costs what it copies, so building one on 
 would make one long string, or one long list, stream in quadratic time. Small snapshots are
 built on every change; past the free bounds below, a snapshot waits until the text read since
 the last one pays for its copy. The incremental decoder (``stream_decoder.py``) and the windowed
-route (``window_stream.py``) both ask :func:`snapshot_waits`.
+route (``window_stream.py``) both ask `snapshot_waits`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ every chunk would be ten times that. Ordinary documents stream as they always di
 per change."""
 
 SNAPSHOT_GROWTH = 0.25
-"""Past :data:`SNAPSHOT_FREE_SIZE` (or :data:`SNAPSHOT_FREE_WIDTH`), a snapshot waits until the
+"""Past `SNAPSHOT_FREE_SIZE` (or `SNAPSHOT_FREE_WIDTH`), a snapshot waits until the
 text read since the last one is this fraction of its size. Each copy is then paid for by at least
 ``SNAPSHOT_GROWTH`` of its size in new text, so all copies together cost at most
 ``1 / SNAPSHOT_GROWTH`` = 4 times the text, plus the small ones; a long string or list is shown

@@ -1,33 +1,34 @@
 """Incremental JSON decoding for streams: each chunk is read once, where it arrives.
 
-:class:`JsonStreamDecoder` keeps its scanner state between chunks (where it is in the text, the
+`JsonStreamDecoder` keeps its scanner state between chunks (where it is in the text, the
 open containers, the scalar being read) and consumes only the new characters. After a chunk that
-changed the value, :meth:`JsonStreamDecoder.snapshot` builds a new value to hand out: open
+changed the value, `JsonStreamDecoder.snapshot` builds a new value to hand out: open
 containers along the current path are copied shallowly and the growing scalar is added, while
 closed sub-values are shared between snapshots, never copied and never changed again. A snapshot
 is therefore read-only: mutating it would change later snapshots that share its closed parts.
 
 Snapshots cost what they copy: the open containers along the path (their width and depth) and
 the growing leaf. To keep a whole stream linear even when one string value or one flat list
-runs to megabytes, a snapshot whose size (that copy) is past :data:`~langchain_robust_parsers.
-engine.json.snapshot_policy.SNAPSHOT_FREE_SIZE`, or whose containers hold more than
+runs to megabytes, a snapshot whose size (that copy) is past `SNAPSHOT_FREE_SIZE`, or whose
+containers hold more than
 ``SNAPSHOT_FREE_WIDTH`` items, is handed out only once the text read since the last one is
 ``SNAPSHOT_GROWTH`` of its size (``engine/json/snapshot_policy.py``): each copy is then paid for
 by new text, so all copies together cost a few times the text. The value in between is the last
 snapshot's (an earlier, valid partial value); the final value is always exact, since the root
 closes with nothing open. Nesting is held on an explicit stack
-bounded by :data:`~langchain_robust_parsers.engine.json.lenient.MAX_DEPTH`; every state is
+bounded by `MAX_DEPTH`; every state is
 handled by a loop, so no input makes the decoder recurse.
 
 Partial values follow LangChain's observable semantics: a string value appears as soon as its
 opening quote arrives and then grows; a number shows its longest valid prefix (``1.`` reads as
-``1``); an unfinished ``true``/``false``/``null`` and a key without a value are not shown.
+``1``); a cut literal shows when its completion is unique (``tr`` is ``true``, see
+``cut_literals``), and a key without a value is not shown.
 
 The lenient rules that can be decided on the spot are applied as in the complete-text engine: a
 BOM, ``<think>`` blocks and prose or a fence before the payload, trailing commas, comments,
 single-quoted strings, unquoted keys, Python literals. Anything else (an unescaped inner quote, a
 missing comma...) needs look-ahead the stream has not delivered yet: the decoder then stops and
-says so (:attr:`JsonStreamDecoder.failed`), and the caller falls back to re-reading the text
+says so (`JsonStreamDecoder.failed`), and the caller falls back to re-reading the text
 with the complete-text engine, rarely (see ``parsers/json_streaming.py``).
 """
 
@@ -44,8 +45,11 @@ from langchain_robust_parsers.engine.json.snapshot_policy import (  # noqa: F401
     snapshot_waits,
 )
 from langchain_robust_parsers.engine.json.stream_lexicon import (
+    JSON_LITERALS as _JSON_LITERALS,
+    LITERALS as _LITERALS,
     RUN_ITEM as _RUN_ITEM,
     RUN_MEMBER as _RUN_MEMBER,
+    SHOWN_WORDS as _SHOWN_WORDS,
     SIMPLE_KEY as _SIMPLE_KEY,
     SIMPLE_STRING as _SIMPLE_STRING,
     STRING_END as _STRING_END,
@@ -71,18 +75,6 @@ _PLAIN_WS = " \t\r\n\f\v\u00a0"  # a BOM is not plain: it counts as something be
 _MARKER_RUN = {"`": re.compile("`+"), "~": re.compile("~+")}
 _WS = frozenset(" \t\r\n\f\v\u00a0\ufeff")
 _KEY_CHARS = re.compile(r"[A-Za-z0-9_$\-]+")
-_LITERALS: dict[str, Any] = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "True": True,
-    "False": False,
-    "None": None,
-    "NaN": float("nan"),
-    "Infinity": float("inf"),
-    "-Infinity": float("-inf"),
-}
-_JSON_LITERALS = frozenset(("true", "false", "null", "NaN", "Infinity", "-Infinity"))
 _STRING_RUN = {
     '"': re.compile(r'[^"\\]+'),
     "'": re.compile(r"[^'\\]+"),
@@ -100,7 +92,7 @@ MAX_TAG_LENGTH = 256
 ``<think`` that never closes cannot make every chunk re-read everything before it."""
 
 RUN_MIN_TEXT = 160
-"""Characters left from which :meth:`JsonStreamDecoder._runs` reads a member or an item per match:
+"""Characters left from which `JsonStreamDecoder._runs` reads a member or an item per match:
 twice as fast on long text (the whole text at the hand-over from jiter), while in a short chunk
 the runs are mostly cut by its end and the token-at-a-time reader costs less."""
 
@@ -156,10 +148,10 @@ class _Frame:
 
 
 class JsonStreamDecoder:
-    """Feed text chunks with :meth:`feed`; take values with :meth:`snapshot`.
+    """Feed text chunks with `feed`; take values with `snapshot`.
 
-    ``feed`` returns True when a new value is ready for :meth:`snapshot`: the value changed and
-    the snapshot policy (``snapshot_policy``) lets it be copied now. Once :attr:`failed` is
+    ``feed`` returns True when a new value is ready for `snapshot`: the value changed and
+    the snapshot policy (``snapshot_policy``) lets it be copied now. Once `failed` is
     set the text needs a look-ahead this decoder does not have, and further chunks are ignored.
     """
 
@@ -223,7 +215,7 @@ class JsonStreamDecoder:
         )
 
     def feed(self, chunk: str) -> bool:
-        """Consume ``chunk``; True when a new value is ready for :meth:`snapshot`."""
+        """Consume ``chunk``; True when a new value is ready for `snapshot`."""
         if self.failed or not chunk:
             return False
         if self._state == _DONE:
@@ -340,9 +332,9 @@ class JsonStreamDecoder:
                 return
 
     def _runs(self, text: str, i: int) -> int:
-        """Read strict JSON a member or an item per match (see :data:`RUN_MIN_TEXT`), up to
+        """Read strict JSON a member or an item per match (see `RUN_MIN_TEXT`), up to
         what this cannot decide alone (cut by the text's end, lenient, or wrong here), which
-        :meth:`_token` reads. Does what :meth:`_value`, :meth:`_key` and :meth:`_after` do."""
+        `_token` reads. Does what `_value`, `_key` and `_after` do."""
         n = len(text)
         stack = self._stack
         while i < n:
@@ -399,7 +391,7 @@ class JsonStreamDecoder:
         self._dirty = True
 
     def _member(self, m: re.Match[str]) -> int:
-        """A key and its value, or the opener of its value (:data:`_RUN_MEMBER`)."""
+        """A key and its value, or the opener of its value (`_RUN_MEMBER`)."""
         key, string, number, literal, comma, opener = m.groups()
         if opener is not None and len(self._stack) >= MAX_DEPTH:
             return m.start()
@@ -451,7 +443,7 @@ class JsonStreamDecoder:
 
     def _token(self, text: str, i: int, state: int, runs_until: int) -> int:
         """Read between tokens: whitespace, a structural character, or a token's start; and on
-        while between tokens, unless :meth:`_runs` can take over again (past ``runs_until``)."""
+        while between tokens, unless `_runs` can take over again (past ``runs_until``)."""
         n = len(text)
         while True:
             c = text[i]
@@ -872,9 +864,9 @@ class JsonStreamDecoder:
         return m.end()
 
     def _word_grew(self) -> None:
-        """Show a literal as soon as it is spelled out, as LangChain does (``tr`` shows nothing,
-        ``true`` shows ``True``)."""
-        value = _LITERALS.get("".join(self._parts), _MISSING)
+        """Show a literal as soon as it is spelled out, as LangChain does, or as soon as its
+        completion is unique (``t``, ``tr``: ``True``; ``N`` is ``None`` or ``NaN``: nothing)."""
+        value = _SHOWN_WORDS.get("".join(self._parts), _MISSING)
         if value is not _MISSING and (self._leaf is _MISSING or self._leaf is not value):
             self._leaf = value
             self._dirty = True

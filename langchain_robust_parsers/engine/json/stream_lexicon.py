@@ -10,6 +10,9 @@ from __future__ import annotations
 import json.decoder
 import re
 from collections.abc import Callable
+from typing import Any
+
+from langchain_robust_parsers.engine.json.cut_literals import LITERAL_COMPLETIONS
 
 # Whole tokens inside one chunk, read by one match instead of a call per piece: a key with its
 # colon, and a string with no escape or control character.
@@ -37,3 +40,20 @@ RUN_ITEM = re.compile(rf"(?:{_RUN_SCALAR}){_RUN_COMMA}")
 STRING_END = re.compile(r'(?:[^"\\]|\\.)*"', re.S)  # a string's body and closing quote
 # The C decoder's string reader (strict: JSON's escapes only, no control character).
 scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+# The words the decoder reads as values, and those shown while still being read.
+LITERALS: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "True": True,
+    "False": False,
+    "None": None,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
+JSON_LITERALS = frozenset(("true", "false", "null", "NaN", "Infinity", "-Infinity"))
+SHOWN_WORDS: dict[str, Any] = {**LITERALS, **LITERAL_COMPLETIONS}
+"""A word shows its value as soon as it is spelled out (LangChain's partial semantics), or as
+soon as its completion is unique (``tr``: ``true``; see ``cut_literals``)."""

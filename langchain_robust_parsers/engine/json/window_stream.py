@@ -1,22 +1,22 @@
 """Streaming plain JSON by its structure: jiter re-reads only the element still open.
 
-:class:`WindowDecoder` follows a stream of strict JSON with one compiled regex a chunk that skips
+`WindowDecoder` follows a stream of strict JSON with one compiled regex a chunk that skips
 string bodies and stops only at brackets, braces and commas, so Python works per structural
 character rather than per token. Each open container keeps the elements it has finished,
 decoded once by jiter from their exact text when they end; the text of the innermost open
 element (one member, or one item) is re-read by jiter's partial mode on every chunk. An item of
 a list that is itself a container (a record) is read whole that way while it is short
-(:data:`NESTED_MAX_SIZE`): the scanner does not enter it, and its end is the first of its
+(`NESTED_MAX_SIZE`): the scanner does not enter it, and its end is the first of its
 closing brackets up to which its text is a whole JSON value, so a chunk without one costs a
 single jiter call. A snapshot is the finished elements of each open
 container, copied, plus the open element's partial value: the same partial semantics as
-:mod:`~langchain_robust_parsers.engine.json.plain_partial`, and the same snapshot policy as the
+`plain_partial`, and the same snapshot policy as the
 incremental decoder (``engine/json/snapshot_policy.py``): while the open containers are narrow,
 the values a stream yields are the decoder's, one for each change.
 
 Anything not plain JSON (jiter rejects an element, text between elements that is not
-whitespace), an open element past :data:`WINDOW_MAX_SIZE` (one long string) or nesting past
-:data:`WINDOW_MAX_DEPTH` sets :attr:`WindowDecoder.failed`: the caller hands the whole text to
+whitespace), an open element past `WINDOW_MAX_SIZE` (one long string) or nesting past
+`WINDOW_MAX_DEPTH` sets `WindowDecoder.failed`: the caller hands the whole text to
 the incremental decoder once, which reads lenient text, long strings and deep nesting in linear
 time.
 """
@@ -46,12 +46,12 @@ those containers are followed one by one rather than re-read whole on every chun
 ITEM_MAX_TRIES = 16
 """Closing brackets inside an item read whole that were not its end (inner containers of its
 kind, brackets in strings) after which the incremental decoder takes the stream over: each try
-re-reads the item so far (about :data:`NESTED_MAX_SIZE` characters, plus at most one piece of a
-long chunk, :data:`FEED_PIECE_SIZE`), and an item full of nested containers is read in linear
+re-reads the item so far (about `NESTED_MAX_SIZE` characters, plus at most one piece of a
+long chunk, `FEED_PIECE_SIZE`), and an item full of nested containers is read in linear
 time there."""
 
 FOLLOW_MAX_TRIES = 8
-"""Closing brackets that were not its end in an item grown past :data:`NESTED_MAX_SIZE` from
+"""Closing brackets that were not its end in an item grown past `NESTED_MAX_SIZE` from
 which the incremental decoder takes the stream over rather than the item being followed
 container by container. Followed here, records full of small objects (orders and their line
 items) cost about 1.5 times what the decoder costs a chunk; an item of long strings costs about
@@ -153,8 +153,8 @@ _HEAD_SIZE = 64
 
 
 class WindowDecoder:
-    """Feed chunks of a plain JSON stream with :meth:`feed`; take values with
-    :meth:`snapshot`. Once :attr:`failed` is set further chunks are ignored."""
+    """Feed chunks of a plain JSON stream with `feed`; take values with
+    `snapshot`. Once `failed` is set further chunks are ignored."""
 
     def __init__(self) -> None:
         self.failed = False
@@ -181,7 +181,7 @@ class WindowDecoder:
         return self._root is not _MISSING
 
     def feed(self, chunk: str) -> bool:
-        """Consume ``chunk``; True when a new value is ready for :meth:`snapshot`."""
+        """Consume ``chunk``; True when a new value is ready for `snapshot`."""
         if len(chunk) > FEED_PIECE_SIZE:
             for k in range(0, len(chunk), FEED_PIECE_SIZE):
                 self._feed(chunk[k : k + FEED_PIECE_SIZE])
@@ -275,7 +275,7 @@ class WindowDecoder:
     def _scan(self, chunk: str, base: int) -> None:
         """Follow the structure of ``chunk``, which starts at ``base`` in the whole text: the
         events it holds (its text already ends ``_buf``). A container that is an item of a list
-        is read whole (:meth:`_item_rest`): its text stays in the element, re-read with it."""
+        is read whole (`_item_rest`): its text stays in the element, re-read with it."""
         i = 0
         n = len(chunk)
         if self._closer:
@@ -368,7 +368,7 @@ class WindowDecoder:
 
     def _replay(self) -> None:
         """Follow the open item's containers as containers of their own: its text has grown
-        past :data:`NESTED_MAX_SIZE`."""
+        past `NESTED_MAX_SIZE`."""
         self._closer = ""
         self._in_string = self._escape = False  # an element starts outside any string
         self._lazy = False

@@ -5,7 +5,7 @@ The rule follows CommonMark with a model's habits added:
 
 - an opening fence is a run of three or more backticks or tildes;
 - its info string is the rest of the line (for a backtick fence, without backticks), at most
-  :data:`MAX_FENCE_INFO` characters; its first word is the language tag, any case;
+  `MAX_FENCE_INFO` characters; its first word is the language tag, any case;
 - models also write the payload on the fence line (```` ```json {"a": 1}``` ````): a ``{``,
   ``[`` or ``<`` ends the info string and starts the body there; a line that cannot be an info
   string (too long, or a backtick in a backtick fence) keeps only its language word;
@@ -51,7 +51,7 @@ FENCE_MARKS = ("```", "~~~")
 """The shortest fence runs: three backticks or three tildes."""
 
 FENCE_OPEN = re.compile(r"`{3,}|~{3,}")
-"""The run of an opening fence; :func:`match_fence_open` reads the info string after it."""
+"""The run of an opening fence; `match_fence_open` reads the info string after it."""
 
 FENCE_CLOSE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*(?:\r?\n|\Z)")
 """A closing fence line (from the start of the line): the run is group 1."""
@@ -126,7 +126,7 @@ def match_fence_open(text: str, pos: int, stop: int | None = None) -> FenceOpeni
 def fence_opening_cut(text: str, pos: int) -> bool:
     """Could ``text[pos:]``, the end of a stream prefix, still grow into an opening fence and its
     info line? True for one or two backticks or tildes, and for a run whose info line has not
-    ended yet (no line end, no payload, within :data:`MAX_FENCE_INFO`)."""
+    ended yet (no line end, no payload, within `MAX_FENCE_INFO`)."""
     rest = text[pos:]
     if rest in ("`", "``", "~", "~~"):
         return True
@@ -256,7 +256,7 @@ class _OpenerFinder:
 
 def find_fences(text: str, begin: int = 0, skip: Sequence[tuple[int, int]] = ()) -> Iterator[Fence]:
     """The fenced blocks of ``text`` from ``begin`` (``` or ~~~, any language tag or none,
-    closed or not), outside the ``skip`` regions (reasoning), at most :data:`MAX_FENCES`."""
+    closed or not), outside the ``skip`` regions (reasoning), at most `MAX_FENCES`."""
     finder = _OpenerFinder(text)
     pos = begin
     for _ in range(MAX_FENCES):

@@ -106,7 +106,7 @@ _ANGLE_TAG = re.compile(
 )
 THINK_TAG = re.compile(_ANGLE_TAG.pattern + r"|\[/?" + _BRACKET_NAME + r"\]")
 """The start of any reasoning marker: one scan tells that an answer holds none (it matches
-wherever :data:`THINK_OPEN` or :data:`THINK_CLOSE` does)."""
+wherever `THINK_OPEN` or `THINK_CLOSE` does)."""
 
 THINK_OPEN_UNFINISHED = re.compile(r"<" + _TAG_NAME + r"\b[^<>]*\Z")
 """An opening ``<think ...`` tag cut off at the end of the text so far (streaming)."""
@@ -137,7 +137,7 @@ the spaces a model may put before a tag's ``>``."""
 MAX_OPENER_LENGTH = max(len(s) for s in _OPENER_SPELLINGS)
 """The longest opener without attributes: a stream holds back no more than this at a chunk's
 end while it may still become an opener (``<think`` with attributes is
-:data:`THINK_OPEN_UNFINISHED`)."""
+`THINK_OPEN_UNFINISHED`)."""
 
 
 def _earliest(angle: re.Match[str] | None, bracket: re.Match[str] | None) -> re.Match[str] | None:
@@ -154,7 +154,7 @@ def find_opener(text: str, pos: int = 0, endpos: int | None = None) -> re.Match[
 
 
 def find_closer(text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
-    """``THINK_CLOSE.search``, faster, as :func:`find_opener`."""
+    """``THINK_CLOSE.search``, faster, as `find_opener`."""
     end = len(text) if endpos is None else endpos
     bracket = _BRACKET_CLOSE_RX.search(text, pos, end) if "[" in text else None
     return _earliest(_ANGLE_CLOSE.search(text, pos, end), bracket)
@@ -170,12 +170,12 @@ def has_marker(text: str, pos: int = 0, endpos: int | None = None) -> bool:
 
 
 def closer_of(m: re.Match[str]) -> re.Pattern[str]:
-    """The closing marker of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match)."""
+    """The closing marker of the reasoning block opened by ``m`` (a `THINK_OPEN` match)."""
     return _CLOSE_OF[m.lastgroup or "tag"]
 
 
 def block_end(text: str, m: re.Match[str]) -> int:
-    """The end of the reasoning block opened by ``m`` (a :data:`THINK_OPEN` match), or -1 when
+    """The end of the reasoning block opened by ``m`` (a `THINK_OPEN` match), or -1 when
     it is never closed."""
     close = closer_of(m).search(text, m.end())
     return -1 if close is None else close.end()
@@ -259,7 +259,7 @@ def _marker_free(text: str) -> str:
 def split_reasoning(text: str) -> tuple[str, str]:
     """``(answer, reasoning)``: the text without its reasoning blocks (and without the blank
     space right after each), and the reasoning without its markers (blocks joined by a blank
-    line; ``""`` when there is none). :class:`ReasoningStream` splits a stream the same way."""
+    line; ``""`` when there is none). `ReasoningStream` splits a stream the same way."""
     spans = reasoning_spans(text)
     if not spans:
         return text, ""
@@ -297,7 +297,7 @@ def _may_grow(text: str, close: re.Match[str]) -> bool:
 
 class ReasoningStream:
     """Split streamed text into answer text and reasoning text, markers removed, as
-    :func:`split_reasoning` splits a whole text. Text that may still become a marker is held
+    `split_reasoning` splits a whole text. Text that may still become a marker is held
     back until the next chunk tells. A stream cannot know that text is reasoning before a lone
     closing marker (one the chat template opened): that text stays answer text."""
 

@@ -54,7 +54,7 @@ are read: langchain-core's provider-normalised fields first, then the providers'
 CUT_STOP_REASONS = frozenset(
     {"length", "max_tokens", "max_output_tokens", "model_length", "max_length", "token_limit"}
 )
-"""Stop reasons (as :func:`normal_stop_reason` folds them) meaning the output token limit was
+"""Stop reasons (as `normal_stop_reason` folds them) meaning the output token limit was
 reached."""
 
 _ENUM_PREFIX = "finishreason."
@@ -82,7 +82,7 @@ def _as_written(value: object) -> str:
 
 
 def stop_reasons(metadata: Mapping[str, Any] | None) -> list[str]:
-    """Every stop reason in a metadata mapping, as written, in :data:`STOP_REASON_KEYS` order,
+    """Every stop reason in a metadata mapping, as written, in `STOP_REASON_KEYS` order,
     then the Responses API's incomplete reason."""
     if not isinstance(metadata, Mapping):
         return []
@@ -99,7 +99,7 @@ def stop_reasons(metadata: Mapping[str, Any] | None) -> list[str]:
 
 def stop_reason_of(metadata: Mapping[str, Any] | None) -> str | None:
     """The stop reason in a ``response_metadata`` or ``generation_info`` mapping, as written:
-    the first source of :data:`STOP_REASON_KEYS` present, else the Responses API's incomplete
+    the first source of `STOP_REASON_KEYS` present, else the Responses API's incomplete
     reason; ``None`` when there is none."""
     reasons = stop_reasons(metadata)
     return reasons[0] if reasons else None

@@ -11,7 +11,7 @@ other reference (``&lol9;``, an external ``&xxe;``) stays literal text. Nothing 
 nothing expands.
 
 The tokenizer works over ``(src, pos)`` and returns ``(token, pos)``; the same tokens drive the
-final tree (:func:`read_xml`) and the incremental reader (:class:`XmlStream`).
+final tree (`read_xml`) and the incremental reader (`XmlStream`).
 """
 
 from __future__ import annotations
@@ -372,7 +372,7 @@ def _choose_root(roots: list[Element], tags: list[str] | None, log: RepairLog) -
 def read_xml(text: str, tags: list[str] | None = None) -> tuple[dict[str, Any], ParseReport]:
     """The ``XMLOutputParser`` dict of ``text`` and what was done to read it.
 
-    Raises :class:`TextEngineError` when the text holds no element.
+    Raises `TextEngineError` when the text holds no element.
     """
     log = RepairLog()
     source, start, stop = _region(text, log)

@@ -1,7 +1,7 @@
 """YAML answers, read with ``yaml.safe_load`` only (PyYAML, the ``[yaml]`` extra).
 
 Models put YAML in a fence after some prose, indent with tabs (which YAML forbids), answer in
-JSON when YAML was asked for, or start with a sentence. :func:`yaml_candidates` yields the
+JSON when YAML was asked for, or start with a sentence. `yaml_candidates` yields the
 readings of an answer in order of preference, so that a parser with a schema takes the first
 that validates. Aliases are allowed but a value whose expansion would exceed a bound is refused:
 ``safe_load`` shares aliased nodes, and a schema check or ``json.dumps`` would expand them.
@@ -106,12 +106,12 @@ def _as_written_loader() -> type[Any]:
 
 def _load(text: str, *, as_written: bool = False) -> Any:
     """The first document of ``text`` that holds a value, read by ``SafeLoader`` (or with plain
-    scalars as written); raises :class:`TextEngineError`."""
+    scalars as written); raises `TextEngineError`."""
     yaml = _yaml()
     loader = _as_written_loader() if as_written else yaml.SafeLoader
     try:
         try:
-            value = yaml.load(text, Loader=loader)  # noqa: S506: a SafeLoader
+            value = yaml.load(text, Loader=loader)  # a SafeLoader subclass
         except yaml.composer.ComposerError:  # several documents: the first that holds a value
             value = next((d for d in yaml.load_all(text, Loader=loader) if d is not None), None)
         _expanded_size(value, {})
@@ -148,7 +148,7 @@ def yaml_candidates(text: str) -> Iterator[tuple[Any, ParseReport]]:
     """The readings of ``text``, best first: the located YAML (tabs fixed), the same after the
     prose that precedes it, the JSON engine's reading (a JSON answer, even a broken one). Each
     YAML reading comes typed by YAML's rules, then with its plain scalars as written.
-    Raises :class:`TextEngineError` when there is none."""
+    Raises `TextEngineError` when there is none."""
     log = RepairLog()
     source, start, stop = _region(text, log)
     errors: list[str] = []

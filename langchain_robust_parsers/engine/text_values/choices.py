@@ -104,8 +104,8 @@ def _is_emphasized(text: str, start: int, end: int) -> bool:
 
 def read_choice(text: str, options: Sequence[Sequence[str]]) -> tuple[int, ParseReport]:
     """The index of the option ``text`` answers with; each option is given by its spellings
-    (the first is its canonical value). Raises :class:`TextEngineError` when the answer names
-    none, :class:`AmbiguousAnswerError` when it names several and singles out none."""
+    (the first is its canonical value). Raises `TextEngineError` when the answer names
+    none, `AmbiguousAnswerError` when it names several and singles out none."""
     stripped = text.strip()
     for index, spellings in enumerate(options):
         if stripped == spellings[0]:
@@ -178,7 +178,7 @@ def boolean_options(true_val: str, false_val: str) -> tuple[tuple[str, ...], tup
 
 
 def read_boolean(text: str, true_val: str, false_val: str) -> tuple[bool, ParseReport]:
-    """True or false as ``text`` answers; the errors of :func:`read_choice`."""
+    """True or false as ``text`` answers; the errors of `read_choice`."""
     yes, no = boolean_options(true_val, false_val)
     index, report = read_choice(text, [yes, no])
     return index == 0, report

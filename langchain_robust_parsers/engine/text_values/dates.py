@@ -134,7 +134,7 @@ def _as_format_expects(value: datetime, fmt: str) -> datetime:
 
 
 def read_datetime(text: str, fmt: str) -> tuple[datetime, ParseReport]:
-    """The date and time ``text`` answers with; raises :class:`TextEngineError` when none."""
+    """The date and time ``text`` answers with; raises `TextEngineError` when none."""
     stripped = text.strip()
     value = _strptime(stripped, fmt)
     if value is not None:

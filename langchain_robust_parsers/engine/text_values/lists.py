@@ -3,7 +3,7 @@
 
 A list is read in units: a line for the numbered and bulleted kinds, a comma-separated segment
 for the comma kind. Each unit gives its items through the same function whether the text is read
-whole (:func:`read_list`) or as it streams (:class:`ListStream`), so the items a stream hands out
+whole (`read_list`) or as it streams (`ListStream`), so the items a stream hands out
 are the first items of the final list.
 """
 

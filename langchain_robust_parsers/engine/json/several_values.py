@@ -1,0 +1,224 @@
+"""Every top-level JSON value of an answer, for answers that hold more than one: JSON Lines,
+``{..}\\n{..}``, several fenced blocks, values between sentences of prose.
+
+A parser returns one value (the best candidate) and names the others in its report, or, when
+its target is a list, returns them all. Both read the same set, so the values a list target
+gets are exactly the one returned otherwise plus those the report names as dropped.
+
+The answer's values are the candidates of the kind the best one is: fenced blocks when the
+answer is fenced (prose around fences is commentary), tagged blocks when it is tagged, else the
+text and the values in its prose; plus the values written right after each of them (JSON Lines
+inside a fence), in the order of the text. They are of the best one's shape (objects with an
+object, arrays with an array): a citation ``[1]`` after an object is prose, not a record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES
+from langchain_robust_parsers.engine.json.scan_containers import WINDOW_CUT_SLACK
+from langchain_robust_parsers.engine.json.scan_lexicon import LenientError
+from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.report import ParseReport, Source
+
+__all__ = ["TopValue", "gather_values", "join_values", "with_dropped_values"]
+
+_STRICT = json.JSONDecoder(strict=True)
+
+PROSE_SCAN_BUDGET = 4
+"""The search for values in the prose after a value that opens the text may read at most this
+many times that prose: each bracket costs the C decoder the distance to its first error, and
+prose full of ``[1]`` or ``{name}`` must stay linear (as the engine's own span search does)."""
+
+ATTEMPT_COST = 16
+"""Characters charged for each bracket tried, besides what the decoder read: the Python work
+around one attempt."""
+
+FIRST_WINDOW = 1_024
+"""First slice of the prose offered to the C decoder for one value; doubled while the value
+runs past it. A slice, not the whole text: the decoder's error counts the lines before its
+position, which from the start of a long text would cost the whole text per bracket."""
+
+_OPENER = re.compile(r"[\[{]")
+
+_KIND: dict[Source, str] = {
+    "fenced": "fenced",
+    "tagged": "tagged",
+    "whole": "text",
+    "span": "text",
+    "labels": "labels",
+}
+"""Candidates of one kind belong to one answer: the whole text and the spans of its prose are
+read together (``{..}`` then a sentence then ``{..}``), fences and tags each apart."""
+
+
+@dataclass(frozen=True)
+class TopValue:
+    """One top-level value of the answer and the report of how it was read."""
+
+    value: Any
+    report: ParseReport
+
+
+def _shape(value: Any) -> type:
+    """What kind of value ``value`` is: the values of one answer are of one shape (objects with
+    objects, arrays with arrays), so a citation ``[1]`` in prose is not a record."""
+    return dict if isinstance(value, dict) else list if isinstance(value, list) else object
+
+
+def _overlaps(report: ParseReport, taken: Iterable[TopValue]) -> bool:
+    """True when ``report``'s payload shares text with one already taken."""
+    end = max(report.end, report.start + 1)
+    return any(
+        report.start < max(t.report.end, t.report.start + 1) and t.report.start < end for t in taken
+    )
+
+
+def _values_following(text: str, first: TopValue, stop: int) -> Iterator[TopValue]:
+    """The values written right after ``first`` (separated by space or commas) before
+    ``stop``: the further lines of JSON Lines, ``[..], [..]``. Prose ends them."""
+    from langchain_robust_parsers.engine.json.lenient import scan_value
+
+    pos = first.report.end
+    while True:
+        p = pos
+        while p < stop and (text[p].isspace() or text[p] == ","):
+            p += 1
+        if p >= stop or text[p] not in "{[":
+            return
+        log = RepairLog()
+        try:
+            value, end = _STRICT.raw_decode(text, p)  # no copy of the rest per value
+            if end > stop:
+                raise ValueError("past the next value")
+        except (ValueError, RecursionError):
+            try:
+                value, end = scan_value(text, p, stop, log, at_text_end=stop == len(text))
+            except LenientError:
+                return
+        report = ParseReport(first.report.source, p, end, tuple(log.repairs), log.truncated)
+        yield TopValue(value, report)
+        pos = max(end, p + 1)
+
+
+def _clean_value_at(text: str, pos: int) -> tuple[Any, int, int] | None:
+    """The well-formed JSON value at ``pos`` as ``(value, end, cost)``, or ``None`` with the
+    cost in place of the end: ``(None, -1, cost)`` when it is not one."""
+    window = FIRST_WINDOW
+    cost = ATTEMPT_COST
+    while True:
+        stop = min(len(text), pos + window)
+        try:
+            value, end = _STRICT.raw_decode(text[pos:stop])
+        except RecursionError:
+            return None  # deeper than the C decoder goes: no clean value here or after
+        except ValueError as err:
+            at = getattr(err, "pos", 0)
+            cut = at >= stop - pos - WINDOW_CUT_SLACK or str(err).startswith("Unterminated")
+            if stop < len(text) and cut:
+                cost += stop - pos
+                window *= 2
+                continue
+            return None, -1, cost + at
+        return value, pos + end, cost + end
+
+
+def _clean_values_after(text: str, first: TopValue, limit: int | None) -> Iterator[TopValue]:
+    """The well-formed values in the prose after ``first`` (a value that opens the text), of
+    its shape, within `PROSE_SCAN_BUDGET`; at most ``limit`` of them."""
+    pos = first.report.end
+    budget = PROSE_SCAN_BUDGET * (len(text) - pos + 1)
+    shape = _shape(first.value)
+    found = 0
+    while budget > 0 and (limit is None or found < limit):
+        m = _OPENER.search(text, pos)
+        if m is None:
+            return
+        got = _clean_value_at(text, m.start())
+        if got is None:
+            return
+        value, end, cost = got
+        budget -= cost
+        if end < 0:
+            pos = m.start() + 1
+            continue
+        if _shape(value) is shape:
+            found += 1
+            yield TopValue(value, ParseReport("span", m.start(), end))
+        pos = end
+
+
+def gather_values(
+    text: str, candidates: Iterable[tuple[Any, ParseReport]], *, limit: int | None = None
+) -> list[TopValue]:
+    """The top-level values of ``text`` in text order, from its ``candidates`` (ranked as
+    ``iter_candidates`` yields them; the first is the best). ``limit`` stops the search once
+    that many values are found (a report names at most `MAX_DROPPED_VALUES`).
+
+    After a value that opens the text, the prose is searched for well-formed values only,
+    lazily: the engine's span search would repair every bracket of a long explanation."""
+    ranked = iter(candidates)
+    best = next(ranked, None)
+    if best is None:
+        return []
+    first = TopValue(*best)
+    taken = [first]
+    if first.report.source == "whole":
+        taken.extend(_clean_values_after(text, first, limit))
+    else:
+        for value, report in ranked:
+            if _KIND[report.source] != _KIND[first.report.source]:
+                break  # the ranking yields one kind after another: the rest are of other kinds
+            if _shape(value) is _shape(first.value) and not _overlaps(report, taken):
+                taken.append(TopValue(value, report))
+            if limit is not None and len(taken) >= limit:
+                break
+    taken.sort(key=lambda t: t.report.start)
+    found: list[TopValue] = []
+    for i, top in enumerate(taken):
+        found.append(top)
+        stop = taken[i + 1].report.start if i + 1 < len(taken) else len(text)
+        for follower in _values_following(text, top, stop):
+            if _shape(follower.value) is _shape(first.value):
+                found.append(follower)
+            if limit is not None and len(found) >= limit:
+                return found
+    return found
+
+
+def with_dropped_values(report: ParseReport, values: Iterable[TopValue]) -> ParseReport:
+    """``report`` (of the value returned) naming the start of every other value of
+    ``values`` (all the answer's values), the first `MAX_DROPPED_VALUES` in text order."""
+    others = sorted(v.report.start for v in values if v.report.start != report.start)
+    dropped = tuple(others[:MAX_DROPPED_VALUES])
+    return report if dropped == report.dropped_values else replace(report, dropped_values=dropped)
+
+
+def join_values(values: list[TopValue]) -> tuple[list[Any], ParseReport]:
+    """All ``values`` as one list, for a list target: a value that is itself a list gives its
+    items (``[..]\\n[..]`` is one list written in parts), any other value is one item. The
+    report spans them all, with every value's repairs; it drops nothing."""
+    joined: list[Any] = []
+    for top in values:
+        if isinstance(top.value, list):
+            joined.extend(top.value)
+        else:
+            joined.append(top.value)
+    first, last = values[0].report, values[-1].report
+    truncated = next((v.report.truncated for v in values if v.report.truncated), None)
+    # Values found in different places (the text's start, then prose) were located in prose.
+    same = all(v.report.source == first.source for v in values)
+    report = ParseReport(
+        source=first.source if same else "span",
+        start=first.start,
+        end=last.end,
+        repairs=tuple(r for v in values for r in v.report.repairs),
+        truncated=truncated,
+        dropped=tuple(p for v in values for p in v.report.dropped),
+    )
+    return joined, report
