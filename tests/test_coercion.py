@@ -139,6 +139,7 @@ def test_every_reported_rule_has_a_function() -> None:
         "match_literal",
         "number_from_string",
         "rating_numerator",
+        "number_to_string",
     }
     assert all(callable(f) for f in RULES.values())
 

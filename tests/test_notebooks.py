@@ -37,7 +37,7 @@ CLAIMS: dict[str, list[str]] = {
         "extra closer             langchain-core: None",
         "robust:         {'title': 'The \"Godfather\"', 'year': 1972}",
         "cut off                  source=whole   truncated=text  repairs=()",
-        "'parseError': 'Invalid json output: no JSON value found in the text'",
+        "'parseError': 'Invalid json output: The model refused the request instead of answering",
         '{"score": null, "ok": true}',
         "recovered ('coerce:list_to_object', 'coerce:number_from_string', 'coerce:match_literal')",
         "Failed to parse Review from completion",

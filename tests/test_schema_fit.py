@@ -28,7 +28,7 @@ class LegacyTicket(pydantic.v1.BaseModel):
     priority: int
 
 
-def _fits_ticket(value: Any) -> Any:
+def _fits_ticket(value: Any, _report: object = None) -> Any:
     fit = fit_model(Ticket, value)
     return fit.error if fit.error is not None else fit.model
 
@@ -51,11 +51,21 @@ def test_pydantic_v1_models_fit_too() -> None:
     assert fit.model == LegacyTicket(title="Dark mode", priority=1)
 
 
-def test_a_misfit_reports_the_error_of_the_value_as_written() -> None:
+def test_a_misfit_reports_what_is_wrong() -> None:
     fit = fit_model(Ticket, {"title": "No priority given"})
     assert fit.model is None
     assert isinstance(fit.error, pydantic.ValidationError)
     assert "priority" in str(fit.error)
+
+
+def test_a_misfit_reports_only_what_coercion_could_not_fix() -> None:
+    # `Title` is read as `title`: only the priority is still wrong.
+    fit = fit_model(Ticket, {"Title": "Export hangs", "priority": "urgent"})
+    assert fit.model is None
+    assert fit.notes == ("match_key",)
+    assert isinstance(fit.error, pydantic.ValidationError)
+    assert [e["loc"] for e in fit.error.errors()] == [("priority",)]
+    assert fit.closest == {"title": "Export hangs", "priority": "urgent"}
 
 
 def test_coercion_repairs_are_named_and_placed_at_the_payload() -> None:

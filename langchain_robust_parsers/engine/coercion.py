@@ -19,6 +19,9 @@ Rules (their names are what `coerce_with_notes` reports):
 - ``number_from_string``: ``"8.5"`` gives ``8.5`` for a number field (``"8"`` or ``"8.0"`` for an
   ``int``).
 - ``rating_numerator``: a rating ``"8.5/10"`` or ``"8.5 out of 10"`` gives its numerator, ``8.5``.
+- ``number_to_string``: a number where a ``str`` is expected gives the text the model wrote
+  (``12345`` gives ``"12345"``; ``1.10`` gives ``"1.10"`` when the value carries its literals,
+  see `langchain_robust_parsers.engine.number_literals`).
 
 Pydantic v2 and ``pydantic.v1`` models are both walked through their field annotations. No
 LangChain import here.
@@ -34,6 +37,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import pydantic
 import pydantic.v1
+
+from langchain_robust_parsers.engine.number_literals import number_text
 
 __all__ = [
     "MAX_COERCION_DEPTH",
@@ -51,6 +56,7 @@ __all__ = [
     "match_literal",
     "normalize_name",
     "number_from_string",
+    "number_to_string",
     "object_to_list",
     "unwrap_wrapper_key",
 ]
@@ -338,6 +344,14 @@ def number_from_string(value: Any, target: type[int] | type[float]) -> Any:
     return float(text)
 
 
+def number_to_string(value: Any) -> Any:
+    """Rule ``number_to_string``: the text of a number (``bool`` excepted) for a ``str`` field;
+    ``value`` when it is not a number."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number_text(value)
+    return value
+
+
 # --------------------------------------------------------------------------- the walk
 
 Notes = list[str]
@@ -479,6 +493,8 @@ def _coerce_value(value: Any, tp: Any, depth: int, notes: Notes) -> Any:
         if matched is not value:
             return matched
         return _note(notes, "fuzzy_enum", value, fuzzy_enum(value, tp))
+    if tp is str:
+        return _note(notes, "number_to_string", value, number_to_string(value))
     if tp is int or tp is float:
         converted = number_from_string(value, tp)
         if converted is not value:
@@ -513,5 +529,6 @@ RULES: dict[str, Callable[..., Any]] = {
     "fuzzy_literal": fuzzy_literal,
     "number_from_string": number_from_string,
     "rating_numerator": number_from_string,
+    "number_to_string": number_to_string,
 }
 """Every rule name reported by `coerce_with_notes`, with the function implementing it."""

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.model_validation import validate_model
+from langchain_robust_parsers.engine.number_literals import plain_numbers, with_number_literals
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = [
@@ -43,8 +44,9 @@ class ModelFit:
 
     ``model`` is the validated instance, or ``None`` when the value does not fit; ``notes`` the
     coercion rules that changed the value (empty when it validated as written). On failure,
-    ``error`` is the validation error of the value as written (the one a user can act on) and
-    ``closest`` the value nearest to fitting: the coerced value when coercion changed it.
+    ``closest`` is the value nearest to fitting (the coerced value when coercion changed it) and
+    ``error`` its validation error: only what is still wrong after coercion, never a field the
+    coercion already fixed (``orderId`` read as ``order_id`` is not reported missing).
     """
 
     model: Any | None
@@ -53,8 +55,11 @@ class ModelFit:
     closest: Any = None
 
 
-def fit_model(model: type[Any], value: Any) -> ModelFit:
+def fit_model(model: type[Any], value: Any, source: str | None = None) -> ModelFit:
     """``value`` validated into ``model``, coerced first only if it fails as written.
+
+    ``source``, the payload text ``value`` was decoded from, lets a number written for a ``str``
+    field become the very text written (``1.10`` stays ``"1.10"``).
 
     Validation errors (and a ``RecursionError`` from a model's own recursive validators) give
     a failed `ModelFit`; anything else a user validator raises propagates.
@@ -62,19 +67,22 @@ def fit_model(model: type[Any], value: Any) -> ModelFit:
     try:
         return ModelFit(validate_model(model, value))
     except VALIDATION_ERRORS as exc:
-        first_error: Exception = exc
-    closest: Any = value
-    notes: tuple[str, ...] = ()
+        as_written: Exception = exc
+    literal = value if source is None else with_number_literals(value, source)
     try:
-        coerced, rules = coerce_with_notes(value, model)
-        if rules:
-            closest, notes = coerced, rules
-            return ModelFit(validate_model(model, coerced), rules)
-    except VALIDATION_ERRORS:
-        pass
+        coerced, rules = coerce_with_notes(literal, model)
+    except (*VALIDATION_ERRORS, RecursionError):  # coercion is best effort: nothing was fixed
+        return ModelFit(None, (), as_written, value)
+    if not rules:
+        return ModelFit(None, (), as_written, value)
+    if literal is not value:
+        coerced = plain_numbers(coerced)
+    try:
+        return ModelFit(validate_model(model, coerced), rules)
+    except VALIDATION_ERRORS as exc:  # what is still wrong once coercion fixed what it could
+        return ModelFit(None, rules, exc, coerced)
     except RecursionError:  # coercion bounds its depth; a model's own validators may not
-        pass
-    return ModelFit(None, notes, first_error, closest)
+        return ModelFit(None, rules, as_written, coerced)
 
 
 def coercion_repairs(notes: Iterable[str], start: int) -> tuple[Repair, ...]:
@@ -94,14 +102,16 @@ class CandidateChoice(Generic[T]):
 
 
 def first_fitting(
-    candidates: Iterable[tuple[Any, ParseReport]], fit: Callable[[Any], T | Exception]
+    candidates: Iterable[tuple[Any, ParseReport]],
+    fit: Callable[[Any, ParseReport], T | Exception],
 ) -> CandidateChoice[T] | None:
     """The first of ``candidates`` (ranked as ``iter_candidates`` yields them) that ``fit``
     accepts; when none does, the first candidate with the error ``fit`` returned for it;
-    ``None`` when there are no candidates. ``fit`` returns an exception for a misfit."""
+    ``None`` when there are no candidates. ``fit(value, report)`` returns an exception for a
+    misfit."""
     first: CandidateChoice[T] | None = None
     for value, report in candidates:
-        fitted = fit(value)
+        fitted = fit(value, report)
         if not isinstance(fitted, Exception):
             return CandidateChoice(value, report, fitted, None)
         if first is None:

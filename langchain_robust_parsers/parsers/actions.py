@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
@@ -38,7 +37,7 @@ from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEME
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.report_events import (
     ParseEvent,
     apublish,
@@ -283,7 +282,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
             parsed = await run_in_executor(None, self._parse_final, text)
         except _Failure as failure:
             await apublish(failure.event, self.stats)
-            raise OutputParserException(failure.message, llm_output=text) from None
+            raise output_parser_error(failure.message, text) from None
         await apublish(self._event(parsed), self.stats)
         self._check_truncation(generation, text, parsed)
         return _typed(parsed.actions)
@@ -308,7 +307,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
             parsed = self._parse_final(text)
         except _Failure as failure:
             publish(failure.event, self.stats)
-            raise OutputParserException(failure.message, llm_output=text) from None
+            raise output_parser_error(failure.message, text) from None
         publish(self._event(parsed), self.stats)
         return parsed
 

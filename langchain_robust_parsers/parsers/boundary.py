@@ -40,6 +40,11 @@ from typing import Any
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.failure_reasons import (
+    bounded_message,
+    output_excerpt,
+    why_no_value,
+)
 from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 
@@ -48,8 +53,11 @@ __all__ = [
     "EngineBugError",
     "engine_call",
     "guarded_candidates",
+    "no_value_message",
+    "no_value_reason",
     "output_parser_error",
     "strict_mode",
+    "with_no_value_reason",
 ]
 
 logger = logging.getLogger("langchain_robust_parsers")
@@ -89,14 +97,50 @@ def engine_call(parser: str, task: str) -> Iterator[None]:
 
 
 def output_parser_error(
-    message: str, text: str, cause: BaseException | None = None, **kwargs: object
+    message: str, text: str | None, cause: BaseException | None = None, **kwargs: object
 ) -> OutputParserException:
     """``OutputParserException(message, llm_output=text)`` chained from ``cause``: the one way a
-    parser reports a failure (keyword arguments such as ``observation`` pass through)."""
-    error = OutputParserException(message, llm_output=text, **kwargs)  # type: ignore[arg-type]
+    parser reports a failure (keyword arguments such as ``observation`` pass through).
+
+    The message stays short whatever the answer's size: a quote of ``text`` in it becomes an
+    excerpt (head and tail, with the number of characters left out) and the whole is bounded;
+    ``llm_output`` keeps the whole text."""
+    shown = bounded_message(message, text) if isinstance(text, str) else message
+    error = OutputParserException(shown, llm_output=text, **kwargs)  # type: ignore[arg-type]
     if cause is not None:
         error.__cause__ = cause
     return error
+
+
+def _has_json_opener(answer: str) -> bool:
+    """True when ``answer`` holds a brace or bracket: something JSON-like that did not read."""
+    return "{" in answer or "[" in answer
+
+
+def no_value_reason(text: str) -> str:
+    """Why ``text`` holds no JSON value, with what to do (one or two sentences; see
+    `langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
+    return why_no_value(text, "JSON", _has_json_opener).sentence()
+
+
+def no_value_message(prefix: str, text: str) -> str:
+    """``prefix`` (LangChain's words, such as ``"Invalid json output: "``), the answer's
+    excerpt, then on a new line why it holds no JSON value and what to do."""
+    return f"{prefix}{output_excerpt(text)}\n{no_value_reason(text)}"
+
+
+_SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
+"""Reasons added to a reader's own failure message: there the reader's words (``no XML element
+found``) would mislead, while for prose its words already say what is missing."""
+
+
+def with_no_value_reason(message: str, text: str, format_name: str) -> str:
+    """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
+    when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""
+    reason = why_no_value(text, format_name)
+    if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
+        return message
+    return f"{message}\n{reason.sentence()}"
 
 
 def guarded_candidates(

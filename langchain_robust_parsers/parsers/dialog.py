@@ -135,7 +135,11 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     text; without one, quoted speech and a tone word from free text), then wrap (the whole text
     as general dialog, tone ``neutral``): every ``str`` gives a `DialogTurn`, whose
     ``warning`` says what was wrong. An empty or whitespace-only reply is a ``silent`` turn
-    with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``).
+    with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``). A
+    refusal (``I'm sorry, I can't say that.``, or a refusal content block) is a turn of dialog
+    too: in a story, a character declining is an answer. It never fails by design; every other
+    parser of this package raises ``OutputParserException`` when the text holds no value of its
+    format.
 
     Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
     `DialogTurn` each time the content (or the gestures) grew, each chunk read once; the

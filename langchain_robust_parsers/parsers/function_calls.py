@@ -16,7 +16,6 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.output_parsers import BaseOutputParser
@@ -42,7 +41,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -380,7 +379,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
         message = ERROR_PREFIX[kind] + reason
-        error = OutputParserException(message, llm_output=text)
+        error = output_parser_error(message, text)
         if self.on_error == "fallback":
             event = ParseEvent(name, FORMAT, "fallback", None, message)
             return FinalParse(message, None, event, error)

@@ -12,7 +12,7 @@ from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
@@ -31,6 +31,8 @@ from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
     guarded_candidates,
+    no_value_message,
+    no_value_reason,
     output_parser_error,
 )
 from langchain_robust_parsers.parsers.final_parse import (
@@ -209,7 +211,7 @@ class RobustJsonOutputParser(
         if self.pydantic_object is None:
             return self._first_value(text, complete)
         candidates = guarded_candidates(self.get_name(), text, allow_truncated=complete)
-        choice = first_fitting(candidates, self._conforms)
+        choice = first_fitting(candidates, lambda value, _report: self._conforms(value))
         if choice is None:
             raise JsonEngineError("no JSON value found in the text")
         return choice.value, choice.report
@@ -277,13 +279,17 @@ class RobustJsonOutputParser(
                 truncated = merge_truncation(cut, stop_reason is not None)
                 assert truncated is not None
                 return truncation_failure(name, "json", text, truncated, stop_reason, exc)
-            reason = f"Invalid json output: {exc}"
+            why = str(exc) if isinstance(exc, EngineBugError) else no_value_reason(text)
+            reason = f"Invalid json output: {why}"
             if use_fallback and self._plain():
                 fallback = {"text": text, "parseError": reason, "rawResponse": text}
                 return FinalParse(
                     fallback, None, ParseEvent(name, "json", "fallback", None, reason)
                 )
-            error = output_parser_error(f"Invalid json output: {text}", text, exc)
+            message = no_value_message("Invalid json output: ", text)
+            if isinstance(exc, EngineBugError):
+                message = f"Invalid json output: {text}\n{why}"
+            error = output_parser_error(message, text, exc)
             return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
         report = with_stop_reason(report, stop_reason)
         if report.truncation is not None and not self._completes():

@@ -6,9 +6,8 @@ import json
 import math
 from typing import Any
 
-from langchain_core.exceptions import OutputParserException
-
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
+from langchain_robust_parsers.parsers.boundary import no_value_message, output_parser_error
 
 
 def loads_with_report(
@@ -17,15 +16,17 @@ def loads_with_report(
     """Like `loads`, also returning the `ParseReport` (``None`` when nothing was
     found in partial mode)."""
     if not isinstance(text, str):
-        raise OutputParserException(
-            f"Expected a str, got {type(text).__name__}", llm_output=repr(text)
-        )
+        raise output_parser_error(f"Expected a str, got {type(text).__name__}", repr(text))
     try:
         return decode(text, allow_truncated=allow_truncated or partial, stream_prefix=partial)
     except JsonEngineError as exc:
         if partial:
             return None, None
-        raise OutputParserException(f"Invalid json output: {exc}", llm_output=text) from exc
+        if exc.pos >= 0:  # a value was found, cut off (``allow_truncated=False``)
+            message = f"Invalid json output: {exc}. Pass allow_truncated=True to complete it."
+        else:
+            message = no_value_message("Invalid json output: ", text)
+        raise output_parser_error(message, text) from exc
 
 
 def loads(text: str, *, partial: bool = False, allow_truncated: bool = True) -> Any:

@@ -20,9 +20,11 @@ from langchain_core.output_parsers import (
 from langchain_core.runnables import RunnableConfig
 from pydantic import ConfigDict
 
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import LIST, ParseStats
 from langchain_robust_parsers.engine.text_values.lists import ListKind, ListStream, read_list
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -64,7 +66,8 @@ class _RobustList(ReportingParser):
         )
 
     def parse(self, text: str) -> list[str]:
-        """The items of the list in ``text`` (``[]`` when it holds no list)."""
+        """The items of the list in ``text`` (``[]`` when it holds no list); a refusal raises
+        ``OutputParserException`` (``[]`` with ``on_error="fallback"``)."""
         return self._final(text)[0]
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[list[str], ParseReport]:
@@ -103,7 +106,7 @@ class _RobustList(ReportingParser):
         for chunk in input:
             for item in stream.feed(chunk_text(chunk, "skip")):
                 yield [item]
-        for item in stream.close():
+        for item in self._close(stream):
             yield [item]
 
     async def _atransform(
@@ -113,8 +116,20 @@ class _RobustList(ReportingParser):
         async for chunk in input:
             for item in stream.feed(chunk_text(chunk, "skip")):
                 yield [item]
-        for item in stream.close():
+        for item in self._close(stream):
             yield [item]
+
+    def _close(self, stream: ListStream) -> list[str]:
+        """The stream's last items; a refusal raises the error `parse` raises (or gives
+        nothing more under ``on_error="fallback"``)."""
+        try:
+            with engine_call(self.get_name(), f"reading {LIST}"):
+                return stream.close()
+        except EngineError as exc:
+            if self.on_error == "fallback":
+                return []
+            text = stream.text()
+            raise output_parser_error(_message(text, exc), text, exc) from exc
 
 
 class _PatternList(_RobustList):
@@ -147,8 +162,8 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
-    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
+    """A refusal (``I'm sorry, I can't list those.``): ``"raise"`` ``OutputParserException``,
+    or ``"fallback"``: return ``[]``. Other text with no list gives ``[]`` either way."""
 
     @classmethod
     def is_lc_serializable(cls) -> bool:
@@ -169,8 +184,8 @@ class RobustNumberedListOutputParser(_PatternList, NumberedListOutputParser):
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
-    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
+    """A refusal (``I'm sorry, I can't list those.``): ``"raise"`` ``OutputParserException``,
+    or ``"fallback"``: return ``[]``. Other text with no list gives ``[]`` either way."""
 
     @property
     def _type(self) -> str:
@@ -187,8 +202,8 @@ class RobustMarkdownListOutputParser(_PatternList, MarkdownListOutputParser):
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
     on_error: OnError = "raise"
-    """Accepted as every parser accepts it: ``"fallback"`` would give ``[]``, but text with no
-    list already gives ``[]`` (counted as ``success``), so only an internal error can raise."""
+    """A refusal (``I'm sorry, I can't list those.``): ``"raise"`` ``OutputParserException``,
+    or ``"fallback"``: return ``[]``. Other text with no list gives ``[]`` either way."""
 
     @property
     def _type(self) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers.openai_functions import (
     JsonKeyOutputFunctionsParser,
@@ -22,6 +21,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTIONS, ParseStats
+from langchain_robust_parsers.parsers.boundary import output_parser_error
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -52,10 +52,12 @@ def function_call(message: BaseMessage) -> dict[str, Any] | None:
 
 def _generation_message(result: list[Generation]) -> BaseMessage:
     if len(result) != 1:
-        raise OutputParserException(f"Expected exactly one result, but got {len(result)}")
+        raise output_parser_error(f"Expected exactly one result, but got {len(result)}", None)
     generation = result[0]
     if not isinstance(generation, ChatGeneration):
-        raise OutputParserException("This output parser can only be used with a chat generation.")
+        raise output_parser_error(
+            "This output parser can only be used with a chat generation.", None
+        )
     return generation.message
 
 
@@ -81,8 +83,7 @@ def _failed(
     parser: str, message: str, llm_output: str, cause: BaseException | None = None
 ) -> FinalParse[Any]:
     """A final parse that failed before (or after) the arguments were read."""
-    error = OutputParserException(message, llm_output=llm_output)
-    error.__cause__ = cause
+    error = output_parser_error(message, llm_output, cause)
     return FinalParse(None, None, ParseEvent(parser, FUNCTIONS, "failed", None, message), error)
 
 
@@ -321,10 +322,10 @@ class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctio
         whose call names one."""
         schema: Any = self.pydantic_schema
         if isinstance(schema, dict):
-            raise OutputParserException(
+            raise output_parser_error(
                 f"{self.get_name()}: give the message, not its arguments: the call's name "
                 f"picks one of {sorted(schema)}",
-                llm_output=arguments,
+                arguments,
             )
         return {"name": schema.__name__, "arguments": arguments}
 

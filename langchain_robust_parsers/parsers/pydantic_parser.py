@@ -39,6 +39,7 @@ from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
     guarded_candidates,
+    no_value_reason,
     output_parser_error,
 )
 from langchain_robust_parsers.parsers.final_parse import (
@@ -241,11 +242,14 @@ class RobustPydanticOutputParser(
         """``obj`` validated into ``pydantic_object``; raises its validation error."""
         return cast(TBaseModel, validate_model(self.pydantic_object, obj))
 
-    def _fit(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+    def _fit(
+        self, value: Any, source: str | None = None
+    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """``value`` validated, coercing it first only if it fails as is (and, with
         ``drop_invalid_items``, without its invalid list items): the model and the coercion
-        rules used, or the error of the uncoerced value."""
-        fit = fit_model(self.pydantic_object, value)
+        rules used, or what is still wrong after coercion. ``source``: the payload's text, so
+        that a number written for a ``str`` field keeps its spelling."""
+        fit = fit_model(self.pydantic_object, value, source)
         if fit.error is None:
             return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
@@ -335,7 +339,10 @@ class RobustPydanticOutputParser(
         """`_parse_final` before ``on_error`` applies."""
         found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
         candidates = _joined_first(self.pydantic_object, text, found)
-        choice = first_fitting(candidates, self._fit_guarded)
+        choice = first_fitting(
+            candidates,
+            lambda value, report: self._fit_guarded(value, text[report.start : report.end]),
+        )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
             report = with_stop_reason(_with_notes(choice.report, notes), stop_reason)
@@ -351,7 +358,7 @@ class RobustPydanticOutputParser(
             labelled = self._from_labels(text) if self.read_labels else None
             if labelled is not None:
                 return labelled
-            return self._failure(text, text, "Invalid json output: no JSON value found")
+            return self._failure(text, text, no_value_reason(text))
         try:
             completion = json.dumps(choice.value, ensure_ascii=False)
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
@@ -363,10 +370,12 @@ class RobustPydanticOutputParser(
         target: Any = self.pydantic_object
         return super().get_format_instructions() if is_model_class(target) else _schema(target)
 
-    def _fit_guarded(self, value: Any) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
+    def _fit_guarded(
+        self, value: Any, source: str | None = None
+    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
         """`_fit`, with anything a user validator raises counted as a misfit."""
         try:
-            return self._fit(value)
+            return self._fit(value, source)
         except Exception as exc:  # a validator raising something unexpected
             return exc
 

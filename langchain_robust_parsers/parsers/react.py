@@ -69,6 +69,7 @@ from langchain_robust_parsers.engine.agents.text_delta import (
 )
 from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
 from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.parsers.boundary import output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
@@ -322,9 +323,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
                 message = f"Could not parse LLM output: `{text}`"
                 missing_input = "action" in scan.markers
                 observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
-            error = OutputParserException(
-                message, observation=observation, llm_output=text, send_to_llm=True
-            )
+            error = output_parser_error(message, text, observation=observation, send_to_llm=True)
             return None, self._event("failed", None, observation), error
         event = self._event(turn.outcome, turn.report, None)
         if turn.kind == "actions":

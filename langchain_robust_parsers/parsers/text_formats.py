@@ -16,10 +16,14 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import (
+    engine_call,
+    output_parser_error,
+    with_no_value_reason,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -28,7 +32,19 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError
 
-__all__ = ["answer_text", "final_parse", "published_with_report"]
+__all__ = ["FORMAT_WORDS", "answer_text", "final_parse", "published_with_report"]
+
+FORMAT_WORDS = {
+    "xml": "XML",
+    "yaml": "YAML",
+    "list": "a list",
+    "enum": "one of the allowed values",
+    "bool": "yes or no",
+    "datetime": "a date",
+    "structured": "JSON",
+    "functions": "function-call arguments",
+}
+"""How a failure message names what each format's parser looked for."""
 
 T = TypeVar("T")
 
@@ -76,7 +92,8 @@ def published_with_report(final: FinalParse[T], stats: ParseStats | None) -> tup
 
 
 def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> FinalParse[Any]:
-    error = OutputParserException(msg, llm_output=text)
-    error.__cause__ = exc
+    if isinstance(exc, EngineError) and not isinstance(exc, EngineBugError):
+        msg = with_no_value_reason(msg, text, FORMAT_WORDS.get(format, format))
+    error = output_parser_error(msg, text, exc)
     event = ParseEvent(parser, format, "failed", None, str(exc))
     return FinalParse(None, None, event, error)

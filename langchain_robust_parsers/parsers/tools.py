@@ -57,7 +57,7 @@ from langchain_robust_parsers.engine.model_validation import has_required_fields
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -426,7 +426,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         are not (yet) an object left out; never an error about arguments."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                raise OutputParserException(CHAT_ONLY)
+                raise output_parser_error(CHAT_ONLY, None)
             return self._output([], partial=True)
         calls: list[WorkingCall] = []
         for call in message_calls(generation.message):
@@ -451,7 +451,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """Parse completely, without side effects; the caller publishes the event."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                return self._failure(OutputParserException(CHAT_ONLY), [])
+                return self._failure(output_parser_error(CHAT_ONLY, None), [])
             return self._finish([], generation.text)
         message = generation.message
         calls = message_calls(message)
@@ -494,9 +494,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 errors.append(err)
         if errors:
             message = "\n\n".join(e.message for e in errors)
-            return self._failure(
-                OutputParserException(message, llm_output=errors[0].llm_output), selected
-            )
+            return self._failure(output_parser_error(message, errors[0].llm_output), selected)
         try:
             value = self._output(selected, partial=False, max_tokens=max_tokens)
         except OutputParserException as exc:
@@ -717,9 +715,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
                 if partial and self._matcher().may_grow_into_match(call.name):
                     continue  # the name is still arriving
                 available = ", ".join(tools) or "<no_tools>"
-                raise OutputParserException(
+                raise output_parser_error(
                     f"Unknown tool type: {call.raw_name!r}. Available tools: {available}",
-                    llm_output=call.raw_args_text(),
+                    call.raw_args_text(),
                 )
             if partial:
                 model = self._partial_model(call, tool)
@@ -769,10 +767,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         first_error = fit.error
         hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
         raw = call.raw_args_text()
-        error = OutputParserException(
+        raise output_parser_error(
             f"Failed to parse {tool.__name__} from tool call {call.raw_name!r} "
             f"(id {call.id}): {first_error}{hint}\nRaw arguments:\n{raw}",
-            llm_output=raw,
+            raw,
+            first_error,
         )
-        error.__cause__ = first_error
-        raise error

@@ -15,8 +15,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from langchain_robust_parsers.engine.errors import TextEngineError
+from langchain_robust_parsers.engine.failure_reasons import refusal_reason
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker, outside_reasoning
+from langchain_robust_parsers.engine.lexicon.refusals import (
+    MAX_REFUSAL_CHARS,
+    is_refusal,
+    may_become_refusal,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -140,10 +147,14 @@ def read_list(text: str, kind: ListKind) -> tuple[list[str], ParseReport]:
     """The items of the list in ``text``, the parser's ``kind`` preferred: its markers when any
     line has them, another kind's markers, else one item a line or comma-separated items.
 
-    Text that holds no list (``No items in the list.``) gives ``[]``, as LangChain's parsers do.
+    Text that holds no list (``No items in the list.``) gives ``[]``, as LangChain's parsers do;
+    a refusal (``I'm sorry, I can't list those.``) is no list either, and raises
+    `TextEngineError` rather than reading as items.
     """
     log = RepairLog()
     source, start, stop = _region(text, log)
+    if source == "whole" and is_refusal(text[start:stop].strip()):
+        raise TextEngineError(refusal_reason("a list").sentence())
     lines = list(_lines(text, start, stop))
     kinds = {line.kind for line in lines if line.kind}
     if kind == "comma":
@@ -283,6 +294,10 @@ class ListStream:
     comma kind when the comma after it arrives, while the answer is a single unmarked line.
     Anything else waits for `close`, which reads the whole text with `read_list` and
     hands out the items not handed out yet. Each chunk is read once.
+
+    While the answer may still turn out to be a refusal (``I'm sorry, I can't...``: see
+    `langchain_robust_parsers.engine.lexicon.refusals.may_become_refusal`) its items are
+    held back, so that a refusal hands out nothing and `close` raises as `read_list`.
     """
 
     def __init__(self, kind: ListKind) -> None:
@@ -297,20 +312,41 @@ class ListStream:
         self._segments_done = 0
         self._held = ""  # the first comma-separated item, until the line proves to be a list
         self._log = RepairLog()
+        self._head = ""  # the answer's start, as long as a refusal can be
+        self._withheld: list[str] | None = []  # None once the answer cannot be a refusal
 
     def feed(self, chunk: str) -> list[str]:
         """Items completed by ``chunk``."""
         self._chunks.append(chunk)
         out = self._feed_comma(chunk) if self.kind == "comma" else self._feed_lines(chunk)
         self._handed.extend(out)
-        return out
+        return self._unless_refusal(chunk, out)
+
+    def text(self) -> str:
+        """The text fed so far."""
+        return "".join(self._chunks)
 
     def close(self) -> list[str]:
         """The items not handed out yet, from a read of the whole text; nothing when the whole
-        text reads differently from what was handed out (a value handed out never changes)."""
-        items, _ = read_list("".join(self._chunks), self.kind)
+        text reads differently from what was handed out (a value handed out never changes).
+        Raises `TextEngineError` when the whole answer is a refusal."""
+        items, _ = read_list(self.text(), self.kind)
         n = len(self._handed)
-        return items[n:] if items[:n] == self._handed else []
+        withheld, self._withheld = self._withheld or [], None
+        return withheld + (items[n:] if items[:n] == self._handed else [])
+
+    def _unless_refusal(self, chunk: str, out: list[str]) -> list[str]:
+        """``out``, or nothing while the answer may still be a refusal (then the items held
+        back so far, once it cannot be one)."""
+        if self._withheld is None:
+            return out
+        if len(self._head) <= MAX_REFUSAL_CHARS:
+            self._head += chunk[: MAX_REFUSAL_CHARS + 1 - len(self._head)]
+        self._withheld.extend(out)
+        if may_become_refusal(self._head):
+            return []
+        released, self._withheld = self._withheld, None
+        return released
 
     def _feed_lines(self, chunk: str) -> list[str]:
         out: list[str] = []
