@@ -43,15 +43,15 @@ FUNCTION_LENGTH_ALLOWED: frozenset[tuple[str, str]] = frozenset()
 """(module, function) pairs allowed past ``MAX_FUNCTION_LINES``, each with its reason in a
 comment beside it. Empty: every function fits."""
 
-MAX_PARSER_CLASS_LINES = 302
+MAX_PARSER_CLASS_LINES = 298
 """A parser class holds fields and the translation of engine results into LangChain's contract;
 what is longer is engine work left in the parser layer. The value is the largest class left
 after the engine took validation, candidate choice, the action pipeline and ReAct turn
 classification (``ReActOutputParser``: its fields, documentation and streaming)."""
 
 PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {
-    # tool streaming moves to the engine next (502 lines on main with the stop-reason work)
-    "RobustJsonOutputToolsParser": 502,
+    # the final parse's call resolution (resolve, cut marks, text calls) moves to the engine next
+    "RobustJsonOutputToolsParser": 462,
 }
 """Parser classes allowed past ``MAX_PARSER_CLASS_LINES``, each at most its current size."""
 

@@ -42,8 +42,8 @@ from langchain_robust_parsers.engine.calls.tool_args import (
     ToolNameMatcher,
     decode_arguments,
 )
+from langchain_robust_parsers.engine.json.value_stream import StreamedList
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.tool_stream import StreamedList
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,

@@ -30,7 +30,7 @@ from typing import Annotated, Any, Union
 import jsonpatch
 import pydantic
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.output_parsers import (
     JsonOutputKeyToolsParser,
     JsonOutputToolsParser,
@@ -50,6 +50,23 @@ from langchain_robust_parsers.engine.calls.tool_args import (
     decode_arguments,
     tool_name_matcher,
 )
+from langchain_robust_parsers.engine.calls.tool_call_reports import (
+    ToolCallReport,
+    ToolsParseReport,
+)
+from langchain_robust_parsers.engine.calls.tool_call_resolution import (
+    MAX_TOKENS_HINT,
+    UnrecoverableCall,
+    WorkingCall,
+    typed_text_calls,
+)
+from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
+from langchain_robust_parsers.engine.calls.tool_stream_steps import (
+    CallOutputRules,
+    StreamSteps,
+    final_calls,
+    stream_entry,
+)
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
@@ -64,7 +81,12 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.message_text import chunk_text
+from langchain_robust_parsers.parsers.message_text import (
+    apaired_messages,
+    atexts_with_side_channel,
+    chunk_text,
+    texts_with_side_channel,
+)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     apublish,
@@ -81,27 +103,11 @@ from langchain_robust_parsers.parsers.stop_reason import (
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
-    MAX_TOKENS_HINT,
-    StreamSteps,
     ToolCallItem,
     ToolCallItemWithId,
-    ToolCallOrigin,
-    ToolCallReport,
     ToolsParseEvent,
-    ToolsParseReport,
-    UnrecoverableCall,
-    WorkingCall,
     message_calls,
     partial_value,
-    stream_entry,
-    typed_text_calls,
-)
-from langchain_robust_parsers.parsers.tool_stream import (
-    StreamedCall,
-    ToolCallStream,
-    apaired_messages,
-    atexts_with_side_channel,
-    texts_with_side_channel,
 )
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
@@ -231,7 +237,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
-        merge of message chunks (see ``parsers/tool_stream.py``)."""
+        merge of message chunks (see ``parsers/message_text.py``)."""
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: Iterator[Any]) -> Iterator[Any]:
@@ -295,7 +301,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         publish(final.event, self.stats)
         if final.error is not None:  # a stream fails where invoke fails
             raise final.error
-        out = step.last(final)
+        out = step.last(final.value)
         if out is not None:
             yield out
 
@@ -317,14 +323,25 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         await apublish(final.event, self.stats)
         if final.error is not None:
             raise final.error
-        out = step.last(final)
+        out = step.last(final.value)
         if out is not None:
             yield out
 
     def _steps(self, stream: ToolCallStream) -> StreamSteps:
         """What a stream of this parser yields, step by step."""
-        call_items = type(self)._stream_item is RobustJsonOutputToolsParser._stream_item
-        return StreamSteps(self, stream, call_items=call_items)
+        rules = CallOutputRules(
+            first_only=self.first_tool_only,
+            return_id=self.return_id,
+            call_items=type(self)._stream_item is RobustJsonOutputToolsParser._stream_item,
+            item=self._stream_item,
+            select=self._select,
+            shape=self._stream_shape,
+            signature=self._signature,
+            output=functools.partial(self._output, partial=True),
+            match=self._match,
+            diff=self._diff if self.diff else None,
+        )
+        return StreamSteps(rules, stream, chunk_type=AIMessageChunk)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
@@ -335,60 +352,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
-    def _stream_calls(self, stream: ToolCallStream) -> list[WorkingCall]:
-        """The calls a stream shows now, as langchain-core's accumulated message shows them:
-        the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
-        else the raw OpenAI calls that have decoded arguments."""
-        calls = [
-            self._stream_working(c)
-            for c in stream.chunk_calls
-            if not c.args_seen or isinstance(c.value, dict)
-        ]
-        if calls or not stream.raw_key:
-            return calls
-        return [
-            WorkingCall(
-                c.name,
-                c.value or {},
-                c.id,
-                "additional_kwargs",
-                name=self._match(c.name),
-                state=c,
-            )
-            for c in stream.raw_values()
-            if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
-        ]
-
-    def _stream_working(self, call: StreamedCall) -> WorkingCall:
-        """A chunked call as a stream shows it (arguments ``{}`` before any arrived)."""
-        return WorkingCall(
-            call.name,
-            call.value if call.args_seen else {},
-            call.id,
-            "tool_call_chunks",
-            name=self._match(call.name),
-            state=call,
-        )
-
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
-        else the raw OpenAI calls that named a function."""
-        source: ToolCallOrigin
-        if stream.chunk_calls:
-            source, streamed = "tool_call_chunks", stream.chunk_calls
-        else:
-            source, streamed = "additional_kwargs", [c for c in stream.raw_calls if c.has_function]
-        calls = [
-            WorkingCall(
-                c.name,
-                c.args_text() if c.args_seen else None,
-                c.id,
-                source,
-                decoded=c.clean_args(),
-            )
-            for c in streamed
-        ]
-        final = self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
+        """The final parse of a whole stream, from the calls it accumulated."""
+        final = self._finish(final_calls(stream), stream.text(), stop_reason=stream.cut_stop_reason)
         return self._check_truncation(final, stream.cut_stop_reason, stream.text())
 
     # ---------------------------------------------------------------- work
