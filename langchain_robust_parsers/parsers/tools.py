@@ -45,9 +45,7 @@ from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
-    ToolArgumentsError,
     ToolNameMatcher,
-    decode_arguments,
     tool_name_matcher,
 )
 from langchain_robust_parsers.engine.calls.tool_call_reports import (
@@ -56,9 +54,10 @@ from langchain_robust_parsers.engine.calls.tool_call_reports import (
 )
 from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     MAX_TOKENS_HINT,
-    UnrecoverableCall,
     WorkingCall,
-    typed_text_calls,
+    partial_calls,
+    resolve_calls,
+    text_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
 from langchain_robust_parsers.engine.calls.tool_stream_steps import (
@@ -99,7 +98,6 @@ from langchain_robust_parsers.parsers.stop_reason import (
     stop_reason_cut,
     truncation_error,
     truncation_mode,
-    with_stop_reason,
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
@@ -396,23 +394,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             if not self.text_fallback:
                 raise OutputParserException(CHAT_ONLY)
             return self._output([], partial=True)
-        calls: list[WorkingCall] = []
-        for call in message_calls(generation.message):
-            args = call.args
-            if not isinstance(args, dict):
-                if args is None or args == "":
-                    if call.origin == "additional_kwargs":
-                        continue  # langchain-core skips these while streaming
-                    args = {}
-                elif isinstance(args, str):
-                    args = partial_value(self.get_name(), args)
-                    if call.origin == "additional_kwargs" and args is not None and not args:
-                        args = {}
-                if not isinstance(args, dict):
-                    continue
-            call.args = args
-            call.name = self._match(call.raw_name)
-            calls.append(call)
+        read = functools.partial(partial_value, self.get_name())
+        calls = partial_calls(message_calls(generation.message), self._match, read)
         return self._output(calls, partial=True)
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
@@ -453,13 +436,12 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         for call in calls:
             call.name = self._match(call.raw_name)
         selected = self._select(calls)
-        errors: list[UnrecoverableCall] = []
-        for call in selected:
-            try:
-                self._resolve(call, max_tokens=max_tokens)
-                self._mark_cut(call, stop_reason)
-            except UnrecoverableCall as err:
-                errors.append(err)
+        errors = resolve_calls(
+            selected,
+            allow_truncated=self.allow_truncated,
+            strict=self.strict,
+            stop_reason=stop_reason,
+        )
         if errors:
             message = "\n\n".join(e.message for e in errors)
             return self._failure(
@@ -496,22 +478,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             return []
         if not decoded.calls:
             return []
-        matcher = self._matcher()
-        report = decoded.report
-        if matcher:
-            found = [c for c in decoded.calls if matcher.match(c.name) is not None]
-        elif report.source == "tagged" or (
-            decoded.kind == "ast" and report.source in ("whole", "fenced")
-        ):
-            found = list(decoded.calls)
-        else:
-            found = []
-        named = [dataclasses.replace(c, name=self._match(c.name)) for c in found]
-        typed, report = typed_text_calls(named, report, self._schemas())
-        return [
-            WorkingCall(raw.name, c.args, c.id or new_call_id(), "text", report=report)
-            for raw, c in zip(found, typed, strict=True)
-        ]
+        return text_calls(decoded, self._matcher(), self._schemas(), new_call_id)
 
     def _schemas(self) -> dict[str, dict[str, Any]] | None:
         """The parameter schemas of the bound ``tools``, which type calls read from text."""
@@ -521,50 +488,6 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """The calls a final parse returns, before their arguments are resolved: only these
         must resolve."""
         return calls[:1] if self.first_tool_only else calls
-
-    def _resolve(self, call: WorkingCall, *, max_tokens: bool) -> None:
-        """Turn ``call.args`` into an object and set ``call.report``; raises
-        ``UnrecoverableCall``."""
-        if call.report is not None and call.origin == "text":
-            return
-        if isinstance(call.args, dict):
-            call.report = ParseReport()
-            return
-        if call.decoded is not None and isinstance(call.decoded[0], dict):
-            call.args, call.report = call.decoded
-            return
-        raw = call.args
-        if raw is not None and not isinstance(raw, str):
-            raw = call.raw_args_text()
-        try:
-            args, report = decode_arguments(
-                raw, allow_truncated=self.allow_truncated, strict=self.strict
-            )
-        except ToolArgumentsError as err:
-            hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
-            message = (
-                f"Could not recover the arguments of tool call {call.raw_name!r} "
-                f"(id {call.id}): {err.reason}.{hint}\nRaw arguments:\n{raw}"
-            )
-            raise UnrecoverableCall(message, raw or "") from err
-        call.args = args
-        call.report = report
-
-    def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
-        """A call of an answer stopped at the token limit is cut off, as if its arguments
-        were: its report says ``truncated``, and under ``allow_truncated=False`` it is not
-        returned (raises ``UnrecoverableCall``)."""
-        if stop_reason is None:
-            return
-        if not self.allow_truncated:
-            raw = call.raw_args_text()
-            raise UnrecoverableCall(
-                f"Tool call {call.raw_name!r} (id {call.id}) may be incomplete: the model "
-                f"stopped at its output token limit (stop reason {stop_reason!r}).\n"
-                f"{MAX_TOKENS_HINT}\nRaw arguments:\n{raw}",
-                raw,
-            )
-        call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:
         """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
