@@ -50,7 +50,7 @@ after the engine took validation, candidate choice, the action pipeline and ReAc
 classification (``ReActOutputParser``: its fields, documentation and streaming)."""
 
 PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {
-    # the Pydantic variant's validate-then-coerce and output shaping move to the engine next
+    # its stream transport goes to a mixin of its own next, as the JSON parsers' did
     "RobustJsonOutputToolsParser": 387,
 }
 """Parser classes allowed past ``MAX_PARSER_CLASS_LINES``, each at most its current size."""

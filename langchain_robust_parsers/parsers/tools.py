@@ -20,7 +20,6 @@ and ``PydanticToolsParser`` with the same fields and outputs, and add:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 from collections import deque
@@ -41,7 +40,6 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
-from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
@@ -53,13 +51,14 @@ from langchain_robust_parsers.engine.calls.tool_call_reports import (
     ToolsParseReport,
 )
 from langchain_robust_parsers.engine.calls.tool_call_resolution import (
-    MAX_TOKENS_HINT,
+    UnrecoverableCall,
     WorkingCall,
     partial_calls,
     resolve_calls,
     text_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
+from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
 from langchain_robust_parsers.engine.calls.tool_stream_steps import (
     CallOutputRules,
     StreamSteps,
@@ -69,9 +68,7 @@ from langchain_robust_parsers.engine.calls.tool_stream_steps import (
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
-from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.final_parse import (
@@ -543,25 +540,6 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
         return self._item(call) if self.return_id else call.args
 
 
-@functools.lru_cache(maxsize=256)
-def _tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
-    """Bound name -> model: a v2 model's title (else its class name), a v1 model's class name,
-    as langchain-core names them; a v2 model's class name is also accepted when it differs."""
-    names: dict[str, type[Any]] = {}
-    aliases: dict[str, type[Any]] = {}
-    for tool in tools:
-        if isinstance(tool, type) and issubclass(tool, pydantic.BaseModel):
-            title = tool.model_config.get("title")
-            names[title or tool.__name__] = tool
-            if title and title != tool.__name__:
-                aliases.setdefault(tool.__name__, tool)
-        elif isinstance(tool, type):
-            names[tool.__name__] = tool
-    for alias, tool in aliases.items():
-        names.setdefault(alias, tool)
-    return names
-
-
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
     """A drop-in ``PydanticToolsParser``: each call validated into its tool's model (v2 or
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
@@ -602,79 +580,25 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         return None  # models are compared: two partial values can validate to equal models
 
     def _bound_names(self) -> tuple[str, ...]:
-        return (*super()._bound_names(), *_tool_map(tuple(self.tools)))
+        return (*super()._bound_names(), *tool_map(tuple(self.tools)))
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         if not calls:
             return None if self.first_tool_only else []
         if self.first_tool_only:
             calls = calls[:1]
-        tools = _tool_map(tuple(self.tools))
-        models: list[Any] = []
-        for call in calls:
-            if not isinstance(call.args, dict):
-                continue  # partial only: a final parse resolved every call to an object
-            tool = tools.get(call.name)
-            if tool is None:
-                if partial and self._matcher().may_grow_into_match(call.name):
-                    continue  # the name is still arriving
-                available = ", ".join(tools) or "<no_tools>"
-                raise OutputParserException(
-                    f"Unknown tool type: {call.raw_name!r}. Available tools: {available}",
-                    llm_output=call.raw_args_text(),
-                )
-            if partial:
-                model = self._partial_model(call, tool)
-                if model is not None:
-                    models.append(model)
-                continue
-            models.append(self._final_model(call, tool, max_tokens=max_tokens))
+        try:
+            models = call_models(
+                calls,
+                tool_map(tuple(self.tools)),
+                partial=partial,
+                max_tokens=max_tokens,
+                arriving=self._matcher().may_grow_into_match,
+            )
+        except UnrecoverableCall as err:
+            error = OutputParserException(err.message, llm_output=err.llm_output)
+            error.__cause__ = err.__cause__  # the ValidationError, when validation failed
+            raise error from err.__cause__
         if self.first_tool_only:
             return models[0] if models else None
         return models
-
-    def _partial_model(self, call: WorkingCall, tool: type[Any]) -> Any:
-        """The model a partial call validates to, or ``None``; cached per streamed version. A
-        call lacking a required field is skipped without validating (most partials do)."""
-        state = call.state
-        if (
-            state is not None
-            and isinstance(state.cache, tuple)
-            and state.cache[0]
-            == (
-                state.version,
-                tool,
-            )
-        ):
-            return state.cache[1]
-        model = None
-        if has_required_fields(tool, call.args):
-            try:
-                model = validate_model(tool, call.args)
-            # User code: pydantic wraps a validator's ValueError and AssertionError, but a
-            # validator may raise anything; a partial is then simply not shown yet.
-            except Exception:
-                model = None
-        if state is not None:
-            state.cache = ((state.version, tool), model)
-        return model
-
-    def _final_model(self, call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
-        """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
-        fit = fit_model(tool, call.args)
-        if fit.error is None:
-            if fit.notes:
-                report = call.report or ParseReport()
-                extra = coercion_repairs(fit.notes, report.start)
-                call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
-            return fit.model
-        first_error = fit.error
-        hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
-        raw = call.raw_args_text()
-        error = OutputParserException(
-            f"Failed to parse {tool.__name__} from tool call {call.raw_name!r} "
-            f"(id {call.id}): {first_error}{hint}\nRaw arguments:\n{raw}",
-            llm_output=raw,
-        )
-        error.__cause__ = first_error
-        raise error
