@@ -49,10 +49,7 @@ what is longer is engine work left in the parser layer. The value is the largest
 after the engine took validation, candidate choice, the action pipeline and ReAct turn
 classification (``ReActOutputParser``: its fields, documentation and streaming)."""
 
-PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {
-    # its stream transport goes to a mixin of its own next, as the JSON parsers' did
-    "RobustJsonOutputToolsParser": 387,
-}
+PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {}
 """Parser classes allowed past ``MAX_PARSER_CLASS_LINES``, each at most its current size."""
 
 LANGCHAIN_ROOTS = frozenset({"langchain_core", "langchain", "langchain_classic", "langgraph"})

@@ -22,21 +22,18 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections import deque
-from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Union
 
 import jsonpatch
 import pydantic
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import (
     JsonOutputKeyToolsParser,
     JsonOutputToolsParser,
     PydanticToolsParser,
 )
 from langchain_core.outputs import ChatGeneration, Generation
-from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
@@ -61,7 +58,6 @@ from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStrea
 from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
 from langchain_robust_parsers.engine.calls.tool_stream_steps import (
     CallOutputRules,
-    StreamSteps,
     final_calls,
     stream_entry,
 )
@@ -77,15 +73,8 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.message_text import (
-    apaired_messages,
-    atexts_with_side_channel,
-    chunk_text,
-    texts_with_side_channel,
-)
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
-    apublish,
     fallback_on_error,
     publish,
 )
@@ -104,6 +93,7 @@ from langchain_robust_parsers.parsers.tool_call_items import (
     message_calls,
     partial_value,
 )
+from langchain_robust_parsers.parsers.tool_call_streaming import StreamingToolsParser
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -126,7 +116,7 @@ FORMAT = TOOLS
 # --------------------------------------------------------------------------- the parsers
 
 
-class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
+class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
     A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
@@ -225,106 +215,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     # ---------------------------------------------------------------- streaming
 
-    def transform(
-        self,
-        input: Iterator[str | BaseMessage],
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Iterator[Any]:
-        """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
-        merge of message chunks (see ``parsers/message_text.py``)."""
-        side: deque[BaseMessage | str] = deque()
-
-        def run(texts: Iterator[Any]) -> Iterator[Any]:
-            return self._stream(texts, side)
-
-        yield from self._transform_stream_with_config(
-            texts_with_side_channel(input, side), run, config, run_type="parser"
-        )
-
-    async def atransform(
-        self,
-        input: AsyncIterator[str | BaseMessage],
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
-        side: deque[BaseMessage | str] = deque()
-
-        def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
-            return self._astream(apaired_messages(texts, side))
-
-        async for chunk in self._atransform_stream_with_config(
-            atexts_with_side_channel(input, side), run, config, run_type="parser"
-        ):
-            yield chunk
-
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
-        """langchain-core's hook, for callers that use it directly: messages or text."""
-        return self._stream(input)
-
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
-        async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
-            async for chunk in input:
-                yield chunk, None
-
-        async for value in self._astream(pairs()):
-            yield value
-
-    def _stream(
-        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
-    ) -> Iterator[Any]:
-        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
-        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
-        stream = ToolCallStream(
-            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
-        )
-        step = self._steps(stream)
-        feed = step.feed
-        if side is None:
-            for chunk in chunks:
-                out = feed(chunk, chunk_text(chunk))  # refuses a refusal
-                if out is not None:
-                    yield out
-        else:
-            pop = side.popleft
-            for text in chunks:
-                out = feed(pop(), text)
-                if out is not None:
-                    yield out
-        final = self._stream_final(stream)
-        publish(final.event, self.stats)
-        if final.error is not None:  # a stream fails where invoke fails
-            raise final.error
-        out = step.last(final.value)
-        if out is not None:
-            yield out
-
-    async def _astream(
-        self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
-    ) -> AsyncIterator[Any]:
-        stream = ToolCallStream(
-            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
-        )
-        step = self._steps(stream)
-        feed = step.feed
-        async for message, text in pairs:
-            if text is None:
-                text = chunk_text(message)  # refuses a refusal, as the text channel does
-            out = feed(message, text)
-            if out is not None:
-                yield out
-        final = self._stream_final(stream)
-        await apublish(final.event, self.stats)
-        if final.error is not None:
-            raise final.error
-        out = step.last(final.value)
-        if out is not None:
-            yield out
-
-    def _steps(self, stream: ToolCallStream) -> StreamSteps:
-        """What a stream of this parser yields, step by step."""
-        rules = CallOutputRules(
+    def _output_rules(self) -> CallOutputRules:
+        """How this parser's output is made of the calls a stream shows."""
+        return CallOutputRules(
             first_only=self.first_tool_only,
             return_id=self.return_id,
             call_items=type(self)._stream_item is RobustJsonOutputToolsParser._stream_item,
@@ -336,7 +229,6 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             match=self._match,
             diff=self._diff if self.diff else None,
         )
-        return StreamSteps(rules, stream, chunk_type=AIMessageChunk)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
