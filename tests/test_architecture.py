@@ -442,3 +442,24 @@ def test_every_public_name_resolves() -> None:
     assert missing == []
     with pytest.raises(AttributeError):
         package.NoSuchParser  # noqa: B018
+
+
+FAKE_MODEL_BASES = frozenset({"BaseChatModel", "SimpleChatModel", "BaseLLM", "LLM"})
+
+
+def test_fake_chat_models_live_in_one_helper() -> None:
+    """Scripted chat models are shared (``tests/fake_chat_models.py``), never copied into a test
+    module, so that a fix to how a fake streams reaches every test that uses it."""
+    tests = Path(__file__).resolve().parent
+    own = [
+        f"{path.name}: {node.name}"
+        for path in sorted(tests.glob("test_*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and any(
+            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", ""))
+            in FAKE_MODEL_BASES
+            for base in node.bases
+        )
+    ]
+    assert own == []

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_chat_models import ScriptedChatModel
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
-from tool_calling_fakes import ScriptedChatModel, get_weather
+from tool_calling_fakes import get_weather
 
 from langchain_robust_parsers import (
     ActionOutputParser,
