@@ -165,7 +165,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     def _transform(
         self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
     ) -> Iterator[Any]:
-        stream = JsonValueStream(self._stream_partial)
+        stream = JsonValueStream(self._stream_partial, headless=True)
         push = stream.push
         plain = self._plain_items()
         prev: Any = None
@@ -192,7 +192,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         input: AsyncIterator[str | BaseMessage],
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        stream = JsonValueStream(self._stream_partial)
+        stream = JsonValueStream(self._stream_partial, headless=True)
         push = stream.push
         plain = self._plain_items()
         prev: Any = None

@@ -32,6 +32,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
     partial_value,
     plain_start,
 )
+from langchain_robust_parsers.engine.lexicon import reasoning
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 
 __all__ = [
+    "HEADLESS_HOLD",
     "REPARSE_GROWTH",
     "REPARSE_MAX_SIZE",
     "REPARSE_MIN_GROWTH",
@@ -66,6 +68,20 @@ REPARSE_MAX_SIZE = 1 << 18
 it streams: only once, when it ends. The re-reads cost a few times the text at the lenient
 scanner's speed (about a microsecond a character), which past a megabyte is seconds; a model's
 broken answer that long is a runaway, and its final value is still exact."""
+
+
+HEADLESS_HOLD = 4096
+"""Characters of prose a stream holds back, when it does not start with a payload, while they
+may still be reasoning whose opener the chat template wrote (a lone ``</think>`` ends it): about
+a thousand tokens, past which the text is read as it comes (a longer headless block may then
+show its own JSON before the answer's; the final value is the answer's either way)."""
+
+ANSWER_STARTS = frozenset('{[<`~"')
+"""First characters that show a stream is not headless reasoning: a JSON value, a tag (a
+reasoning opener, a payload tag) or a fence."""
+
+FENCES = ("```", "~~~")
+"""A fence opened in prose shows an answer: reasoning written in prose rarely holds one."""
 
 
 class StreamedList(list[Any]):
@@ -120,10 +136,19 @@ class JsonValueStream:
 
     ``reparse`` is the complete-text engine's partial parse (``None`` when nothing is found),
     used in fallback mode, when the incremental decoder cannot follow the text.
+
+    With ``headless``, a stream of a whole answer (not tool arguments) that starts with prose
+    is held back until it shows whether it is reasoning opened by the chat template: a lone
+    closing marker (the values then come from the text after it, as a complete parse reads
+    them), a fence or :data:`HEADLESS_HOLD` characters (read as they are). A value from the
+    reasoning is therefore never yielded as a state of the answer.
     """
 
-    def __init__(self, reparse: Callable[[str], Any]) -> None:
+    def __init__(self, reparse: Callable[[str], Any], *, headless: bool = False) -> None:
         self._reparse = reparse
+        self._watch = headless  # the text may still be headless reasoning: held back
+        self._scanned = 0  # characters looked at for a closing marker or a fence
+        self._head = ""  # a headless reasoning block, skipped
         self._decoder: JsonStreamDecoder | None = None  # made when first needed
         self._parts: list[str] = []
         self._size = 0
@@ -146,6 +171,10 @@ class JsonValueStream:
                 value = self._last = window.snapshot()
                 return value
             return None if not window.failed else self._leave_window()
+        if self._watch:
+            if self._held():
+                return None
+            chunk = self._body()  # nothing was read while held
         if not self._small:
             return self._decode(chunk, moved=False)
         self._chunks += 1
@@ -155,7 +184,7 @@ class JsonValueStream:
                 return None if value is None else self.settle(value)
         # The next reader reads the whole text once: what it would have cost from the start.
         self._small = False
-        text = self.text()
+        text = self._body()
         if self._size < WINDOW_MIN_CHUNK * self._chunks or not plain_start(text):
             return self._decode(text, moved=True)
         window = self._window = _window_decoder()
@@ -163,10 +192,37 @@ class JsonValueStream:
             return self.settle(window.snapshot())
         return None if not window.failed else self._leave_window()
 
+    def _held(self) -> bool:
+        """Whether the text so far is still held back as possible headless reasoning; when it
+        no longer is, a headless block found is skipped (:attr:`_head`)."""
+        text = self._body()
+        n = len(text)
+        start = n - len(text.lstrip())
+        if start == n:
+            return True  # nothing but whitespace yet
+        from_pos = max(0, self._scanned - reasoning.THINK_TAIL)
+        if text[start] in ANSWER_STARTS or any(text.find(f, from_pos) >= 0 for f in FENCES):
+            self._watch = False
+            return False
+        if reasoning.find_closer(text, from_pos) is not None:
+            self._watch = False
+            end, skipped = reasoning.skip_reasoning(text)
+            if skipped:  # a lone closing marker: the answer starts after it
+                self._head = text[:end]
+                rest = text[end:]
+                self._parts = [rest] if rest else []
+                self._size = len(rest)
+            return False
+        if n > HEADLESS_HOLD:
+            self._watch = False
+            return False
+        self._scanned = n
+        return True
+
     def _leave_window(self) -> Any:
         """The text is not plain JSON after all: the decoder reads it all once."""
         self._window = None
-        return self._decode(self.text(), moved=True)
+        return self._decode(self._body(), moved=True)
 
     def _decode(self, chunk: str, *, moved: bool) -> Any:
         """``chunk`` through the incremental decoder, or the complete-text engine once the
@@ -183,12 +239,12 @@ class JsonValueStream:
         if self._size < self._next_reparse or self._size > REPARSE_MAX_SIZE:
             return None
         self._next_reparse = max(int(self._size * REPARSE_GROWTH), self._size + REPARSE_MIN_GROWTH)
-        return self.settle(self._reparse(self.text()))
+        return self.settle(self._reparse(self._body()))
 
     def _small_value(self) -> Any:
         """The value by jiter's re-read, ``None`` before the payload starts, or
         :data:`NOT_PLAIN`."""
-        text = self.text()
+        text = self._body()
         start = plain_start(text)
         if start is None:
             return None
@@ -199,8 +255,10 @@ class JsonValueStream:
     def clean_result(self) -> tuple[Any, ParseReport] | None:
         """The final value and its report when the stream was strict JSON in a standard place
         (see ``JsonStreamDecoder.clean``), so that parsing the whole text again is not needed."""
+        if self._head or self._watch:
+            return None  # reasoning to skip, or text never read: a complete parse decides
         if self._small:
-            text = self.text()
+            text = self._body()
             value = complete_value(text)
             if value is NOT_PLAIN:
                 return None
@@ -210,7 +268,7 @@ class JsonValueStream:
         if window is not None:
             if not window.done:
                 return None
-            text = self.text()
+            text = self._body()
             start = len(text) - len(text.lstrip(JSON_WS))
             end = len(text.rstrip(JSON_WS))
             return window.snapshot(), ParseReport(source="whole", start=start, end=end)
@@ -222,6 +280,10 @@ class JsonValueStream:
 
     def text(self) -> str:
         """All the text so far."""
+        return self._head + self._body() if self._head else self._body()
+
+    def _body(self) -> str:
+        """The text so far after a skipped headless reasoning block: what the readers read."""
         if len(self._parts) > 1:
             self._parts = ["".join(self._parts)]
         return self._parts[0] if self._parts else ""
