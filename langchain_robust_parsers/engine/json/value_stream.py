@@ -198,8 +198,9 @@ class JsonValueStream:
         text = self._body()
         n = len(text)
         start = n - len(text.lstrip())
-        if start == n:
-            return True  # nothing but whitespace yet
+        if start == n:  # nothing but whitespace yet
+            self._watch = n <= HEADLESS_HOLD
+            return self._watch
         from_pos = max(0, self._scanned - reasoning.THINK_TAIL)
         if text[start] in ANSWER_STARTS or any(text.find(f, from_pos) >= 0 for f in FENCES):
             self._watch = False
