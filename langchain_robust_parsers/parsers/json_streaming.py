@@ -1,5 +1,5 @@
 """Streaming for the JSON and Pydantic parsers: LangChain's ``transform`` over the engine's
-:class:`~langchain_robust_parsers.engine.json.value_stream.JsonValueStream`, which reads each
+`JsonValueStream`, which reads each
 chunk once (linear time); when the stream ends the whole text is parsed once more, so the last
 value yielded is always what ``parse`` gives for the full text.
 
@@ -7,7 +7,7 @@ Message chunks are turned into text before LangChain's ``transform`` sees them: 
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
 quadratic in the length of the stream. Tracing adds the yielded values together too, which for
 lists (a JSON array, or ``diff=True`` patches) would concatenate every snapshot: every list
-yielded is a :class:`~langchain_robust_parsers.engine.json.value_stream.StreamedList`, whose sum
+yielded is a `StreamedList`, whose sum
 is the last one.
 """
 
@@ -76,9 +76,9 @@ class StopReasonWatch:
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin).
 
-    Subclasses say how a value is shown (:meth:`_stream_item`), how text is read when the
-    incremental decoder gives up (:meth:`_stream_partial`) and what the whole text parses to
-    (:meth:`_stream_final`, which also returns the event to publish once the stream ends).
+    Subclasses say how a value is shown (`_stream_item`), how text is read when the
+    incremental decoder gives up (`_stream_partial`) and what the whole text parses to
+    (`_stream_final`, which also returns the event to publish once the stream ends).
     """
 
     def _stream_partial(self, text: str) -> Any:
@@ -113,7 +113,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
 
     def _output(self, prev: Any, item: Any) -> Any:
         """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
-        its patch, a list as a :class:`StreamedList`."""
+        its patch, a list as a `StreamedList`."""
         return streamed(self._diff(prev, item) if self.diff else item)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
@@ -149,7 +149,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         watch = StopReasonWatch()
         transformer = functools.partial(self._atransform, watch=watch)
         async for chunk in atraced_transform(

@@ -8,15 +8,15 @@ answer, as OpenAI's and Anthropic's chat models report it):
   Pydantic, tools, function-call and ReAct parsers use it.
 - ``"skip"``: the refusal's text is left out, as langchain-core's XML and list parsers read a
   message (its text blocks only). Our XML and list parsers use it.
-- ``"text"``: the refusal's text is read as the answer. :class:`DialogOutputParser` uses it: it
+- ``"text"``: the refusal's text is read as the answer. `DialogOutputParser` uses it: it
   never raises by design, so a refusal becomes a turn.
 
 ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is read
-directly (:func:`~langchain_robust_parsers.engine.content_blocks.content_text`).
+directly (`content_text`).
 
 LangChain's ``transform`` keeps what goes through it for tracing: the input chunks are added
 together, which for message chunks merges messages (quadratic in the length of the stream).
-:func:`texts_with_side_channel` gives tracing the chunks' text content instead and hands the
+`texts_with_side_channel` gives tracing the chunks' text content instead and hands the
 messages to a parser that needs them (the tools parsers) through a FIFO side channel.
 """
 
@@ -88,7 +88,7 @@ class FirstText(str):
     LangChain adds a stream's input chunks together with ``+`` for its trace. For strings each
     addition copies the whole text so far (langchain-core 1.7 and later add them one at a time
     after the stream), so a long answer in small chunks costs time quadratic in its length. On
-    ``TypeError`` LangChain keeps the latest chunk instead, which is the :class:`WholeText`
+    ``TypeError`` LangChain keeps the latest chunk instead, which is the `WholeText`
     handed to it last: the trace shows the whole text, joined once.
     """
 
@@ -100,13 +100,13 @@ class FirstText(str):
 
 class WholeText(str):
     """The whole text of a stream, handed to LangChain's tracing after its last chunk; the
-    parser skips it (:func:`traced_transform`)."""
+    parser skips it (`traced_transform`)."""
 
     __slots__ = ()
 
 
 def _traced(texts: Iterator[str]) -> Iterator[str]:
-    """``texts``, the first one as a :class:`FirstText`, then their :class:`WholeText`."""
+    """``texts``, the first one as a `FirstText`, then their `WholeText`."""
     parts: list[str] = []
     for text in texts:
         yield text if parts else FirstText(text)
@@ -119,14 +119,14 @@ def texts_for_tracing(
 ) -> Iterator[str]:
     """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
     otherwise merge every message chunk into the previous ones), then the whole text once
-    (:class:`FirstText`): both linear in the stream."""
+    (`FirstText`): both linear in the stream."""
     return _traced(map(_READERS[refusal], chunks))
 
 
 async def atexts_for_tracing(
     chunks: AsyncIterator[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> AsyncIterator[str]:
-    """Async :func:`texts_for_tracing`."""
+    """Async `texts_for_tracing`."""
     read = _READERS[refusal]
     parts: list[str] = []
     async for chunk in chunks:
@@ -137,7 +137,7 @@ async def atexts_for_tracing(
 
 
 def _without_whole(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-    """``texts`` without the :class:`WholeText` meant for tracing only."""
+    """``texts`` without the `WholeText` meant for tracing only."""
     return (text for text in texts if text.__class__ is not WholeText)
 
 
@@ -157,7 +157,7 @@ def traced_transform(
     transformer: Callable[[Iterator[str | BaseMessage]], Iterator[T]] | None = None,
 ) -> Iterator[T]:
     """``parser.transform`` with message chunks turned to text before LangChain's tracing sees
-    them (:func:`texts_for_tracing`): what every streaming parser's ``transform`` returns.
+    them (`texts_for_tracing`): what every streaming parser's ``transform`` returns.
     ``transformer`` reads the texts (``parser._transform`` by default)."""
     read = transformer or parser._transform
 
@@ -176,7 +176,7 @@ def atraced_transform(
     refusal: RefusalRule = "raise",
     transformer: Callable[[AsyncIterator[str | BaseMessage]], AsyncIterator[T]] | None = None,
 ) -> AsyncIterator[T]:
-    """Async :func:`traced_transform`."""
+    """Async `traced_transform`."""
     read = transformer or parser._atransform
 
     def without_whole(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
@@ -192,7 +192,7 @@ def texts_with_side_channel(
 ) -> Iterator[str]:
     """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
 
-    The parser pops one message from ``side`` per text item it reads (:func:`apaired_messages`
+    The parser pops one message from ``side`` per text item it reads (`apaired_messages`
     does it for the async parser): in order, whatever the buffering between the two
     (``itertools.tee``). A refusal raises here
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
@@ -214,7 +214,7 @@ def texts_with_side_channel(
 async def atexts_with_side_channel(
     chunks: AsyncIterator[BaseMessage | str], side: deque[BaseMessage | str]
 ) -> AsyncIterator[str]:
-    """Async :func:`texts_with_side_channel`."""
+    """Async `texts_with_side_channel`."""
     async for chunk in chunks:
         side.append(chunk)
         yield chunk_text(chunk)
@@ -224,6 +224,6 @@ async def apaired_messages(
     texts: AsyncIterator[str], side: deque[BaseMessage | str]
 ) -> AsyncIterator[tuple[BaseMessage | str, str]]:
     """Each message of ``side`` with its text from ``texts`` (the async parser's half of
-    :func:`texts_with_side_channel`)."""
+    `texts_with_side_channel`)."""
     async for text in texts:
         yield side.popleft(), text

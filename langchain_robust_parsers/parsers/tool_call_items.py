@@ -1,8 +1,8 @@
 """What the tool-call parsers return and read in LangChain's terms: the item types, the
 ``parse_report`` event, the calls of a message, and the partial value of argument text behind
 the engine boundary. The calls' journey itself is the engine's
-(:mod:`~langchain_robust_parsers.engine.calls.tool_call_resolution`,
-:mod:`~langchain_robust_parsers.engine.calls.tool_stream_steps`)."""
+(`tool_call_resolution`,
+`tool_stream_steps`)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class ToolCallItemWithId(TypedDict):
 
 @dataclass(frozen=True)
 class ToolsParseEvent(ParseEvent):
-    """A :class:`ParseEvent` that also lists what was done per call (``calls`` in its data)."""
+    """A `ParseEvent` that also lists what was done per call (``calls`` in its data)."""
 
     calls: tuple[ToolCallReport, ...] = ()
 

@@ -1,13 +1,13 @@
 """Streaming for the tool-call parsers: LangChain's ``transform`` over the engine's
-:class:`~langchain_robust_parsers.engine.calls.tool_call_stream.ToolCallStream` (one
+`ToolCallStream` (one
 incremental decoder per call, linear in the arguments) and
-:class:`~langchain_robust_parsers.engine.calls.tool_stream_steps.StreamSteps` (what to yield).
+`StreamSteps` (what to yield).
 When the stream ends, the parser's final parse of what it accumulated is yielded last (unless
 equal to the last value) and its error raised, so a stream ends where ``invoke`` ends.
 
 Tracing sees the chunks' text, never a merge of message chunks: the messages reach the parser
-through a side channel (:func:`~langchain_robust_parsers.parsers.message_text.
-texts_with_side_channel`).
+through a side channel (`texts_with_side_channel` in
+`message_text`).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ __all__ = ["StreamingToolsParser"]
 class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
     """Linear-time ``transform``/``atransform`` for the tool-call parsers (a mixin).
 
-    Subclasses say how their output is made of the calls shown (:meth:`_output_rules`) and what
-    the whole stream parses to (:meth:`_stream_final`).
+    Subclasses say how their output is made of the calls shown (`_output_rules`) and what
+    the whole stream parses to (`_stream_final`).
     """
 
     if TYPE_CHECKING:  # pydantic fields of the parser classes using the mixin
@@ -76,7 +76,7 @@ class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
         config: RunnableConfig | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
-        """Async :meth:`transform`."""
+        """Async `transform`."""
         side: deque[BaseMessage | str] = deque()
 
         def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:

@@ -1,6 +1,5 @@
 """What was done to obtain the tool calls of a parse: one report per returned call, and the
-report of the whole parse (its outcome for :class:`~langchain_robust_parsers.engine.stats.
-ParseStats`)."""
+report of the whole parse (its outcome for `ParseStats`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One tool call on its way through a parse (:class:`WorkingCall`), from a message's fields,
+"""One tool call on its way through a parse (`WorkingCall`), from a message's fields,
 its stream or its text to the arguments a parser returns, and the errors that stop it."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def resolve_arguments(
     call: WorkingCall, *, allow_truncated: bool, strict: bool, max_tokens: bool
 ) -> None:
     """Turn ``call.args`` into an object and set ``call.report``; raises
-    :class:`UnrecoverableCall`. ``max_tokens``: the model stopped at its token limit (the
+    `UnrecoverableCall`. ``max_tokens``: the model stopped at its token limit (the
     error then says so)."""
     if call.report is not None and call.origin == "text":
         return
@@ -146,7 +146,7 @@ def resolve_arguments(
 def mark_cut(call: WorkingCall, stop_reason: str | None, *, allow_truncated: bool) -> None:
     """A call of an answer stopped at the token limit (``stop_reason``, the provider's word) is
     cut off, as if its arguments were: its report says ``truncated``, and without
-    ``allow_truncated`` it is not returned (raises :class:`UnrecoverableCall`)."""
+    ``allow_truncated`` it is not returned (raises `UnrecoverableCall`)."""
     if stop_reason is None:
         return
     if not allow_truncated:

@@ -5,13 +5,13 @@ A cumulative tools parser adds every message chunk to the message so far (mergin
 argument text) and compares the whole result with the previous one: quadratic in the length of
 the arguments. Here each chunk's pieces go to the call they belong to: its name and id are
 extended, and only the new argument text is fed to that call's
-:class:`~langchain_robust_parsers.engine.json.value_stream.JsonValueStream`, which says whether
+`JsonValueStream`, which says whether
 the value changed. The argument text itself is kept as an append-only list of pieces.
 
 A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
-call the last chunk fed) goes straight to that call's decoder, and :class:`ToolCallStream`
+call the last chunk fed) goes straight to that call's decoder, and `ToolCallStream`
 says which one call a chunk changed (``touched``), so that only that call's item is made again
-(:mod:`~langchain_robust_parsers.engine.calls.tool_stream_steps`). The raw OpenAI deltas sent
+(`tool_stream_steps`). The raw OpenAI deltas sent
 beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call is):
 otherwise every argument would be decoded twice.
 
@@ -20,7 +20,7 @@ Calls are merged as langchain-core merges ``tool_call_chunks`` (and the raw Open
 index) and no conflicting ids belong to one call, in order of first appearance; a piece without
 an index is a call of its own.
 
-Messages are read by their fields only (:class:`MessageLike`), so the engine needs no message
+Messages are read by their fields only (`MessageLike`), so the engine needs no message
 class: a chunk has ``tool_call_chunks``, a whole message ``tool_calls`` and
 ``invalid_tool_calls``, and both ``response_metadata`` and ``additional_kwargs``.
 """
@@ -55,7 +55,7 @@ class MessageLike(Protocol):
 
 def is_more_args(piece: dict[str, Any], last: StreamedCall) -> bool:
     """Whether a chunk's only ``tool_call_chunks`` piece is nothing but more arguments of
-    ``last`` (:attr:`ToolCallStream.last`): its index, no name, no other id."""
+    ``last`` (`ToolCallStream.last`): its index, no name, no other id."""
     index = piece.get("index")
     call_id = piece.get("id")
     return (
@@ -82,7 +82,7 @@ class StreamedCall:
     keeps its last validation there).
 
     A raw OpenAI call (``lazy``) only keeps its argument text until its value is asked for
-    (:meth:`catch_up`): when a message also has ``tool_call_chunks`` (langchain-openai sends
+    (`catch_up`): when a message also has ``tool_call_chunks`` (langchain-openai sends
     both), its raw calls are never shown and never decoded.
     """
 
@@ -141,7 +141,7 @@ class StreamedCall:
 
     def push_args(self, args: str) -> bool:
         """Decode more argument text; True when the value changed (the versions are bumped).
-        A value from :class:`JsonValueStream` always differs from the one before it."""
+        A value from `JsonValueStream` always differs from the one before it."""
         stream = self.decoder
         if stream is None:
             stream = self.decoder = JsonValueStream(self._reparse)
@@ -180,7 +180,7 @@ class _CallList:
         self.calls: list[StreamedCall] = []
         self._by_index: dict[Any, list[StreamedCall]] = {}
         self.created = 0
-        """How many calls :meth:`find` made (the owner resets it)."""
+        """How many calls `find` made (the owner resets it)."""
 
     def at(self, index: Any) -> list[StreamedCall]:
         """The calls merged by ``index`` (a mergeable one)."""
@@ -201,7 +201,7 @@ class _CallList:
 
 
 MANY = object()
-""":attr:`ToolCallStream.touched` when the last chunk changed more than one call."""
+"""`ToolCallStream.touched` when the last chunk changed more than one call."""
 
 
 class ToolCallStream:
@@ -210,16 +210,16 @@ class ToolCallStream:
     ``chunk_calls`` come from ``tool_call_chunks`` (or the ``tool_calls`` and
     ``invalid_tool_calls`` of a whole ``AIMessage``), ``raw_calls`` from the OpenAI deltas in
     ``additional_kwargs["tool_calls"]`` (``raw_key`` says that key was seen; their values are
-    worked out by :meth:`raw_values` only). The text content is kept (as pieces) when
+    worked out by `raw_values` only). The text content is kept (as pieces) when
     ``keep_text`` is set, for the text fallback at the end.
 
-    After :meth:`push`, ``touched`` is the one chunked call the chunk changed or made (the
-    others are as they were), :data:`MANY`, or ``None`` when the chunk changed no chunked call.
+    After `push`, ``touched`` is the one chunked call the chunk changed or made (the
+    others are as they were), `MANY`, or ``None`` when the chunk changed no chunked call.
 
-    ``last`` is the call the usual chunk feeds (:func:`is_more_args`): the call the last chunk
+    ``last`` is the call the usual chunk feeds (`is_more_args`): the call the last chunk
     fed, alone at its integer index (``find`` would return it for a piece of that index without
     an id, or with its own). ``StreamSteps.feed`` takes such a chunk the short way, doing what
-    :meth:`push` does with it (``kept_text``, :meth:`note_stop`, :meth:`raw_deltas`).
+    `push` does with it (``kept_text``, `note_stop`, `raw_deltas`).
     """
 
     def __init__(self, reparse: Callable[[str], Any], *, keep_text: bool) -> None:
@@ -264,7 +264,7 @@ class ToolCallStream:
 
     def push(self, message: MessageLike | str, text: str) -> bool:
         """Consume one chunk (a message chunk, a whole message or text; see
-        :class:`MessageLike`) whose text is ``text``; True when a call changed."""
+        `MessageLike`) whose text is ``text``; True when a call changed."""
         self.touched = None
         kept = self.kept_text
         if kept is not None and text:
@@ -329,7 +329,7 @@ class ToolCallStream:
             else:
                 touched = calls.calls[-1]
             calls.created = 0
-        # The call :meth:`push` may feed directly: alone at its index, so ``find`` would
+        # The call `push` may feed directly: alone at its index, so ``find`` would
         # return it for a piece of that index without an id (or with its own).
         self.last = None
         if len(pieces) == 1 and call.index.__class__ is int:

@@ -52,7 +52,7 @@ def call_models(
 ) -> list[Any]:
     """The models of ``calls`` (``tools``: bound name -> model). A partial call is left out
     until it validates, and while its name may still grow into a bound one (``arriving``); a
-    call to an unknown tool raises :class:`UnrecoverableCall`."""
+    call to an unknown tool raises `UnrecoverableCall`."""
     models: list[Any] = []
     for call in calls:
         if not isinstance(call.args, dict):
@@ -104,7 +104,7 @@ def partial_model(call: WorkingCall, tool: type[Any]) -> Any:
 
 def final_model(call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
     """``call.args`` validated into ``tool``, coerced first only if it fails as is (each
-    coercion joins the call's report); raises :class:`UnrecoverableCall` (its cause the
+    coercion joins the call's report); raises `UnrecoverableCall` (its cause the
     validation error) when it still fails."""
     fit = fit_model(tool, call.args)
     if fit.error is None:

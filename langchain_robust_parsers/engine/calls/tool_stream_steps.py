@@ -2,8 +2,8 @@
 again only for the call a chunk changed (linear time in the arguments, whatever the number of
 calls).
 
-The parser says how calls become its output (:class:`CallOutputRules`: which calls it returns,
-the item of one call, the shape of the output, JSON patches or not); :class:`StreamSteps` says
+The parser says how calls become its output (`CallOutputRules`: which calls it returns,
+the item of one call, the shape of the output, JSON patches or not); `StreamSteps` says
 when to yield and keeps every value yielded unchanged (the next one is a new list).
 """
 
@@ -137,8 +137,8 @@ class StreamSteps:
 
     When the chunk changed one shown call and nothing else (``ToolCallStream.touched``), only
     that call's item is made again: the others are shared with the value yielded before, which
-    is never changed (:meth:`advance`). Anything else goes the whole way (:meth:`_whole`).
-    :meth:`feed` takes one chunk of ``stream`` all the way, the usual one the short way.
+    is never changed (`advance`). Anything else goes the whole way (`_whole`).
+    `feed` takes one chunk of ``stream`` all the way, the usual one the short way.
     """
 
     def __init__(
@@ -166,13 +166,13 @@ class StreamSteps:
         self._return_id = rules.return_id
         self._diff_mode = rules.diff is not None
         # The usual chunk's call (``ToolCallStream.last``), its decoder and its position in the
-        # output (see :meth:`feed`): they hold until a chunk goes the whole way or a step is
-        # worked out by :meth:`advance`, which both clear them.
+        # output (see `feed`): they hold until a chunk goes the whole way or a step is
+        # worked out by `advance`, which both clear them.
         self._hot: tuple[StreamedCall, JsonValueStream, int] | None = None
 
     def feed(self, message: Any, text: str) -> Any:
         """The item to yield for one more chunk of the stream (``text`` its text), or ``None``:
-        ``ToolCallStream.push`` then :meth:`advance`. The usual chunk (one piece of more
+        ``ToolCallStream.push`` then `advance`. The usual chunk (one piece of more
         arguments of the call the last chunk fed, a call the output shows) goes the short way,
         fused: each field of the message read once, only that call's item made again."""
         hot = self._hot
@@ -226,7 +226,7 @@ class StreamSteps:
         return self._remake(pos, last, value)
 
     def _heat(self) -> tuple[StreamedCall, JsonValueStream, int] | None:
-        """What :meth:`feed` needs for the usual chunk, when the stream is where it can take
+        """What `feed` needs for the usual chunk, when the stream is where it can take
         one: the last call shown in the output, its arguments begun."""
         last = self._stream.last
         where = self._where
@@ -239,7 +239,7 @@ class StreamSteps:
         return self._hot
 
     def _feed(self, message: MessageLike | str, text: str) -> Any:
-        """:meth:`feed` the whole way."""
+        """`feed` the whole way."""
         self._hot = None
         if self._stream.push(message, text) or self.fresh:
             return self.advance(self._stream)
@@ -346,7 +346,7 @@ class StreamSteps:
         return self._emit(parsed)
 
     def _keep(self, calls: list[WorkingCall]) -> None:
-        """Remember a whole step for the short way of :meth:`advance`."""
+        """Remember a whole step for the short way of `advance`."""
         selected = self._rules.select(calls)
         where: dict[StreamedCall, int] = {}
         for call in calls:

@@ -1,21 +1,19 @@
 """Linear-time streaming of one JSON value: text chunks in, the successive values they spell out.
 
 A cumulative parser re-reads all the text so far on every chunk and compares the whole value
-with the previous one: quadratic in the length of the stream. :class:`JsonValueStream` sends
-each chunk once through :class:`~langchain_robust_parsers.engine.json.stream_decoder.
-JsonStreamDecoder`, which says whether the value changed, and builds a snapshot only then.
-The first kilobyte or so of plain JSON is re-read by jiter instead (``plain_partial``), and
-plain JSON in chunks of :data:`WINDOW_MIN_CHUNK` characters or more then goes on through
-:class:`~langchain_robust_parsers.engine.json.window_stream.WindowDecoder`, which re-reads only
-the element still open; either hands the whole text to the decoder once as soon as it is not
-plain.
+with the previous one: quadratic in the length of the stream. `JsonValueStream` sends each chunk
+once through `JsonStreamDecoder`, which says whether the value changed, and builds a snapshot
+only then. The first kilobyte or so of plain JSON is re-read by jiter instead
+(``plain_partial``), and plain JSON in chunks of `WINDOW_MIN_CHUNK` characters or more then goes
+on through `WindowDecoder`, which re-reads only the element still open; either hands the whole
+text to the decoder once as soon as it is not plain.
 
 Text the decoder cannot follow without look-ahead (an unescaped inner quote, a missing comma)
 is handed to the complete-text engine instead, re-read only each time the stream has grown by
-:data:`REPARSE_GROWTH`, so the total work stays linear. The caller parses the whole text once
+`REPARSE_GROWTH`, so the total work stays linear. The caller parses the whole text once
 more when the stream ends, so that the last value is always what a complete parse gives.
 
-Every list a stream yields is a :class:`StreamedList`, whose sum with a later one is the later
+Every list a stream yields is a `StreamedList`, whose sum with a later one is the later
 one: callers that add a stream's values together (tracing does) get the last value.
 """
 
@@ -52,7 +50,7 @@ __all__ = [
 
 WINDOW_MIN_CHUNK = 16
 """Average chunk length from which plain JSON leaving jiter's re-read goes to the
-:class:`WindowDecoder` rather than the incremental decoder: its fixed cost a chunk (a regex pass
+`WindowDecoder` rather than the incremental decoder: its fixed cost a chunk (a regex pass
 and a jiter re-read of the open element) pays off against the decoder's cost per character."""
 
 REPARSE_GROWTH = 1.5
@@ -86,7 +84,7 @@ FENCES = ("```", "~~~")
 
 class StreamedList(list[Any]):
     """A list a stream yields: a ``list`` in every way, except that adding a later
-    :class:`StreamedList` gives that later list.
+    `StreamedList` gives that later list.
 
     A stream of the JSON and tool-call parsers yields states of one value (or, with
     ``diff=True``, patches), not pieces of it. LangChain adds a stream's yielded values together
@@ -112,7 +110,7 @@ class StreamedList(list[Any]):
 
 
 def streamed(value: Any) -> Any:
-    """``value`` as a stream yields it: a list becomes a :class:`StreamedList`."""
+    """``value`` as a stream yields it: a list becomes a `StreamedList`."""
     return StreamedList(value) if type(value) is list else value
 
 
@@ -140,7 +138,7 @@ class JsonValueStream:
     With ``headless``, a stream of a whole answer (not tool arguments) that starts with prose
     is held back until it shows whether it is reasoning opened by the chat template: a lone
     closing marker (the values then come from the text after it, as a complete parse reads
-    them), a fence or :data:`HEADLESS_HOLD` characters (read as they are). A value from the
+    them), a fence or `HEADLESS_HOLD` characters (read as they are). A value from the
     reasoning is therefore never yielded as a state of the answer.
     """
 
@@ -194,7 +192,7 @@ class JsonValueStream:
 
     def _held(self) -> bool:
         """Whether the text so far is still held back as possible headless reasoning; when it
-        no longer is, a headless block found is skipped (:attr:`_head`)."""
+        no longer is, a headless block found is skipped (`_head`)."""
         text = self._body()
         n = len(text)
         start = n - len(text.lstrip())
@@ -227,7 +225,7 @@ class JsonValueStream:
 
     def _decode(self, chunk: str, *, moved: bool) -> Any:
         """``chunk`` through the incremental decoder, or the complete-text engine once the
-        decoder gave up; ``moved`` when the reader has just taken over (see :meth:`_report`)."""
+        decoder gave up; ``moved`` when the reader has just taken over (see `_report`)."""
         decoder = self._decoder
         if decoder is None:
             decoder = self._decoder = _stream_decoder()
@@ -244,7 +242,7 @@ class JsonValueStream:
 
     def _small_value(self) -> Any:
         """The value by jiter's re-read, ``None`` before the payload starts, or
-        :data:`NOT_PLAIN`."""
+        `NOT_PLAIN`."""
         text = self._body()
         start = plain_start(text)
         if start is None:
