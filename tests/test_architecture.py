@@ -43,16 +43,13 @@ FUNCTION_LENGTH_ALLOWED: frozenset[tuple[str, str]] = frozenset()
 """(module, function) pairs allowed past ``MAX_FUNCTION_LINES``, each with its reason in a
 comment beside it. Empty: every function fits."""
 
-MAX_PARSER_CLASS_LINES = 302
+MAX_PARSER_CLASS_LINES = 298
 """A parser class holds fields and the translation of engine results into LangChain's contract;
 what is longer is engine work left in the parser layer. The value is the largest class left
 after the engine took validation, candidate choice, the action pipeline and ReAct turn
 classification (``ReActOutputParser``: its fields, documentation and streaming)."""
 
-PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {
-    # tool streaming moves to the engine next (502 lines on main with the stop-reason work)
-    "RobustJsonOutputToolsParser": 502,
-}
+PARSER_CLASS_LINES_ALLOWED: dict[str, int] = {}
 """Parser classes allowed past ``MAX_PARSER_CLASS_LINES``, each at most its current size."""
 
 LANGCHAIN_ROOTS = frozenset({"langchain_core", "langchain", "langchain_classic", "langgraph"})
@@ -445,3 +442,24 @@ def test_every_public_name_resolves() -> None:
     assert missing == []
     with pytest.raises(AttributeError):
         package.NoSuchParser  # noqa: B018
+
+
+FAKE_MODEL_BASES = frozenset({"BaseChatModel", "SimpleChatModel", "BaseLLM", "LLM"})
+
+
+def test_fake_chat_models_live_in_one_helper() -> None:
+    """Scripted chat models are shared (``tests/fake_chat_models.py``), never copied into a test
+    module, so that a fix to how a fake streams reaches every test that uses it."""
+    tests = Path(__file__).resolve().parent
+    own = [
+        f"{path.name}: {node.name}"
+        for path in sorted(tests.glob("test_*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and any(
+            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", ""))
+            in FAKE_MODEL_BASES
+            for base in node.bases
+        )
+    ]
+    assert own == []

@@ -7,11 +7,12 @@ import logging
 from typing import Any
 
 import pytest
+from fake_chat_models import ScriptedChatModel
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
-from tool_calling_fakes import QUESTION, TOOLS, ScriptedChatModel
+from tool_calling_fakes import QUESTION, TOOLS
 
 from langchain_robust_parsers import RobustJsonOutputParser, RobustPydanticOutputParser
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel, text_tool_calling

@@ -11,7 +11,7 @@ from typing import Any
 import pydantic
 import pytest
 from chain_fakes import RecordingHandler, text_of
-from cutoff_fakes import CuttingChatModel
+from fake_chat_models import CuttingChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 
 from langchain_robust_parsers import (

@@ -21,10 +21,16 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel
 
-from langchain_robust_parsers import ParseStats, RobustJsonOutputParser, RobustPydanticOutputParser
+from langchain_robust_parsers import (
+    ParseStats,
+    RobustJsonOutputParser,
+    RobustJsonOutputToolsParser,
+    RobustPydanticOutputParser,
+)
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 
 
@@ -414,3 +420,35 @@ async def test_traced_input_of_a_stream_is_the_whole_text(size: int) -> None:
             ended = event["data"]
     assert ended["input"] == _ROWS
     assert ended["output"] == json.loads(_ROWS)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[0.0", [0.0]),
+        ('{"price": 1.0}', {"price": 1.0}),
+        ('{"ratio": 2.50, "n": [1, 1.0]}', {"ratio": 2.5, "n": [1, 1.0]}),
+    ],
+)
+def test_a_number_that_becomes_a_float_is_streamed_as_the_float(text: str, expected: Any) -> None:
+    """``0`` and ``0.0`` are equal in Python but not the same JSON: the float that ``parse``
+    gives must be the last value streamed, at every chunking, in every entry point."""
+    parser = RobustJsonOutputParser()
+    assert parser.parse(text) == expected
+    for size in (1, 2, 3, len(text)):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        last = list(parser.transform(iter(chunks)))[-1]
+        assert json.dumps(last) == json.dumps(expected), (size, last)
+        tools = RobustJsonOutputToolsParser()
+        pieces = [
+            AIMessageChunk(
+                content="",
+                tool_call_chunks=[
+                    tool_call_chunk(name="f" if i == 0 else None, args=c, id="1", index=0)
+                ],
+            )
+            for i, c in enumerate(chunks)
+        ]
+        if isinstance(expected, dict):
+            streamed_args = list(tools.transform(iter(pieces)))[-1][0]["args"]
+            assert json.dumps(streamed_args) == json.dumps(expected), (size, streamed_args)

@@ -6,7 +6,7 @@ token limit never run, unknown tools, the retry limit, structured answers, and s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
@@ -20,6 +20,7 @@ agents = pytest.importorskip("langchain.agents")
 if getattr(agents, "create_agent", None) is None:
     pytest.skip("create_agent needs langchain 1.x", allow_module_level=True)
 
+from fake_chat_models import ScriptedToolModel  # noqa: E402
 from hypothesis import (  # noqa: E402
     given,
     settings,
@@ -28,11 +29,6 @@ from hypothesis import (  # noqa: E402
 from langchain.agents import create_agent  # noqa: E402
 from langchain.agents.middleware import ModelCallLimitMiddleware  # noqa: E402
 from langchain.agents.structured_output import ProviderStrategy, ToolStrategy  # noqa: E402
-from langchain_core.callbacks import (  # noqa: E402
-    AsyncCallbackManagerForLLMRun,
-    CallbackManagerForLLMRun,
-)
-from langchain_core.language_models import BaseChatModel  # noqa: E402
 from langchain_core.messages import (  # noqa: E402
     AIMessage,
     AIMessageChunk,
@@ -40,10 +36,9 @@ from langchain_core.messages import (  # noqa: E402
     HumanMessage,
     ToolMessage,
 )
-from langchain_core.messages.tool import invalid_tool_call, tool_call, tool_call_chunk  # noqa: E402
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult  # noqa: E402
+from langchain_core.messages.tool import invalid_tool_call, tool_call  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
-from pydantic import BaseModel, Field  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
 
 from langchain_robust_parsers import RobustToolCallMiddleware  # noqa: E402
 from langchain_robust_parsers.middleware import METADATA_KEY  # noqa: E402
@@ -74,75 +69,6 @@ def _fresh_runs() -> Iterator[None]:
     RAN.clear()
     yield
     RAN.clear()
-
-
-class ScriptedToolModel(BaseChatModel):
-    """Answers ``script[0]``, then ``script[1]``... (whole ``AIMessage``s, native calls,
-    invalid calls and stop reasons included); ``received`` holds each call's messages."""
-
-    script: list[AIMessage]
-    received: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-tools"
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedToolModel:  # type: ignore[override]
-        return self
-
-    def _next(self, messages: list[BaseMessage]) -> AIMessage:
-        self.received.append(list(messages))
-        index = len(self.received) - 1
-        assert index < len(self.script), f"the script has {len(self.script)} answers"
-        return self.script[index]
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=self._next(messages))])
-
-    def _chunks(self, message: AIMessage) -> list[AIMessageChunk]:
-        """The answer in pieces: its text in two, then each call with its arguments as text."""
-        text = message.text if isinstance(message.text, str) else message.text()
-        half = len(text) // 2
-        chunks = [AIMessageChunk(content=text[:half]), AIMessageChunk(content=text[half:])]
-        calls = [(c["name"], _json(c["args"]), c["id"]) for c in message.tool_calls]
-        calls += [(c["name"], c["args"], c["id"]) for c in message.invalid_tool_calls]
-        for index, (name, args, call_id) in enumerate(calls):
-            piece = tool_call_chunk(name=name, args=args, id=call_id, index=index)
-            chunks.append(AIMessageChunk(content="", tool_call_chunks=[piece]))
-        chunks.append(AIMessageChunk(content="", response_metadata=message.response_metadata))
-        return chunks
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        for chunk in self._chunks(self._next(messages)):
-            yield ChatGenerationChunk(message=chunk)
-
-    async def _astream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[ChatGenerationChunk]:
-        for chunk in self._chunks(self._next(messages)):
-            yield ChatGenerationChunk(message=chunk)
-
-
-def _json(args: Any) -> str:
-    import json
-
-    return json.dumps(args)
 
 
 def broken(name: str, args: str, call_id: str = "call_1") -> AIMessage:

@@ -9,6 +9,7 @@ and the answer after it holds the real one.
 from __future__ import annotations
 
 import ast
+import json
 import pickle
 import re
 from collections.abc import Callable, Iterator
@@ -17,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_chat_models import ScriptedChatModel
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
-from tool_calling_fakes import ScriptedChatModel, get_weather
+from tool_calling_fakes import get_weather
 
 from langchain_robust_parsers import (
     ActionOutputParser,
@@ -39,6 +41,7 @@ from langchain_robust_parsers import (
     loads,
 )
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
+from langchain_robust_parsers.engine.json.value_stream import HEADLESS_HOLD
 from langchain_robust_parsers.engine.lexicon.reasoning import split_reasoning
 
 
@@ -128,8 +131,6 @@ def test_json_readers_skip_reasoning(form: Form) -> None:
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 def test_json_stream_yields_only_states_of_the_answer(form: Form) -> None:
-    if not form.open:
-        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
     text = form.wrap(JSON_THOUGHT, JSON_ANSWER)
     parser = RobustJsonOutputParser()
     for chunks in chunkings(text):
@@ -138,6 +139,43 @@ def test_json_stream_yields_only_states_of_the_answer(form: Form) -> None:
         assert values[-1] == JSON_VALUE, chunks
         for value in values:
             assert _is_state_of(value, JSON_VALUE), (value, chunks)
+
+
+def _first_value_at(text: str, size: int = 4) -> tuple[int, int]:
+    """How many chunks a JSON stream had read when it yielded its first value, of how many."""
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    read = 0
+
+    def feed() -> Iterator[str]:
+        nonlocal read
+        for chunk in chunks:
+            read += 1
+            yield chunk
+
+    for _ in RobustJsonOutputParser().transform(feed()):
+        return read, len(chunks)
+    raise AssertionError("no value")
+
+
+def test_json_stream_shows_a_fenced_answer_after_prose_at_once() -> None:
+    """Prose before a fence is an answer's preamble, not held back as possible reasoning."""
+    text = (
+        "Here is the trip you asked for:\n```json\n"
+        + json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(40)]})
+        + "\n```"
+    )
+    read, total = _first_value_at(text)
+    assert read < total / 4
+
+
+def test_json_stream_holds_prose_back_only_so_long() -> None:
+    """A stream that starts with prose and never closes a reasoning block shows its values
+    once :data:`HEADLESS_HOLD` characters have gone by, not only when it ends."""
+    prose = "Let me think about which city suits a short trip in spring. " * 80
+    payload = json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(400)]})
+    assert len(prose) > HEADLESS_HOLD
+    read, total = _first_value_at(prose + payload)
+    assert read < total - 100
 
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from fake_chat_models import ScriptedChatModel
 from langchain_core.exceptions import OutputParserException
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.tool import tool_call, tool_call_chunk
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult, Generation
-from pydantic import BaseModel, ConfigDict, Field
+from langchain_core.outputs import Generation
+from pydantic import BaseModel, ConfigDict
 
 from langchain_robust_parsers import (
     FunctionCallOutputParser,
@@ -212,45 +211,11 @@ def adapter_verdict(meta: dict[str, Any], allow: bool) -> Any:
     return message_calls(adapter.invoke(AIMessage(HERMES_CALL, response_metadata=meta)))
 
 
-class ScriptedModel(BaseChatModel):
-    """A chat model that writes ``text`` and reports ``metadata`` as its provider would (on the
-    last chunk when streaming)."""
-
-    text: str
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-stop-reasons"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        message = AIMessage(self.text, response_metadata=dict(self.metadata))
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        # The stop reason rides on the chunk that ends the text, as Anthropic's and Ollama's
-        # last deltas carry it: a call completed in an earlier chunk has been handed out
-        # already, and a streamed value never changes.
-        pieces = [self.text[i : i + 11] for i in range(0, len(self.text), 11)]
-        for i, piece in enumerate(pieces):
-            meta = dict(self.metadata) if i == len(pieces) - 1 else {}
-            yield ChatGenerationChunk(message=AIMessageChunk(piece, response_metadata=meta))
-
-
 def chat_model(text: str, meta: dict[str, Any]) -> Any:
-    inner = ScriptedModel(text=text, metadata=meta)
+    # The stop reason rides on the chunk that ends the text, as Anthropic's and Ollama's last
+    # deltas carry it: a call completed in an earlier chunk has been handed out already, and a
+    # streamed value never changes.
+    inner = ScriptedChatModel(responses=[text], metadata=meta, chunk_size=11)
     return TextToolCallingChatModel(inner).bind_tools([get_weather])
 
 

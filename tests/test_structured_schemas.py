@@ -10,10 +10,9 @@ from typing import Annotated, Any
 import pydantic
 import pytest
 from chain_fakes import RecordingHandler, text_of
-from cutoff_fakes import CuttingChatModel
+from fake_chat_models import CuttingChatModel, ScriptedChatModel
 from langchain_core.language_models import FakeListChatModel
 from langchain_core.messages import AIMessage
-from tool_calling_fakes import ScriptedChatModel
 from typing_extensions import NotRequired, TypedDict
 
 from langchain_robust_parsers import RetryExhaustedError, robust_structured_output

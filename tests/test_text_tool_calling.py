@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from call_corpus import CALL_CORPUS
 from chain_fakes import AsyncRecordingHandler, RecordingHandler, text_of
+from fake_chat_models import ScriptedChatModel
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import (
     AIMessage,
@@ -33,7 +34,6 @@ from tool_calling_fakes import (
     TOOL_SCHEMAS,
     TOOLS,
     TOOLS_BY_NAME,
-    ScriptedChatModel,
     check_loop,
 )
 

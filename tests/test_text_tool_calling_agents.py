@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from chain_fakes import text_of
+from fake_chat_models import ScriptedChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
 from pydantic import BaseModel
 from tool_calling_fakes import (
@@ -19,7 +20,6 @@ from tool_calling_fakes import (
     QUESTION,
     SEQUENTIAL,
     TOOLS,
-    ScriptedChatModel,
     check_loop,
 )
 

@@ -8,8 +8,8 @@ from typing import Any
 import pydantic
 import pytest
 from chain_fakes import text_of
+from fake_chat_models import ScriptedChatModel
 from langchain_core.exceptions import OutputParserException
-from tool_calling_fakes import ScriptedChatModel
 from typing_extensions import TypedDict
 
 from langchain_robust_parsers import TextToolCallingChatModel

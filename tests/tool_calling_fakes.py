@@ -1,73 +1,13 @@
-"""Fakes for the text tool-calling tests: a scripted chat model (an "open model" without native
-tool calling) that answers with the given texts in turn, streams them in chunks of a set size and
-records the messages it received; two tools; and scripts in each dialect."""
+"""Fakes for the text tool-calling tests: two tools, and scripts in each dialect (the scripted
+chat model that plays them is in ``fake_chat_models.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from chain_fakes import text_of
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import tool
-from pydantic import Field
-
-
-class ScriptedChatModel(BaseChatModel):
-    """Answers ``responses[0]``, then ``responses[1]``... (an "open model" without native tool
-    calling); ``received`` holds the messages of each call."""
-
-    responses: list[str]
-    chunk_size: int = 4
-    usage: bool = False
-    received: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def _next(self, messages: list[BaseMessage]) -> str:
-        self.received.append(list(messages))
-        index = len(self.received) - 1
-        if index >= len(self.responses):
-            raise AssertionError(f"the script has {len(self.responses)} answers; call {index + 1}")
-        return self.responses[index]
-
-    def _usage(self, text: str) -> dict[str, int] | None:
-        if not self.usage:
-            return None
-        return {"input_tokens": 10, "output_tokens": len(text), "total_tokens": 10 + len(text)}
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        text = self._next(messages)
-        message = AIMessage(content=text, usage_metadata=self._usage(text))  # type: ignore[arg-type]
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        text = self._next(messages)
-        size = max(self.chunk_size, 1)
-        pieces = [text[i : i + size] for i in range(0, len(text), size)] or [""]
-        for i, piece in enumerate(pieces):
-            usage = self._usage(text) if i == len(pieces) - 1 else None
-            yield ChatGenerationChunk(
-                message=AIMessageChunk(content=piece, usage_metadata=usage)  # type: ignore[arg-type]
-            )
-
 
 # ----------------------------------------------------------------------------- tools and scripts
 

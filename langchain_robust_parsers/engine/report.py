@@ -6,7 +6,7 @@ parser can attach it to a callback event, count it in `ParseStats`, or show it t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Source = Literal["whole", "fenced", "tagged", "span", "labels"]
@@ -26,6 +26,13 @@ def merge_truncation(text_cut: bool, stop_reason_cut: bool) -> Truncation | None
     if text_cut:
         return "text"
     return "stop_reason" if stop_reason_cut else None
+
+
+def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseReport:
+    """``report`` with the provider's cut (``stop_reason`` not ``None``) added to ``truncated``."""
+    if stop_reason is None:
+        return report
+    return replace(report, truncated=merge_truncation(bool(report.truncated), stop_reason_cut=True))
 
 
 @dataclass(frozen=True)

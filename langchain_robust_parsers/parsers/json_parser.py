@@ -24,6 +24,7 @@ from langchain_robust_parsers.engine.json.several_values import (
     join_values,
     with_dropped_values,
 )
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import VALIDATION_ERRORS, first_fitting
@@ -40,7 +41,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
-from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
+from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,

@@ -13,28 +13,37 @@ answer, as OpenAI's and Anthropic's chat models report it):
 
 ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is read
 directly (`content_text`).
+
+LangChain's ``transform`` keeps what goes through it for tracing: the input chunks are added
+together, which for message chunks merges messages (quadratic in the length of the stream).
+`texts_with_side_channel` gives tracing the chunks' text content instead and hands the
+messages to a parser that needs them (the tools parsers) through a FIFO side channel.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Literal, TypeVar
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.parsers.report_events import check_refusal_message
+from langchain_robust_parsers.parsers.report_events import check_refusal_message, refusal_check
 
 __all__ = [
     "FirstText",
     "RefusalRule",
     "WholeText",
+    "apaired_messages",
     "atexts_for_tracing",
+    "atexts_with_side_channel",
     "atraced_transform",
     "chunk_text",
     "texts_for_tracing",
+    "texts_with_side_channel",
     "traced_transform",
 ]
 
@@ -176,3 +185,45 @@ def atraced_transform(
     return parser._atransform_stream_with_config(
         atexts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
     )
+
+
+def texts_with_side_channel(
+    chunks: Iterable[BaseMessage | str], side: deque[BaseMessage | str]
+) -> Iterator[str]:
+    """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
+
+    The parser pops one message from ``side`` per text item it reads (`apaired_messages`
+    does it for the async parser): in order, whatever the buffering between the two
+    (``itertools.tee``). A refusal raises here
+    (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
+    """
+    append = side.append
+    refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
+    for chunk in chunks:
+        append(chunk)
+        # The exact class first: `isinstance` walks a message's long MRO.
+        if type(chunk) is AIMessageChunk or not isinstance(chunk, str):
+            if refused is not None:
+                refused(chunk)
+            content = chunk.content
+            yield content if content.__class__ is str else content_text(content)
+        else:
+            yield chunk
+
+
+async def atexts_with_side_channel(
+    chunks: AsyncIterator[BaseMessage | str], side: deque[BaseMessage | str]
+) -> AsyncIterator[str]:
+    """Async `texts_with_side_channel`."""
+    async for chunk in chunks:
+        side.append(chunk)
+        yield chunk_text(chunk)
+
+
+async def apaired_messages(
+    texts: AsyncIterator[str], side: deque[BaseMessage | str]
+) -> AsyncIterator[tuple[BaseMessage | str, str]]:
+    """Each message of ``side`` with its text from ``texts`` (the async parser's half of
+    `texts_with_side_channel`)."""
+    async for text in texts:
+        yield side.popleft(), text

@@ -21,6 +21,7 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.json.several_values import gather_values, join_values
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
     has_required_fields,
@@ -47,7 +48,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
-from langchain_robust_parsers.parsers.json_streaming import JsonValueStream, StreamingJsonParser
+from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -302,29 +303,6 @@ class RobustPydanticOutputParser(
         assert how is not None  # one of the two holds
         return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
 
-    def _from_labels(self, text: str) -> FinalParse[TBaseModel] | None:
-        """The model read from ``label: value`` lines, for text with no JSON; ``None`` when
-        there are none, or they do not validate."""
-        model_class: Any = self.pydantic_object
-        try:
-            with engine_call(self.get_name(), "reading labelled lines"):
-                found = read_labels(text, model_class)
-        except EngineError:
-            return None
-        if found is None:
-            return None
-        try:
-            fitted = self._fit(found)
-        except Exception:  # a validator raising something unexpected
-            return None
-        if isinstance(fitted, Exception):
-            return None
-        model, notes = fitted
-        report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
-        return FinalParse(
-            model, report, ParseEvent(self.get_name(), "pydantic", "fallback", report)
-        )
-
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
         ``stop_reason``: the provider's stop reason when it says the output limit was hit.
@@ -355,7 +333,7 @@ class RobustPydanticOutputParser(
         if cut_failure is not None:
             return cut_failure
         if choice is None:
-            labelled = self._from_labels(text) if self.read_labels else None
+            labelled = _from_labels(self, text) if self.read_labels else None
             if labelled is not None:
                 return labelled
             return self._failure(text, text, no_value_reason(text))
@@ -395,6 +373,28 @@ def _without_invalid_items(
         return None
     paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
     return model, (*notes, "drop_invalid_items", *paths)
+
+
+def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalParse[Any] | None:
+    """The model read from ``text``'s ``label: value`` lines, for text with no JSON; ``None``
+    when there are none, or they do not validate."""
+    name = parser.get_name()
+    try:
+        with engine_call(name, "reading labelled lines"):
+            found = read_labels(text, parser.pydantic_object)
+    except EngineError:
+        return None
+    if found is None:
+        return None
+    try:
+        fitted = parser._fit(found)
+    except Exception:  # a validator raising something unexpected
+        return None
+    if isinstance(fitted, Exception):
+        return None
+    model, notes = fitted
+    report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
+    return FinalParse(model, report, ParseEvent(name, "pydantic", "fallback", report))
 
 
 def is_list_target(target: Any) -> bool:

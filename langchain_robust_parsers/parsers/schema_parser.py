@@ -13,12 +13,12 @@ import pydantic
 from langchain_core.outputs import Generation
 from pydantic import ConfigDict, PrivateAttr
 
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.schema_models import (
     dump_value,
     model_from_json_schema,
     model_from_typed_dict,
 )
-from langchain_robust_parsers.parsers.json_streaming import JsonValueStream
 from langchain_robust_parsers.parsers.pydantic_parser import (
     RobustPydanticOutputParser,
     is_list_target,

@@ -10,7 +10,6 @@ from a message (``response_metadata``) or a generation (its message's metadata, 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -24,7 +23,12 @@ from langchain_robust_parsers.engine.lexicon.stop_reasons import (
     cut_stop_reason,
     stop_reason_of,
 )
-from langchain_robust_parsers.engine.report import ParseReport, Truncation, merge_truncation
+from langchain_robust_parsers.engine.report import (
+    ParseReport,
+    Truncation,
+    merge_truncation,
+    with_stop_reason,
+)
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 
 __all__ = [
@@ -173,15 +177,6 @@ def refuse_cut(
     if truncated is None:
         return final
     return truncation_failure(parser, format, text, truncated, stop_reason)
-
-
-def with_stop_reason(report: ParseReport, stop_reason: str | None) -> ParseReport:
-    """``report`` with the provider's cut (``stop_reason`` not ``None``) added to ``truncated``."""
-    if stop_reason is None:
-        return report
-    return dataclasses.replace(
-        report, truncated=merge_truncation(bool(report.truncated), stop_reason_cut=True)
-    )
 
 
 class CompletionOptions:

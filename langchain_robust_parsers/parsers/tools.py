@@ -20,11 +20,8 @@ and ``PydanticToolsParser`` with the same fields and outputs, and add:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
-from collections import deque
-from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Union
 
 import jsonpatch
@@ -37,25 +34,37 @@ from langchain_core.output_parsers import (
     PydanticToolsParser,
 )
 from langchain_core.outputs import ChatGeneration, Generation
-from langchain_core.runnables import RunnableConfig
 from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
-from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
 from langchain_robust_parsers.engine.calls.tool_args import (
-    ToolArgumentsError,
     ToolNameMatcher,
-    decode_arguments,
     tool_name_matcher,
+)
+from langchain_robust_parsers.engine.calls.tool_call_reports import (
+    ToolCallReport,
+    ToolsParseReport,
+)
+from langchain_robust_parsers.engine.calls.tool_call_resolution import (
+    UnrecoverableCall,
+    WorkingCall,
+    partial_calls,
+    resolve_calls,
+    text_calls,
+)
+from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
+from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
+from langchain_robust_parsers.engine.calls.tool_stream_steps import (
+    CallOutputRules,
+    final_calls,
+    stream_entry,
 )
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
-from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
@@ -64,10 +73,8 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.message_text import chunk_text
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
-    apublish,
     fallback_on_error,
     publish,
 )
@@ -77,32 +84,16 @@ from langchain_robust_parsers.parsers.stop_reason import (
     stop_reason_cut,
     truncation_error,
     truncation_mode,
-    with_stop_reason,
 )
 from langchain_robust_parsers.parsers.tool_call_items import (
     CHAT_ONLY,
-    MAX_TOKENS_HINT,
-    StreamSteps,
     ToolCallItem,
     ToolCallItemWithId,
-    ToolCallOrigin,
-    ToolCallReport,
     ToolsParseEvent,
-    ToolsParseReport,
-    UnrecoverableCall,
-    WorkingCall,
     message_calls,
     partial_value,
-    stream_entry,
-    typed_text_calls,
 )
-from langchain_robust_parsers.parsers.tool_stream import (
-    StreamedCall,
-    ToolCallStream,
-    apaired_messages,
-    atexts_with_side_channel,
-    texts_with_side_channel,
-)
+from langchain_robust_parsers.parsers.tool_call_streaming import StreamingToolsParser
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -125,7 +116,7 @@ FORMAT = TOOLS
 # --------------------------------------------------------------------------- the parsers
 
 
-class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
+class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
     A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
@@ -222,107 +213,20 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
 
     # ---------------------------------------------------------------- streaming
 
-    def transform(
-        self,
-        input: Iterator[str | BaseMessage],
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Iterator[Any]:
-        """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
-        merge of message chunks (see ``parsers/tool_stream.py``)."""
-        side: deque[BaseMessage | str] = deque()
-
-        def run(texts: Iterator[Any]) -> Iterator[Any]:
-            return self._stream(texts, side)
-
-        yield from self._transform_stream_with_config(
-            texts_with_side_channel(input, side), run, config, run_type="parser"
+    def _output_rules(self) -> CallOutputRules:
+        """How this parser's output is made of the calls a stream shows."""
+        return CallOutputRules(
+            first_only=self.first_tool_only,
+            return_id=self.return_id,
+            call_items=type(self)._stream_item is RobustJsonOutputToolsParser._stream_item,
+            item=self._stream_item,
+            select=self._select,
+            shape=self._stream_shape,
+            signature=self._signature,
+            output=functools.partial(self._output, partial=True),
+            match=self._match,
+            diff=self._diff if self.diff else None,
         )
-
-    async def atransform(
-        self,
-        input: AsyncIterator[str | BaseMessage],
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        """Async `transform`."""
-        side: deque[BaseMessage | str] = deque()
-
-        def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
-            return self._astream(apaired_messages(texts, side))
-
-        async for chunk in self._atransform_stream_with_config(
-            atexts_with_side_channel(input, side), run, config, run_type="parser"
-        ):
-            yield chunk
-
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
-        """langchain-core's hook, for callers that use it directly: messages or text."""
-        return self._stream(input)
-
-    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
-        async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
-            async for chunk in input:
-                yield chunk, None
-
-        async for value in self._astream(pairs()):
-            yield value
-
-    def _stream(
-        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
-    ) -> Iterator[Any]:
-        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
-        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
-        stream = ToolCallStream(
-            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
-        )
-        step = self._steps(stream)
-        feed = step.feed
-        if side is None:
-            for chunk in chunks:
-                out = feed(chunk, chunk_text(chunk))  # refuses a refusal
-                if out is not None:
-                    yield out
-        else:
-            pop = side.popleft
-            for text in chunks:
-                out = feed(pop(), text)
-                if out is not None:
-                    yield out
-        final = self._stream_final(stream)
-        publish(final.event, self.stats)
-        if final.error is not None:  # a stream fails where invoke fails
-            raise final.error
-        out = step.last(final)
-        if out is not None:
-            yield out
-
-    async def _astream(
-        self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
-    ) -> AsyncIterator[Any]:
-        stream = ToolCallStream(
-            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
-        )
-        step = self._steps(stream)
-        feed = step.feed
-        async for message, text in pairs:
-            if text is None:
-                text = chunk_text(message)  # refuses a refusal, as the text channel does
-            out = feed(message, text)
-            if out is not None:
-                yield out
-        final = self._stream_final(stream)
-        await apublish(final.event, self.stats)
-        if final.error is not None:
-            raise final.error
-        out = step.last(final)
-        if out is not None:
-            yield out
-
-    def _steps(self, stream: ToolCallStream) -> StreamSteps:
-        """What a stream of this parser yields, step by step."""
-        call_items = type(self)._stream_item is RobustJsonOutputToolsParser._stream_item
-        return StreamSteps(self, stream, call_items=call_items)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
@@ -333,60 +237,9 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
-    def _stream_calls(self, stream: ToolCallStream) -> list[WorkingCall]:
-        """The calls a stream shows now, as langchain-core's accumulated message shows them:
-        the chunked calls whose arguments are an object so far (none yet counts as ``{}``),
-        else the raw OpenAI calls that have decoded arguments."""
-        calls = [
-            self._stream_working(c)
-            for c in stream.chunk_calls
-            if not c.args_seen or isinstance(c.value, dict)
-        ]
-        if calls or not stream.raw_key:
-            return calls
-        return [
-            WorkingCall(
-                c.name,
-                c.value or {},
-                c.id,
-                "additional_kwargs",
-                name=self._match(c.name),
-                state=c,
-            )
-            for c in stream.raw_values()
-            if c.has_function and c.value is not None and (isinstance(c.value, dict) or not c.value)
-        ]
-
-    def _stream_working(self, call: StreamedCall) -> WorkingCall:
-        """A chunked call as a stream shows it (arguments ``{}`` before any arrived)."""
-        return WorkingCall(
-            call.name,
-            call.value if call.args_seen else {},
-            call.id,
-            "tool_call_chunks",
-            name=self._match(call.name),
-            state=call,
-        )
-
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated: the chunked calls,
-        else the raw OpenAI calls that named a function."""
-        source: ToolCallOrigin
-        if stream.chunk_calls:
-            source, streamed = "tool_call_chunks", stream.chunk_calls
-        else:
-            source, streamed = "additional_kwargs", [c for c in stream.raw_calls if c.has_function]
-        calls = [
-            WorkingCall(
-                c.name,
-                c.args_text() if c.args_seen else None,
-                c.id,
-                source,
-                decoded=c.clean_args(),
-            )
-            for c in streamed
-        ]
-        final = self._finish(calls, stream.text(), stop_reason=stream.cut_stop_reason)
+        """The final parse of a whole stream, from the calls it accumulated."""
+        final = self._finish(final_calls(stream), stream.text(), stop_reason=stream.cut_stop_reason)
         return self._check_truncation(final, stream.cut_stop_reason, stream.text())
 
     # ---------------------------------------------------------------- work
@@ -428,23 +281,8 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             if not self.text_fallback:
                 raise output_parser_error(CHAT_ONLY, None)
             return self._output([], partial=True)
-        calls: list[WorkingCall] = []
-        for call in message_calls(generation.message):
-            args = call.args
-            if not isinstance(args, dict):
-                if args is None or args == "":
-                    if call.origin == "additional_kwargs":
-                        continue  # langchain-core skips these while streaming
-                    args = {}
-                elif isinstance(args, str):
-                    args = partial_value(self.get_name(), args)
-                    if call.origin == "additional_kwargs" and args is not None and not args:
-                        args = {}
-                if not isinstance(args, dict):
-                    continue
-            call.args = args
-            call.name = self._match(call.raw_name)
-            calls.append(call)
+        read = functools.partial(partial_value, self.get_name())
+        calls = partial_calls(message_calls(generation.message), self._match, read)
         return self._output(calls, partial=True)
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
@@ -485,13 +323,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         for call in calls:
             call.name = self._match(call.raw_name)
         selected = self._select(calls)
-        errors: list[UnrecoverableCall] = []
-        for call in selected:
-            try:
-                self._resolve(call, max_tokens=max_tokens)
-                self._mark_cut(call, stop_reason)
-            except UnrecoverableCall as err:
-                errors.append(err)
+        errors = resolve_calls(selected, strict=self.strict, stop_reason=stop_reason)
         if errors:
             message = "\n\n".join(e.message for e in errors)
             return self._failure(output_parser_error(message, errors[0].llm_output), selected)
@@ -526,22 +358,7 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
             return []
         if not decoded.calls:
             return []
-        matcher = self._matcher()
-        report = decoded.report
-        if matcher:
-            found = [c for c in decoded.calls if matcher.match(c.name) is not None]
-        elif report.source == "tagged" or (
-            decoded.kind == "ast" and report.source in ("whole", "fenced")
-        ):
-            found = list(decoded.calls)
-        else:
-            found = []
-        named = [dataclasses.replace(c, name=self._match(c.name)) for c in found]
-        typed, report = typed_text_calls(named, report, self._schemas())
-        return [
-            WorkingCall(raw.name, c.args, c.id or new_call_id(), "text", report=report)
-            for raw, c in zip(found, typed, strict=True)
-        ]
+        return text_calls(decoded, self._matcher(), self._schemas(), new_call_id)
 
     def _schemas(self) -> dict[str, dict[str, Any]] | None:
         """The parameter schemas of the bound ``tools``, which type calls read from text."""
@@ -551,39 +368,6 @@ class RobustJsonOutputToolsParser(ReportingParser, JsonOutputToolsParser):
         """The calls a final parse returns, before their arguments are resolved: only these
         must resolve."""
         return calls[:1] if self.first_tool_only else calls
-
-    def _resolve(self, call: WorkingCall, *, max_tokens: bool) -> None:
-        """Turn ``call.args`` into an object and set ``call.report``; raises
-        ``UnrecoverableCall``."""
-        if call.report is not None and call.origin == "text":
-            return
-        if isinstance(call.args, dict):
-            call.report = ParseReport()
-            return
-        if call.decoded is not None and isinstance(call.decoded[0], dict):
-            call.args, call.report = call.decoded
-            return
-        raw = call.args
-        if raw is not None and not isinstance(raw, str):
-            raw = call.raw_args_text()
-        try:
-            args, report = decode_arguments(raw, allow_truncated=True, strict=self.strict)
-        except ToolArgumentsError as err:
-            hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
-            message = (
-                f"Could not recover the arguments of tool call {call.raw_name!r} "
-                f"(id {call.id}): {err.reason}.{hint}\nRaw arguments:\n{raw}"
-            )
-            raise UnrecoverableCall(message, raw or "") from err
-        call.args = args
-        call.report = report
-
-    def _mark_cut(self, call: WorkingCall, stop_reason: str | None) -> None:
-        """A call of an answer stopped at the token limit is cut off, as if its arguments
-        were: its report says ``truncated`` (``on_truncation="raise"`` then refuses it)."""
-        if stop_reason is None:
-            return
-        call.report = with_stop_reason(call.report or ParseReport(), stop_reason)
 
     def _item(self, call: WorkingCall) -> dict[str, Any]:
         """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
@@ -639,25 +423,6 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
         return self._item(call) if self.return_id else call.args
 
 
-@functools.lru_cache(maxsize=256)
-def _tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
-    """Bound name -> model: a v2 model's title (else its class name), a v1 model's class name,
-    as langchain-core names them; a v2 model's class name is also accepted when it differs."""
-    names: dict[str, type[Any]] = {}
-    aliases: dict[str, type[Any]] = {}
-    for tool in tools:
-        if isinstance(tool, type) and issubclass(tool, pydantic.BaseModel):
-            title = tool.model_config.get("title")
-            names[title or tool.__name__] = tool
-            if title and title != tool.__name__:
-                aliases.setdefault(tool.__name__, tool)
-        elif isinstance(tool, type):
-            names[tool.__name__] = tool
-    for alias, tool in aliases.items():
-        names.setdefault(alias, tool)
-    return names
-
-
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
     """A drop-in ``PydanticToolsParser``: each call validated into its tool's model (v2 or
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
@@ -698,78 +463,24 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         return None  # models are compared: two partial values can validate to equal models
 
     def _bound_names(self) -> tuple[str, ...]:
-        return (*super()._bound_names(), *_tool_map(tuple(self.tools)))
+        return (*super()._bound_names(), *tool_map(tuple(self.tools)))
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         if not calls:
             return None if self.first_tool_only else []
         if self.first_tool_only:
             calls = calls[:1]
-        tools = _tool_map(tuple(self.tools))
-        models: list[Any] = []
-        for call in calls:
-            if not isinstance(call.args, dict):
-                continue  # partial only: a final parse resolved every call to an object
-            tool = tools.get(call.name)
-            if tool is None:
-                if partial and self._matcher().may_grow_into_match(call.name):
-                    continue  # the name is still arriving
-                available = ", ".join(tools) or "<no_tools>"
-                raise output_parser_error(
-                    f"Unknown tool type: {call.raw_name!r}. Available tools: {available}",
-                    call.raw_args_text(),
-                )
-            if partial:
-                model = self._partial_model(call, tool)
-                if model is not None:
-                    models.append(model)
-                continue
-            models.append(self._final_model(call, tool, max_tokens=max_tokens))
+        try:
+            models = call_models(
+                calls,
+                tool_map(tuple(self.tools)),
+                partial=partial,
+                max_tokens=max_tokens,
+                arriving=self._matcher().may_grow_into_match,
+            )
+        except UnrecoverableCall as err:
+            # Chained from the ValidationError, when validation failed.
+            raise output_parser_error(err.message, err.llm_output, err.__cause__) from err.__cause__
         if self.first_tool_only:
             return models[0] if models else None
         return models
-
-    def _partial_model(self, call: WorkingCall, tool: type[Any]) -> Any:
-        """The model a partial call validates to, or ``None``; cached per streamed version. A
-        call lacking a required field is skipped without validating (most partials do)."""
-        state = call.state
-        if (
-            state is not None
-            and isinstance(state.cache, tuple)
-            and state.cache[0]
-            == (
-                state.version,
-                tool,
-            )
-        ):
-            return state.cache[1]
-        model = None
-        if has_required_fields(tool, call.args):
-            try:
-                model = validate_model(tool, call.args)
-            # User code: pydantic wraps a validator's ValueError and AssertionError, but a
-            # validator may raise anything; a partial is then simply not shown yet.
-            except Exception:
-                model = None
-        if state is not None:
-            state.cache = ((state.version, tool), model)
-        return model
-
-    def _final_model(self, call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
-        """``call.args`` validated into ``tool``, coerced first only if it fails as is."""
-        fit = fit_model(tool, call.args)
-        if fit.error is None:
-            if fit.notes:
-                report = call.report or ParseReport()
-                extra = coercion_repairs(fit.notes, report.start)
-                call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
-            return fit.model
-        first_error = fit.error
-        hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
-        raw = call.raw_args_text()
-        raise output_parser_error(
-            f"Failed to parse {tool.__name__} from tool call {call.raw_name!r} "
-            f"(id {call.id}): {first_error}{hint}\nRaw arguments:\n{raw}",
-            raw,
-            first_error,
-        )

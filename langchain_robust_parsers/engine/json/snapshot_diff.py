@@ -20,6 +20,24 @@ def _pointer(path: str, key: str | int) -> str:
     return path + "/" + str(key).replace("~", "~0").replace("/", "~1")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON value: Python's ``==`` with the types checked
+    too, since ``0 == 0.0`` and ``1 == True`` hold in Python while ``[0]`` and ``[0.0]``, or
+    ``1`` and ``true``, are different answers a stream must not skip. The types are only
+    walked when ``==`` holds."""
+    return a is b or (a == b and _same_types(a, b))
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b``, equal by ``==``, are of the same JSON kind at every place (a
+    list and a `StreamedList` are both arrays)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and all(_same_types(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b)
+
+
 def _same_scalar(a: Any, b: Any) -> bool:
     """Equal as JSON (``1`` and ``True``, ``1`` and ``1.0`` differ, as jsonpatch judges)."""
     if a is b:

@@ -29,7 +29,7 @@ BOM, ``<think>`` blocks and prose or a fence before the payload, trailing commas
 single-quoted strings, unquoted keys, Python literals. Anything else (an unescaped inner quote, a
 missing comma...) needs look-ahead the stream has not delivered yet: the decoder then stops and
 says so (`JsonStreamDecoder.failed`), and the caller falls back to re-reading the text
-with the complete-text engine, rarely (see ``parsers/json_streaming.py``).
+with the complete-text engine, rarely (see ``engine/json/value_stream.py``).
 """
 
 from __future__ import annotations

@@ -111,9 +111,12 @@ wherever `THINK_OPEN` or `THINK_CLOSE` does)."""
 THINK_OPEN_UNFINISHED = re.compile(r"<" + _TAG_NAME + r"\b[^<>]*\Z")
 """An opening ``<think ...`` tag cut off at the end of the text so far (streaming)."""
 
+_BRACKET_SPELLING = "[" + _BRACKET_NAME + "]"
+"""Magistral's opener, spelled as its token is, in upper case."""
+
 _OPENER_SPELLINGS = tuple(
     [f"<{name}>" for name in THINK_NAMES]
-    + ["[think]", "<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
+    + ["<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
     + ["<|channel|>analysis<|message|>", "<|open|>think<|sep|>"]
     + ["<|open|>response<|sep|>", "<|close|>response<|sep|>"]
 )
@@ -409,8 +412,9 @@ def may_become_marker(held: str) -> bool:
 
 def bracket_may_open(text: str, i: int) -> bool:
     """Whether the ``[`` at ``i`` may start ``[THINK]``: the text ends after it, or a ``T``
-    follows (no JSON value starts with one but lenient ``True``)."""
-    return text[i + 1 : i + 2] in ("", "T", "t")
+    follows (no JSON value starts with one but lenient ``True``; the token is upper case, so
+    ``[t`` starts an array)."""
+    return text[i + 1 : i + 2] in ("", "T")
 
 
 def stream_opener(text: str, i: int) -> tuple[int, re.Pattern[str] | None]:
@@ -433,6 +437,8 @@ still close; past it the text is taken for what it reads as."""
 def may_become_opener(text: str, i: int) -> bool:
     """Whether ``text[i:]`` (the end of a stream's text so far, from a ``<`` or ``[``) may still
     grow into a reasoning opener: a stream holds it back until the next chunk tells."""
+    if text[i] == "[":  # `[THINK]` is a special token, upper case only (`[think]` is an array)
+        return _BRACKET_SPELLING.startswith(text[i : i + len(_BRACKET_SPELLING)])
     if len(text) - i <= MAX_OPENER_LENGTH:
         low = text[i:].lower()
         if any(s.startswith(low) for s in _OPENER_SPELLINGS):

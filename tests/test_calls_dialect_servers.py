@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fake_chat_models import ScriptedChatModel
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
-from tool_calling_fakes import ScriptedChatModel
 
 from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel

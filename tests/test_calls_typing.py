@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fake_chat_models import ScriptedChatModel
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
 from pydantic import BaseModel
-from tool_calling_fakes import ScriptedChatModel
 
 from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel

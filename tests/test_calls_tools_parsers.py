@@ -22,9 +22,10 @@ import jsonpatch
 import pydantic
 import pytest
 from event_recorders import EventRecorder
+from fake_chat_models import ToolStreamingModel
 from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
-from langchain_core.language_models import BaseChatModel, GenericFakeChatModel
+from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.tool import invalid_tool_call, tool_call_chunk
 from langchain_core.output_parsers import (
@@ -32,7 +33,7 @@ from langchain_core.output_parsers import (
     JsonOutputToolsParser,
     PydanticToolsParser,
 )
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult, Generation
+from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
@@ -42,8 +43,8 @@ from langchain_robust_parsers.engine.calls.tool_args import (
     ToolNameMatcher,
     decode_arguments,
 )
+from langchain_robust_parsers.engine.json.value_stream import StreamedList
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.tool_stream import StreamedList
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,
@@ -143,42 +144,6 @@ def stream(parser: Any, chunks: list[Any]) -> list[Any]:
 
 def merged(chunks: list[AIMessageChunk]) -> AIMessageChunk:
     return functools.reduce(operator.add, chunks)
-
-
-class ToolStreamingModel(BaseChatModel):
-    """A chat model answering with ``answer``; streams its calls as ``tool_call_chunks`` of
-    ``size`` characters, calls interleaved round-robin, and its text in words."""
-
-    answer: AIMessage
-    size: int = 4
-
-    @property
-    def _llm_type(self) -> str:
-        return "tool-streaming-fake"
-
-    def _generate(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=self.answer)])
-
-    def _stream(
-        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Iterator[ChatGenerationChunk]:
-        text = self.answer.content
-        assert isinstance(text, str)
-        for word in text.split(" "):
-            yield ChatGenerationChunk(message=AIMessageChunk(content=word + " "))
-        queues = []
-        for index, tc in enumerate(self.answer.tool_calls):
-            args = json.dumps(tc["args"])
-            parts = [args[i : i + self.size] for i in range(0, len(args), self.size)]
-            first = tool_call_chunk(name=tc["name"], args="", id=tc["id"], index=index)
-            queues.append([first] + [tool_call_chunk(args=p, index=index) for p in parts])
-        while any(queues):
-            for queue in queues:
-                if queue:
-                    chunk = AIMessageChunk(content="", tool_call_chunks=[queue.pop(0)])
-                    yield ChatGenerationChunk(message=chunk)
 
 
 def _consume(values: Iterator[Any]) -> None:

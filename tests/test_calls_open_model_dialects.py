@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from dialect_cases import CASES, CUT_OFF, PROSE
+from fake_chat_models import ScriptedChatModel
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
-from tool_calling_fakes import ScriptedChatModel
 
 from langchain_robust_parsers import FunctionCallOutputParser, TextToolCallAdapter
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel

@@ -14,10 +14,10 @@ from langchain_core.exceptions import OutputParserException
 import langchain_robust_parsers.engine.json.snapshot_policy as snapshot_policy
 import langchain_robust_parsers.engine.json.window_stream as window_stream
 from langchain_robust_parsers import RobustJsonOutputParser
+from langchain_robust_parsers.engine.json import value_stream
 from langchain_robust_parsers.engine.json.plain_partial import CUT_ESCAPES_KEPT
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
 from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
-from langchain_robust_parsers.parsers import json_streaming
 
 _TEXT = st.text(
     st.sampled_from([*list('abc xyz"\\/[]{},:\n\té€😀0-'), "\u2028", "\x00"]), max_size=30
@@ -266,12 +266,12 @@ def test_parser_streams_the_same_with_and_without_the_window(chunks: list[str], 
     if tail:
         chunks = [*chunks, tail]
     with_window = _stream(chunks)
-    saved = json_streaming.WINDOW_MIN_CHUNK
-    json_streaming.WINDOW_MIN_CHUNK = 1 << 30
+    saved = value_stream.WINDOW_MIN_CHUNK
+    value_stream.WINDOW_MIN_CHUNK = 1 << 30
     try:
         without = _stream(chunks)
     finally:
-        json_streaming.WINDOW_MIN_CHUNK = saved
+        value_stream.WINDOW_MIN_CHUNK = saved
     assert with_window == without
     try:
         expected = RobustJsonOutputParser().invoke("".join(chunks))

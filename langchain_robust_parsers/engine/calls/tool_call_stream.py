@@ -1,106 +1,56 @@
 """Linear-time streaming of tool calls: one incremental JSON decoder per tool-call index.
 
-langchain-core's tools parsers add every ``AIMessageChunk`` to the message so far (merging the
+A cumulative tools parser adds every message chunk to the message so far (merging the
 ``tool_call_chunks`` of equal index by string concatenation, then re-parsing every call's whole
-argument text with ``parse_partial_json``) and compare the whole result with the previous one:
-quadratic in the length of the arguments. Here each chunk's pieces go to the call they belong to:
-its name and id are extended, and only the new argument text is fed to that call's
+argument text) and compares the whole result with the previous one: quadratic in the length of
+the arguments. Here each chunk's pieces go to the call they belong to: its name and id are
+extended, and only the new argument text is fed to that call's
 `JsonValueStream`, which says whether
 the value changed. The argument text itself is kept as an append-only list of pieces.
 
 A chunk's work does not grow with the number of calls: the usual chunk (more arguments of the
 call the last chunk fed) goes straight to that call's decoder, and `ToolCallStream`
-says which one call a chunk changed (``touched``), so that the parser remakes only that call's
-item (``StreamSteps`` in ``tool_call_items.py``, whose ``feed`` does both for the usual chunk in
-one step, each field of the message read once). The raw OpenAI deltas that langchain-openai
-sends beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call
-is): otherwise every argument would be decoded twice.
+says which one call a chunk changed (``touched``), so that only that call's item is made again
+(`tool_stream_steps`). The raw OpenAI deltas sent
+beside the ``tool_call_chunks`` are only decoded if they are ever shown (no chunked call is):
+otherwise every argument would be decoded twice.
 
 Calls are merged as langchain-core merges ``tool_call_chunks`` (and the raw OpenAI deltas in
 ``additional_kwargs["tool_calls"]``): pieces with the same integer ``index`` (or ``lc_`` string
 index) and no conflicting ids belong to one call, in order of first appearance; a piece without
 an index is a call of its own.
 
-LangChain's ``transform`` also keeps what goes through it for tracing, in ways that are
-quadratic for this parser. The input chunks are added together (for message chunks, the same
-merge as above): `texts_with_side_channel` gives tracing the chunks' text content instead
-(plain strings, as the JSON parsers do) and hands the messages to the parser through a FIFO side
-channel. The yielded values are added together too (``final_output + chunk``), which for the
-lists these parsers yield would concatenate every snapshot and keep them all alive: every list
-yielded is a `StreamedList`, whose sum is the last one.
+Messages are read by their fields only (`MessageLike`), so the engine needs no message
+class: a chunk has ``tool_call_chunks``, a whole message ``tool_calls`` and
+``invalid_tool_calls``, and both ``response_metadata`` and ``additional_kwargs``.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-
-from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.parsers.json_streaming import (
-    JsonValueStream,
-    StreamedList,
-    streamed,
-)
-from langchain_robust_parsers.parsers.message_text import chunk_text
-from langchain_robust_parsers.parsers.report_events import refusal_check
 
 __all__ = [
     "MANY",
+    "MessageLike",
     "StreamedCall",
-    "StreamedList",
     "ToolCallStream",
-    "apaired_messages",
-    "atexts_with_side_channel",
-    "streamed",
-    "texts_with_side_channel",
+    "is_more_args",
 ]
 
 
-def texts_with_side_channel(
-    chunks: Iterable[BaseMessage | str], side: deque[BaseMessage | str]
-) -> Iterator[str]:
-    """The text of each chunk, for tracing; each chunk itself is appended to ``side`` first.
+class MessageLike(Protocol):
+    """The fields of a chat message chunk the stream reads (LangChain's ``AIMessageChunk`` has
+    them; a whole ``AIMessage`` has ``tool_calls`` and ``invalid_tool_calls`` instead of
+    ``tool_call_chunks``)."""
 
-    The parser pops one message from ``side`` per text item it reads (`apaired_messages`
-    does it for the async parser): in order, whatever the buffering between the two
-    (``itertools.tee``). A refusal raises here
-    (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
-    """
-    append = side.append
-    refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
-    for chunk in chunks:
-        append(chunk)
-        # The exact class first: `isinstance` walks a message's long MRO.
-        if type(chunk) is AIMessageChunk or not isinstance(chunk, str):
-            if refused is not None:
-                refused(chunk)
-            content = chunk.content
-            yield content if content.__class__ is str else content_text(content)
-        else:
-            yield chunk
-
-
-async def atexts_with_side_channel(
-    chunks: AsyncIterator[BaseMessage | str], side: deque[BaseMessage | str]
-) -> AsyncIterator[str]:
-    """Async `texts_with_side_channel`."""
-    async for chunk in chunks:
-        side.append(chunk)
-        yield chunk_text(chunk)
-
-
-async def apaired_messages(
-    texts: AsyncIterator[str], side: deque[BaseMessage | str]
-) -> AsyncIterator[tuple[BaseMessage | str, str]]:
-    """Async `paired_messages`."""
-    async for text in texts:
-        yield side.popleft(), text
+    response_metadata: dict[str, Any]
+    additional_kwargs: dict[str, Any]
 
 
 def is_more_args(piece: dict[str, Any], last: StreamedCall) -> bool:
@@ -312,14 +262,13 @@ class ToolCallStream:
         if reason is not None:
             self.cut_stop_reason = reason
 
-    def push(self, message: BaseMessage | str, text: str | None = None) -> bool:
-        """Consume one chunk; True when a call changed. ``text`` is its text, when known."""
+    def push(self, message: MessageLike | str, text: str) -> bool:
+        """Consume one chunk (a message chunk, a whole message or text; see
+        `MessageLike`) whose text is ``text``; True when a call changed."""
         self.touched = None
         kept = self.kept_text
-        if kept is not None:
-            piece = chunk_text(message) if text is None else text
-            if piece:
-                kept.append(piece)
+        if kept is not None and text:
+            kept.append(text)
         if isinstance(message, str):
             return False
         meta = message.response_metadata
@@ -339,7 +288,7 @@ class ToolCallStream:
                         self.touched = last
             else:
                 changed = self._pieces(pieces)
-        elif pieces is None and isinstance(message, AIMessage):
+        elif pieces is None and hasattr(message, "invalid_tool_calls"):
             self._whole(message)
             changed = True
         kwargs = message.additional_kwargs
@@ -388,7 +337,7 @@ class ToolCallStream:
         self.touched = touched
         return touched is not None
 
-    def _whole(self, message: AIMessage) -> None:
+    def _whole(self, message: Any) -> None:
         """A whole message in the stream: its calls, each on its own."""
         find = self._chunks.find
         for tc in message.tool_calls:

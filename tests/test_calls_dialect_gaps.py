@@ -6,15 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from pydantic import BaseModel, Field
-from tool_calling_fakes import ScriptedChatModel
+from fake_chat_models import ScriptedChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration
+from pydantic import BaseModel
 
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel
 from langchain_robust_parsers.engine.calls.call_blocks import MAX_FAILED_BLOCKS
@@ -217,38 +215,8 @@ HERMES_CALL = (
 )
 
 
-class StoppingChatModel(ScriptedChatModel):
-    """A scripted model whose answers carry a stop reason (on the last stream chunk)."""
-
-    metadata_out: dict[str, Any] = Field(default_factory=dict)
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        text = self._next(messages)
-        message = AIMessage(content=text, response_metadata=dict(self.metadata_out))
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        text = self._next(messages)
-        yield ChatGenerationChunk(message=AIMessageChunk(content=text[:-20]))
-        yield ChatGenerationChunk(
-            message=AIMessageChunk(content=text[-20:], response_metadata=dict(self.metadata_out))
-        )
-
-
 def _model(meta: dict[str, Any], **kwargs: Any) -> Any:
-    inner = StoppingChatModel(responses=[HERMES_CALL], metadata_out=meta)
+    inner = ScriptedChatModel(responses=[HERMES_CALL], metadata=meta, chunk_size=20)
     return TextToolCallingChatModel(inner, **kwargs).bind_tools([book_table])
 
 

@@ -22,7 +22,7 @@ from langchain_core.messages.tool import tool_call, tool_call_chunk
 from langchain_core.output_parsers import JsonOutputKeyToolsParser, JsonOutputToolsParser
 from pydantic import BaseModel
 
-from langchain_robust_parsers.parsers.tool_call_items import StreamSteps
+from langchain_robust_parsers.engine.calls.tool_stream_steps import StreamSteps
 from langchain_robust_parsers.parsers.tools import (
     RobustJsonOutputKeyToolsParser,
     RobustJsonOutputToolsParser,

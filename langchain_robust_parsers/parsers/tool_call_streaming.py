@@ -1,0 +1,151 @@
+"""Streaming for the tool-call parsers: LangChain's ``transform`` over the engine's
+`ToolCallStream` (one
+incremental decoder per call, linear in the arguments) and
+`StreamSteps` (what to yield).
+When the stream ends, the parser's final parse of what it accumulated is yielded last (unless
+equal to the last value) and its error raised, so a stream ends where ``invoke`` ends.
+
+Tracing sees the chunks' text, never a merge of message chunks: the messages reach the parser
+through a side channel (`texts_with_side_channel` in
+`message_text`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import AIMessageChunk, BaseMessage
+from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
+from langchain_core.runnables import RunnableConfig
+
+from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
+from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, StreamSteps
+from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.message_text import (
+    apaired_messages,
+    atexts_with_side_channel,
+    chunk_text,
+    texts_with_side_channel,
+)
+from langchain_robust_parsers.parsers.report_events import FinalParse, apublish, publish
+from langchain_robust_parsers.parsers.tool_call_items import partial_value
+
+__all__ = ["StreamingToolsParser"]
+
+
+class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
+    """Linear-time ``transform``/``atransform`` for the tool-call parsers (a mixin).
+
+    Subclasses say how their output is made of the calls shown (`_output_rules`) and what
+    the whole stream parses to (`_stream_final`).
+    """
+
+    if TYPE_CHECKING:  # pydantic fields of the parser classes using the mixin
+        text_fallback: bool
+        stats: ParseStats | None
+
+    def _output_rules(self) -> CallOutputRules:
+        raise NotImplementedError
+
+    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
+        raise NotImplementedError
+
+    def transform(
+        self,
+        input: Iterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
+        merge of message chunks (see ``parsers/message_text.py``)."""
+        side: deque[BaseMessage | str] = deque()
+
+        def run(texts: Iterator[Any]) -> Iterator[Any]:
+            return self._stream(texts, side)
+
+        yield from self._transform_stream_with_config(
+            texts_with_side_channel(input, side), run, config, run_type="parser"
+        )
+
+    async def atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """Async `transform`."""
+        side: deque[BaseMessage | str] = deque()
+
+        def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
+            return self._astream(apaired_messages(texts, side))
+
+        async for chunk in self._atransform_stream_with_config(
+            atexts_with_side_channel(input, side), run, config, run_type="parser"
+        ):
+            yield chunk
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
+        """langchain-core's hook, for callers that use it directly: messages or text."""
+        return self._stream(input)
+
+    async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
+        async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
+            async for chunk in input:
+                yield chunk, None
+
+        async for value in self._astream(pairs()):
+            yield value
+
+    def _stream(
+        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
+    ) -> Iterator[Any]:
+        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
+        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
+        stream = ToolCallStream(
+            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
+        )
+        step = StreamSteps(self._output_rules(), stream, chunk_type=AIMessageChunk)
+        feed = step.feed
+        if side is None:
+            for chunk in chunks:
+                out = feed(chunk, chunk_text(chunk))  # refuses a refusal
+                if out is not None:
+                    yield out
+        else:
+            pop = side.popleft
+            for text in chunks:
+                out = feed(pop(), text)
+                if out is not None:
+                    yield out
+        final = self._stream_final(stream)
+        publish(final.event, self.stats)
+        if final.error is not None:  # a stream fails where invoke fails
+            raise final.error
+        out = step.last(final.value)
+        if out is not None:
+            yield out
+
+    async def _astream(
+        self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
+    ) -> AsyncIterator[Any]:
+        stream = ToolCallStream(
+            functools.partial(partial_value, self.get_name()), keep_text=self.text_fallback
+        )
+        step = StreamSteps(self._output_rules(), stream, chunk_type=AIMessageChunk)
+        feed = step.feed
+        async for message, text in pairs:
+            if text is None:
+                text = chunk_text(message)  # refuses a refusal, as the text channel does
+            out = feed(message, text)
+            if out is not None:
+                yield out
+        final = self._stream_final(stream)
+        await apublish(final.event, self.stats)
+        if final.error is not None:
+            raise final.error
+        out = step.last(final.value)
+        if out is not None:
+            yield out
