@@ -14,49 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from reasoning_forms import FORMS as ALL_FORMS, HEADLESS, NO_REASONING, Form
 
-@dataclass(frozen=True)
-class Form:
-    """A reasoning form: its opening marker, and what comes between the reasoning and the reply
-    (``frame_open``/``frame_close`` wrap the reply, as Kimi K3's response section does)."""
-
-    name: str
-    open: str
-    close: str
-    frame_open: str = ""
-    frame_close: str = ""
-
-    def wrap(self, reasoning: str, reply: str) -> str:
-        return self.open + reasoning + self.close + self.frame_open + reply + self.frame_close
-
-
-NO_REASONING = Form("none", "", "")
-
-FORMS = (
-    NO_REASONING,
-    Form("think", "<think>\n", "\n</think>\n\n"),
-    Form("think-attrs", '<think budget="1024">', "</think>\n"),
-    Form("thinking", "<thinking>", "</thinking>\n"),
-    Form("reasoning", "<reasoning>\n", "\n</reasoning>\n"),
-    Form("thought", "<Thought>", "</Thought>\n"),
-    Form("seed", "<seed:think>", "</seed:think>\n"),
-    Form("magistral", "[THINK]", "[/THINK]\n"),
-    Form("gemma4", "<|channel>thought\n", "<channel|>"),
-    Form(
-        "harmony",
-        "<|channel|>analysis<|message|>",
-        "<|end|><|start|>assistant<|channel|>final<|message|>",
-    ),
-    Form(
-        "kimi-k3",
-        "<|open|>think<|sep|>",
-        "<|close|>think<|sep|>",
-        "<|open|>response<|sep|>",
-        "<|close|>response<|sep|>",
-    ),
-    Form("k2-horizon", "<ifm|think>", "</ifm|think>\n"),
-    Form("headless", "", "\n</think>\n\n"),
-)
+FORMS = (NO_REASONING, *(f for f in ALL_FORMS if f is not HEADLESS))
+"""The headless form is left out: a reply read as a stream cannot tell a step drafted before a
+lone closing marker from a real one (see the xfail in test_reasoning_agreement.py)."""
 """Every reasoning form of ``engine/lexicon/reasoning.py``, as its model family writes it."""
 
 DECOY = "Madrid"

@@ -13,7 +13,6 @@ import json
 import pickle
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
+from reasoning_forms import FORM_IDS, FORMS, Form
 from tool_calling_fakes import get_weather
 
 from langchain_robust_parsers import (
@@ -44,46 +44,6 @@ from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.json.value_stream import HEADLESS_HOLD
 from langchain_robust_parsers.engine.lexicon.reasoning import split_reasoning
 
-
-@dataclass(frozen=True)
-class Form:
-    """A reasoning form: text before the reasoning, and the text between it and the answer."""
-
-    name: str
-    open: str
-    close: str
-    answer_open: str = ""
-    answer_close: str = ""
-
-    def wrap(self, reasoning: str, answer: str) -> str:
-        return self.open + reasoning + self.close + self.answer_open + answer + self.answer_close
-
-
-FORMS = [
-    Form("think", "<think>\n", "\n</think>\n\n"),
-    Form("think-attrs", '<Think budget="512">', "</Think>\n"),
-    Form("thinking", "<thinking>", "</thinking>\n"),
-    Form("reasoning", "<reasoning>\n", "\n</reasoning>\n"),
-    Form("thought", "<thought>", "</thought>\n"),
-    Form("seed", "<seed:think>", "</seed:think>\n"),
-    Form("headless", "", "\n</think>\n\n"),
-    Form("magistral", "[THINK]", "[/THINK]\n"),
-    Form("gemma4", "<|channel>thought\n", "<channel|>"),
-    Form(
-        "harmony",
-        "<|channel|>analysis<|message|>",
-        "<|end|><|start|>assistant<|channel|>final<|message|>",
-    ),
-    Form(
-        "kimi-k3",
-        "<|open|>think<|sep|>",
-        "<|close|>think<|sep|>",
-        "<|open|>response<|sep|>",
-        "<|close|>response<|sep|>",
-    ),
-    Form("k2-horizon", "<ifm|think>", "</ifm|think>\n"),
-]
-FORM_IDS = [f.name for f in FORMS]
 CHUNK_SIZES = (1, 2, 3, 5, 8, 16, 64)
 
 _MARKER_SPLIT = re.compile(r"(<[^<>]*>|\[/?THINK\])")
