@@ -441,3 +441,7 @@ PROSE: list[str] = [
 CASES += SERVER_CASES
 CUT_OFF += SERVER_CUT_OFF
 PROSE += SERVER_PROSE
+
+from dialect_family_cases import FAMILY_CASES  # noqa: E402
+
+CASES += FAMILY_CASES

@@ -30,6 +30,7 @@ from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, Invali
 from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
+from langchain_robust_parsers.engine.calls.inkling_calls import INKLING_MESSAGE
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     DecodedCalls,
@@ -77,7 +78,9 @@ BRACKET_RECHECK_CHARS = 1024
 arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
 (a late check only delays showing text, never shows a call as text)."""
 
-_TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
+_TRIGGER = re.compile(r"[<>\[{`~'\"]|\](?![^<])|(?<![\w.])[A-Za-z_]")
+"""Where a call or marker may start; ``]`` only before ``<`` (or at the end of the text so
+far): MiniMax M3's namespace token ``]<]minimax[>[`` opens its blocks."""
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
@@ -136,6 +139,8 @@ _OPENERS: tuple[_Opener, ...] = (
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
     *(_Opener(t, (), False, wrapper=True) for t in ANSWER_CALL_OPENERS),
     *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
+    # Inkling's block token: its text blocks and calls are read once the answer is whole
+    _Opener(INKLING_MESSAGE, (), False, wrapper=True),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
 
@@ -545,6 +550,12 @@ class CallStreamSplitter:
             elif c == "{":
                 self._start("bracket", i, i)
                 return True
+            elif c == "]":
+                if self._opener_at(i):
+                    return True
+                if self._opener_pending(i):
+                    return False
+                self._prose(i + 1)
             elif c in "`~" and i == self._fence_close:
                 self._prose(i + self._fence_close_len)
             elif c in "`~":
