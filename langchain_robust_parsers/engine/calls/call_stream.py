@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.call_blocks import close_is_data, open_value_closer
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
@@ -529,7 +530,7 @@ class CallStreamSplitter:
                     return True
                 if n - i < MAX_HELD_MARKER_CHARS and may_become_opener(text, i):
                     return False
-            if c == "<":
+            if c in "<]":  # `]`: MiniMax M3's `]<]minimax[>[` token
                 if self._opener_at(i):
                     return True
                 if self._opener_pending(i):
@@ -550,12 +551,6 @@ class CallStreamSplitter:
             elif c == "{":
                 self._start("bracket", i, i)
                 return True
-            elif c == "]":
-                if self._opener_at(i):
-                    return True
-                if self._opener_pending(i):
-                    return False
-                self._prose(i + 1)
             elif c in "`~" and i == self._fence_close:
                 self._prose(i + self._fence_close_len)
             elif c in "`~":
@@ -691,8 +686,15 @@ class CallStreamSplitter:
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)
+            while close is not None and close_is_data(text, candidate.body, close.start(), limit):
+                close = opener.close_re.search(text, close.end(), limit)
             if close is not None:
-                return close.end()
+                if open_value_closer(text, candidate.body, close.start()) is None:
+                    return close.end()
+                # a value is open at the closing tag: data if the value's own closing tag
+                # follows, which is not known yet
+                candidate.search = close.start()
+                return -1
         if nxt is not None:
             return nxt.start()
         candidate.search = max(candidate.body, len(text) - _MAX_TAG)

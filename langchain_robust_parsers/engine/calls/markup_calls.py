@@ -103,7 +103,8 @@ GEMMA_ESCAPE = "<escape>"
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
 """A tag head holding only ``name="NAME"``: the same value `_ATTR` would read."""
-_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_IDENT = re.compile(r"[^\W\d][\w.\-]*")
+"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
 _JSON_STARTS = frozenset('-0123456789[{"tfn')
@@ -250,7 +251,9 @@ def read_elements(
             _cut(log, pos)
             break
         name, _attrs = _tag_name(text, pos + len(opener), head_end)
-        close = text.find(closer, head_end, b)
+        # the last closing tag before the next call: one inside a value is its text
+        nxt = text.find(opener, head_end, b)
+        close = text.rfind(closer, head_end, b if nxt < 0 else nxt)
         stop = b if close < 0 else close
         if close < 0 and not closed:
             _cut(log, pos)
