@@ -39,6 +39,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "Checking both.",
     ),
     (
+        "a thinking block is never content",
+        f"{MSG}<|content_thinking|>Both cities, then compare.{END}"
+        + call_block("get_weather", '{"city": "Quito"}'),
+        [("get_weather", {"city": "Quito"})],
+        "",
+    ),
+    (
         "nested arguments",
         call_block("search", '{"q": "ferries", "filters": {"days": [1, 2]}, "exact": false}'),
         [("search", {"q": "ferries", "filters": {"days": [1, 2]}, "exact": False})],

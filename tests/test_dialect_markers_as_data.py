@@ -55,6 +55,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "deepseek: a whole call written inside a JSON string",
+        f'{DS_BEGIN}write_file{DS_SEP}{{"body": "like <｜tool▁call▁begin｜>g{DS_SEP}{{}} here"}}'
+        f"{DS_END}",
+        [("write_file", {"body": f"like <｜tool▁call▁begin｜>g{DS_SEP}{{}} here"})],
+        "",
+    ),
+    (
         "gpt-oss: <|call|> inside the JSON arguments",
         "<|channel|>analysis<|message|>Save it.<|end|><|start|>assistant<|channel|>commentary "
         'to=functions.write_file <|constrain|>json<|message|>{"body": "stop at <|call|>"}<|call|>',

@@ -155,6 +155,9 @@ def marker_blocks(
             # The next opener may sit inside a JSON string of this block's call
             # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.
             json_end = _json_end(text, after_open)
+            brace = text.find("{", after_open, same)
+            if json_end < 0 and brace >= 0:  # after a name: `name<｜tool▁sep｜>{..}`
+                json_end = _json_end(text, brace)
             if json_end > same:
                 stop, end = _closing(text, marker, json_end, _next_same(hits, i, json_end))
         if stop < 0:

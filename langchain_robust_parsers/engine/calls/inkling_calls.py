@@ -47,13 +47,13 @@ def _text_blocks(text: str) -> list[str]:
 
 
 def inkling_content(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """The content of an Inkling answer with calls: its text blocks joined by a blank line;
-    in an answer without block tokens, the text before the first call without the
-    ``<|message_model|>NAME`` that heads the call block."""
-    if INKLING_TEXT in text:
-        return "\n\n".join(body.strip() for body in _text_blocks(text) if body.strip())
+    """The content of an Inkling answer with calls: its text blocks joined by a blank line
+    (never its thinking blocks); in an answer with no other block, the text before the first
+    call without the ``<|message_model|>NAME`` that heads the call block."""
     head = content_before_calls(text, spans)
+    if INKLING_TEXT in text or INKLING_END in head:  # block form: its text blocks only
+        return "\n\n".join(body.strip() for body in _text_blocks(text) if body.strip())
     cut = head.rfind(INKLING_MESSAGE)
-    if cut >= 0 and INKLING_END not in head[cut:]:
+    if cut >= 0:
         head = head[:cut]
     return head if head.strip() else ""
