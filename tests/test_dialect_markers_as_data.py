@@ -34,6 +34,24 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "Writing the doc.\n",
     ),
     (
+        "qwen3-coder: a parameter opener and closers written mid-line in a value",
+        qwen("edit", path="a.md", body="Tags like </parameter> or <parameter=path> are text."),
+        [
+            (
+                "edit",
+                {"path": "a.md", "body": "Tags like </parameter> or <parameter=path> are text."},
+            )
+        ],
+        "",
+    ),
+    (
+        "qwen3-coder: a missing closing tag still ends at the next parameter line",
+        "<tool_call>\n<function=edit>\n<parameter=path>\nb.md\n<parameter=body>\nhi\n"
+        "</parameter>\n</function>\n</tool_call>",
+        [("edit", {"path": "b.md", "body": "hi"})],
+        "",
+    ),
+    (
         "hermes: </tool_call> inside a JSON string",
         '<tool_call>\n{"name": "write_file", "arguments": {"body": "a </tool_call> b"}}\n'
         "</tool_call>",
@@ -89,7 +107,7 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
 ]
-TOOLS = [tool(n) for n in ("write_file", "获取天气", "查询_订单")]
+TOOLS = [tool(n) for n in ("edit", "write_file", "获取天气", "查询_订单")]
 
 
 @pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=[c[0] for c in CASES])

@@ -108,3 +108,11 @@ def test_a_response_without_calls_loses_its_frame() -> None:
     message = adapted(f"{OPEN}response{S}Nothing to call.{C}response{S}")
     assert message.content == "Nothing to call."
     assert not message.tool_calls
+
+
+def test_the_end_of_message_token_is_no_content() -> None:
+    text = f"{OPEN}response{S}Hello there.{C}response{S}{C}message{S}"
+    assert adapted(text).content == "Hello there."
+    calls_text = tools(call("get_time", 1, arg("tz", "UTC"))) + f"{C}message{S}"
+    check_adapter(calls_text, [("get_time", {"tz": "UTC"})], "")
+    check_chat_model(calls_text, [tool("get_time")], [("get_time", {"tz": "UTC"})], "")

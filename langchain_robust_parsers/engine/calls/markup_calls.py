@@ -199,6 +199,21 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     return attrs.get("name"), attrs
 
 
+def _next_param(text: str, opener: str, pos: int, b: int) -> int:
+    """The next parameter opener after ``pos``: one written mid-line after text (``use
+    <parameter=path> here``) is part of a value, as the templates put each tag after a line
+    break or another tag."""
+    nxt = text.find(opener, pos, b)
+    while nxt >= 0:
+        before = nxt
+        while before > pos and text[before - 1] in " \t":
+            before -= 1
+        if before <= pos or text[before - 1] in "\n>":
+            return nxt
+        nxt = text.find(opener, nxt + len(opener), b)
+    return -1
+
+
 def _params(
     text: str, a: int, b: int, prefix: str, log: RepairLog
 ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -219,7 +234,7 @@ def _params(
         if text.startswith(PARAMETER, name_at - len(_PARAM)):
             name_at += len(PARAMETER) - len(_PARAM)
         key, attrs = _tag_name(text, name_at, head_end)
-        nxt = text.find(opener, head_end, b)
+        nxt = _next_param(text, opener, head_end, b)
         limit = b if nxt < 0 else nxt
         # the last closing tag before the next parameter: one inside the value is its text
         close = text.rfind(closer, head_end, limit)
