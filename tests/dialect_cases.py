@@ -447,3 +447,7 @@ from newer_dialect_cases import NEWER_CASES, NEWER_CUT_OFF, NEWER_PROSE  # noqa:
 CASES += NEWER_CASES
 CUT_OFF += NEWER_CUT_OFF
 PROSE += NEWER_PROSE
+
+from dialect_family_cases import FAMILY_CASES  # noqa: E402
+
+CASES += FAMILY_CASES

@@ -22,12 +22,14 @@ __all__ = [
     "MAX_FAILED_BLOCKS",
     "Block",
     "Fence",
+    "close_is_data",
     "find_fences",
     "has_wrappers",
     "in_region",
     "marker_blocks",
     "marker_pattern",
     "only_closers_missing",
+    "open_value_closer",
     "skip_chars",
     "widen",
 ]
@@ -147,10 +149,15 @@ def marker_blocks(
             at = find_text(text, close, after_open, same, marker.ignore_case)
             if at >= 0 and (stop < 0 or at < stop):
                 stop, end = at, at + len(close)
+        while stop >= 0 and close_is_data(text, after_open, stop, same):
+            stop, end = _closing(text, marker, end, same)
         if stop < 0 and marker.close and same < len(text):
             # The next opener may sit inside a JSON string of this block's call
             # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.
             json_end = _json_end(text, after_open)
+            brace = text.find("{", after_open, same)
+            if json_end < 0 and brace >= 0:  # after a name: `name<｜tool▁sep｜>{..}`
+                json_end = _json_end(text, brace)
             if json_end > same:
                 stop, end = _closing(text, marker, json_end, _next_same(hits, i, json_end))
         if stop < 0:
@@ -167,6 +174,37 @@ def _closing(text: str, marker: Marker, a: int, b: int) -> tuple[int, int]:
         if at >= 0 and (stop < 0 or at < stop):
             stop, end = at, at + len(close)
     return stop, end
+
+
+VALUE_ELEMENTS = (("<parameter", "</parameter>"), ("<arg_value>", "</arg_value>"))
+"""Value elements of the markup dialects (Qwen3-Coder, MiniMax, GLM): a block's closing tag
+written while one is open is part of its value when the value's own closing tag follows."""
+
+
+def close_is_data(text: str, a: int, stop: int, limit: int) -> bool:
+    """Is the closing tag at ``stop`` of the block body starting at ``a`` data inside one of
+    its values? Yes when a JSON object that opens before it reads through past it (it sits in
+    a string), or when a value element is open at it and that element's closing tag comes
+    after it, before ``limit`` (the next marker of the kind)."""
+    brace = text.find("{", a, stop)
+    if brace >= 0:
+        try:
+            if _JSON.raw_decode(text, brace)[1] > stop:
+                return True
+        except (ValueError, RecursionError):
+            pass
+    closer = open_value_closer(text, a, stop)
+    return closer is not None and text.find(closer, stop, limit) >= 0
+
+
+def open_value_closer(text: str, a: int, stop: int) -> str | None:
+    """The closing tag of the value element open at ``stop`` in the body starting at ``a``
+    (``</parameter>``...), or ``None`` when none is open there."""
+    for opener, closer in VALUE_ELEMENTS:
+        last_open = text.rfind(opener, a, stop)
+        if last_open >= 0 and text.rfind(closer, last_open, stop) < 0:
+            return closer
+    return None
 
 
 def _json_end(text: str, pos: int) -> int:

@@ -26,10 +26,12 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.calls.call_blocks import close_is_data, open_value_closer
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialect_registry import Marker, dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
 from langchain_robust_parsers.engine.calls.harmony import BARE_CHANNEL
+from langchain_robust_parsers.engine.calls.inkling_calls import INKLING_MESSAGE
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     DecodedCalls,
@@ -79,7 +81,9 @@ BRACKET_RECHECK_CHARS = 1024
 arrives; a longer one only after it grew by a quarter, so the work stays linear in the answer
 (a late check only delays showing text, never shows a call as text)."""
 
-_TRIGGER = re.compile(r"[<>\[{`~'\"]|(?<![\w.])[A-Za-z_]")
+_TRIGGER = re.compile(r"[<>\[{`~'\"]|\](?![^<])|(?<![\w.])[A-Za-z_]")
+"""Where a call or marker may start; ``]`` only before ``<`` (or at the end of the text so
+far): MiniMax M3's namespace token ``]<]minimax[>[`` opens its blocks."""
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NAME_LINE = re.compile(r"[ \t]*(?:\r?\n[ \t\r\n]*)?")
 _CLOSERS = frozenset(")]}")
@@ -138,6 +142,8 @@ _OPENERS: tuple[_Opener, ...] = (
     *(_Opener(t, (), False, wrapper=True) for t in WRAPPER_TOKENS if "begin" in t),
     *(_Opener(t, (), False, wrapper=True) for t in ANSWER_CALL_OPENERS),
     *(_Opener(t, (), False, wrapper=True) for t in HARMONY_TOKENS),
+    # Inkling's block token: its text blocks and calls are read once the answer is whole
+    _Opener(INKLING_MESSAGE, (), False, wrapper=True),
 )
 _MARKER_OPENERS = tuple(o for o in _OPENERS if not o.wrapper)
 
@@ -548,7 +554,7 @@ class CallStreamSplitter:
                     return True
                 if n - i < MAX_HELD_MARKER_CHARS and may_become_opener(text, i):
                     return False
-            if c == "<":
+            if c in "<]":  # `]`: MiniMax M3's `]<]minimax[>[` token
                 if self._opener_at(i):
                     return True
                 if self._opener_pending(i):
@@ -704,8 +710,15 @@ class CallStreamSplitter:
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)
+            while close is not None and close_is_data(text, candidate.body, close.start(), limit):
+                close = opener.close_re.search(text, close.end(), limit)
             if close is not None:
-                return close.end()
+                if open_value_closer(text, candidate.body, close.start()) is None:
+                    return close.end()
+                # a value is open at the closing tag: data if the value's own closing tag
+                # follows, which is not known yet
+                candidate.search = close.start()
+                return -1
         if nxt is not None:
             return nxt.start()
         candidate.search = max(candidate.body, len(text) - _MAX_TAG)

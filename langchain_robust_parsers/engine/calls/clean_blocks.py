@@ -162,6 +162,17 @@ def _skip_space(text: str, pos: int) -> int:
     return pos
 
 
+def _tags_apart(text: str, pos: int, found: list[re.Match[str]]) -> bool:
+    """Is there only whitespace before and between the parameter elements? Text between
+    them (``a </parameter> or <parameter=k> b``) may be a value holding tags, which the
+    general reader judges."""
+    for m in found:
+        if text[pos : m.start()].strip():
+            return False
+        pos = m.end()
+    return True
+
+
 def _elements(
     text: str,
     pos: int,
@@ -181,9 +192,10 @@ def _elements(
         stop = text.find(close, pos)
         if stop < 0:
             return None
-        params = param.findall(text, pos, stop)
-        if text.count("<", pos, stop) != 2 * len(params):
+        found = list(param.finditer(text, pos, stop))
+        if text.count("<", pos, stop) != 2 * len(found) or not _tags_apart(text, pos, found):
             return None
+        params = [m.groups() for m in found]
         args: dict[str, Any] = {}
         raws: dict[str, str] = {}
         for key, line, other in params:  # `other` is empty when the value is on one line

@@ -53,6 +53,11 @@ from langchain_robust_parsers.engine.calls.ifm_calls import (
     ifm_unclosed_is_prose,
     read_ifm,
 )
+from langchain_robust_parsers.engine.calls.inkling_calls import (
+    INKLING_END,
+    INKLING_INVOKE,
+    inkling_content,
+)
 from langchain_robust_parsers.engine.calls.markup_calls import (
     FUNCTION,
     FUNCTION_CLOSE,
@@ -80,12 +85,21 @@ from langchain_robust_parsers.engine.calls.markup_variants import (
 )
 from langchain_robust_parsers.engine.calls.minicpm_xml import MINICPM_OPENERS, read_minicpm
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.calls.prefixed_markup import (
+    ATEM_PREFIX,
+    DSML_SPACED_PREFIX,
+    MINIMAX_NS,
+    read_atem,
+    read_dsml_spaced,
+    read_minimax_ns,
+)
 from langchain_robust_parsers.engine.calls.remaining_content import (
     RemainingRule,
     content_after_text_recipient,
     content_around_calls,
     remaining_text,
 )
+from langchain_robust_parsers.engine.calls.xtml_calls import XTML_CLOSE, XTML_OPEN, read_xtml
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -482,6 +496,58 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "MiniCPM 5 served without the tokenizer's clean-up (tags collapsed, Ġ/Ċ markers)",
         '<functionname="f"><paramname="k">v</param></function>; '
         '<function\u0120name="f"><param\u0120name="k">New\u0120York</param></function>',
+    ),
+    DialectRecord(
+        "dsml_spaced",
+        (
+            _m(
+                "dsml_spaced",
+                "<" + DSML_SPACED_PREFIX + "calls>",
+                "</" + DSML_SPACED_PREFIX + "calls>",
+            ),
+        ),
+        read_dsml_spaced,
+        "DeepSeek V4.1 (the space after ｜DSML｜ is part of every tag name)",
+        '<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="k" string="true">v'
+        "</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>",
+    ),
+    DialectRecord(
+        "xtml",
+        (_m("xtml", XTML_OPEN, XTML_CLOSE),),
+        read_xtml,
+        "Kimi K3",
+        '<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="k" '
+        'type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+    ),
+    DialectRecord(
+        "minimax_ns",
+        (_m("minimax_ns", MINIMAX_NS + "<tool_call>", MINIMAX_NS + "</tool_call>"),),
+        read_minimax_ns,
+        "MiniMax M3 (every tag after its ]<]minimax[>[ namespace token)",
+        ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<k>v]<]minimax[>[</k>'
+        "]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+    ),
+    DialectRecord(
+        "atem",
+        (
+            _m(
+                "atem",
+                "<" + ATEM_PREFIX + "function_calls>",
+                "</" + ATEM_PREFIX + "function_calls>",
+            ),
+        ),
+        read_atem,
+        "Muse Glimmer",
+        '<atem:function_calls><atem:invoke name="f"><atem:parameter name="k">v</atem:parameter>'
+        "</atem:invoke></atem:function_calls>",
+    ),
+    DialectRecord(
+        "inkling",
+        (_m("inkling", INKLING_INVOKE, INKLING_END),),
+        "calls",
+        "Inkling",
+        '<|message_model|>f<|content_invoke_tool_json|>{"name": "f", "args": {..}}<|end_message|>',
+        remaining=inkling_content,
     ),
     DialectRecord(
         "python",

@@ -129,7 +129,8 @@ its body as its record says; ``bare`` is JSON without markers."""
 
 _DIALECT_SET = frozenset(DIALECTS)
 _SEPARATORS = " \t\r\n,;"
-_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_IDENT = re.compile(r"[^\W\d][\w.\-]*")
+"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
 _CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
 _NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
 _MISTRAL_NAMED = re.compile(

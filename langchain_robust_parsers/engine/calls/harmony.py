@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_robust_parsers.engine.calls.markup_calls import json_object
+from langchain_robust_parsers.engine.calls.markup_calls import json_object, strict_json_at
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     ParsedCall,
@@ -68,6 +68,22 @@ def is_harmony(text: str, begin: int) -> bool:
     return _CHANNEL in head or "to=" in head or BARE_CHANNEL.match(text, begin) is not None
 
 
+def _arguments_end(text: str, body: int, stop: int, stop_after: int) -> tuple[int, int]:
+    """Where a call's JSON arguments starting at ``body`` end: an end token written inside
+    one of their strings (``{"s": "a <|call|> b"}``) is data, so the body runs to the first
+    end token after a JSON object that reads through past ``stop``."""
+    start = body
+    while start < stop and text[start] in " \t\r\n":
+        start += 1
+    if start >= stop or text[start] != "{":
+        return stop, stop_after
+    try:
+        json_end = strict_json_at(text, start, len(text))[1]
+    except (ValueError, RecursionError):
+        return stop, stop_after
+    return (stop, stop_after) if json_end <= stop else _body_end(text, json_end)
+
+
 def _body_end(text: str, start: int) -> tuple[int, int]:
     """Where a body starting at ``start`` ends, and where the next header starts (one search:
     the text after it is never scanned again)."""
@@ -105,6 +121,7 @@ def read_harmony(
             pass  # a built-in tool's input: removed with its header, neither call nor content
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
+            stop, stop_after = _arguments_end(text, body, stop, stop_after)
             ended = text.startswith((_CALL_END, _MESSAGE_END), stop)
             logged = len(log.repairs)
             try:

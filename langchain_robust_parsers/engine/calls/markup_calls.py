@@ -105,7 +105,8 @@ GEMMA_ESCAPE = "<escape>"
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
 """A tag head holding only ``name="NAME"``: the same value `_ATTR` would read."""
-_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
+_IDENT = re.compile(r"[^\W\d][\w.\-]*")
+"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
 _JSON_STARTS = frozenset('-0123456789[{"tfn')
@@ -202,6 +203,21 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     return attrs.get("name"), attrs
 
 
+def _next_param(text: str, opener: str, pos: int, b: int) -> int:
+    """The next parameter opener after ``pos``: one written mid-line after text (``use
+    <parameter=path> here``) is part of a value, as the templates put each tag after a line
+    break or another tag."""
+    nxt = text.find(opener, pos, b)
+    while nxt >= 0:
+        before = nxt
+        while before > pos and text[before - 1] in " \t":
+            before -= 1
+        if before <= pos or text[before - 1] in "\n>":
+            return nxt
+        nxt = text.find(opener, nxt + len(opener), b)
+    return -1
+
+
 def _params(
     text: str, a: int, b: int, prefix: str, log: RepairLog
 ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -222,7 +238,7 @@ def _params(
         if text.startswith(PARAMETER, name_at - len(_PARAM)):
             name_at += len(PARAMETER) - len(_PARAM)
         key, attrs = _tag_name(text, name_at, head_end)
-        nxt = text.find(opener, head_end, b)
+        nxt = _next_param(text, opener, head_end, b)
         limit = b if nxt < 0 else nxt
         # the last closing tag before the next parameter: one inside the value is its text
         close = text.rfind(closer, head_end, limit)
@@ -256,7 +272,9 @@ def read_elements(
             _cut(log, pos)
             break
         name, _attrs = _tag_name(text, pos + len(opener), head_end)
-        close = text.find(closer, head_end, b)
+        # the last closing tag before the next call: one inside a value is its text
+        nxt = text.find(opener, head_end, b)
+        close = text.rfind(closer, head_end, b if nxt < 0 else nxt)
         stop = b if close < 0 else close
         if close < 0 and not closed:
             _cut(log, pos)

@@ -66,8 +66,9 @@ _HARMONY_OPEN = r"<(?:\|start\|>assistant<)?\|channel\|>analysis<\|message\|>"
 _HARMONY_CLOSE = r"<\|end\|>(?:<\|start\|>assistant<\|channel\|>final<\|message\|>)?"
 _KIMI_OPEN = r"<\|open\|>think<\|sep\|>"
 _KIMI_CLOSE = r"<\|close\|>think<\|sep\|>"
-_KIMI_FRAME = r"<\|(?:open|close)\|>response<\|sep\|>"
-"""Kimi K3's response section markers: they frame the answer and hold none of it."""
+_KIMI_FRAME = r"<\|(?:(?:open|close)\|>response|close\|>message)<\|sep\|>"
+"""Kimi K3's response section markers and its end-of-message token: they frame the answer and
+hold none of it."""
 
 # Every branch of the angle patterns starts with a literal `<`, outside its group: the regex
 # engine then jumps from one `<` to the next with a fast search. `[` is common in JSON, so
@@ -102,7 +103,7 @@ THINK_CLOSE = re.compile(_ANGLE_CLOSE.pattern + "|" + _BRACKET_CLOSE)
 
 _ANGLE_TAG = re.compile(
     r"</?" + _TAG_NAME + r"|<\|channel>thought|<\|channel\|>analysis|<channel\|>"
-    r"|<\|(?:open|close)\|>(?:think|response)"
+    r"|<\|(?:open|close)\|>(?:think|response)|<\|close\|>message"
 )
 THINK_TAG = re.compile(_ANGLE_TAG.pattern + r"|\[/?" + _BRACKET_NAME + r"\]")
 """The start of any reasoning marker: one scan tells that an answer holds none (it matches
@@ -118,7 +119,7 @@ _OPENER_SPELLINGS = tuple(
     [f"<{name}>" for name in THINK_NAMES]
     + ["<|channel>thought", "<|start|>assistant<|channel|>analysis<|message|>"]
     + ["<|channel|>analysis<|message|>", "<|open|>think<|sep|>"]
-    + ["<|open|>response<|sep|>", "<|close|>response<|sep|>"]
+    + ["<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>"]
 )
 """Every opener spelled out in lower case, to tell a chunk's end that may still become one."""
 

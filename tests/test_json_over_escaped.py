@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from test_partial_json_routes import assert_only_grows, grows_into
+from test_json_partial_routes import assert_only_grows, grows_into
 
 from langchain_robust_parsers import RobustJsonOutputParser, loads
 from langchain_robust_parsers.engine.json.decode import decode

@@ -1,0 +1,124 @@
+"""A dialect's own marker written as data inside an argument value does not end the value
+when the structure says it cannot end there (a JSON string still open, a value element whose
+closing tag follows), in Qwen3-Coder XML, Hermes JSON, GLM, DeepSeek and gpt-oss answers;
+and tool names and argument keys in any script in DeepSeek's and GLM's formats."""
+
+from __future__ import annotations
+
+import pytest
+from dialect_family_checks import Calls, check_adapter, check_chat_model, tool
+
+DS_BEGIN, DS_END = (
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>",
+    "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+)
+DS_SEP = "<｜tool▁sep｜>"
+
+
+def qwen(name: str, **params: str) -> str:
+    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
+    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+
+
+CASES: list[tuple[str, str, Calls, str]] = [
+    (
+        "qwen3-coder: </function> inside a parameter",
+        qwen("write_file", body="Close it with </function> and go on.", path="notes.txt"),
+        [("write_file", {"body": "Close it with </function> and go on.", "path": "notes.txt"})],
+        "",
+    ),
+    (
+        "qwen3-coder: </tool_call> inside a parameter, prose before",
+        "Writing the doc.\n" + qwen("write_file", body="end each call with </tool_call>."),
+        [("write_file", {"body": "end each call with </tool_call>."})],
+        "Writing the doc.\n",
+    ),
+    (
+        "qwen3-coder: a parameter opener and closers written mid-line in a value",
+        qwen("edit", path="a.md", body="Tags like </parameter> or <parameter=path> are text."),
+        [
+            (
+                "edit",
+                {"path": "a.md", "body": "Tags like </parameter> or <parameter=path> are text."},
+            )
+        ],
+        "",
+    ),
+    (
+        "qwen3-coder: a missing closing tag still ends at the next parameter line",
+        "<tool_call>\n<function=edit>\n<parameter=path>\nb.md\n<parameter=body>\nhi\n"
+        "</parameter>\n</function>\n</tool_call>",
+        [("edit", {"path": "b.md", "body": "hi"})],
+        "",
+    ),
+    (
+        "hermes: </tool_call> inside a JSON string",
+        '<tool_call>\n{"name": "write_file", "arguments": {"body": "a </tool_call> b"}}\n'
+        "</tool_call>",
+        [("write_file", {"body": "a </tool_call> b"})],
+        "",
+    ),
+    (
+        "glm: </tool_call> inside an arg_value",
+        "<tool_call>write_file\n<arg_key>body</arg_key>\n<arg_value>see </tool_call> here"
+        "</arg_value>\n<arg_key>path</arg_key>\n<arg_value>x.md</arg_value>\n</tool_call>",
+        [("write_file", {"body": "see </tool_call> here", "path": "x.md"})],
+        "",
+    ),
+    (
+        "deepseek: separator and call end inside a JSON string",
+        f'{DS_BEGIN}write_file{DS_SEP}{{"body": "a {DS_SEP} b <｜tool▁call▁end｜> c", "n": 2}}'
+        f"{DS_END}",
+        [("write_file", {"body": f"a {DS_SEP} b <｜tool▁call▁end｜> c", "n": 2})],
+        "",
+    ),
+    (
+        "deepseek: a whole call written inside a JSON string",
+        f'{DS_BEGIN}write_file{DS_SEP}{{"body": "like <｜tool▁call▁begin｜>g{DS_SEP}{{}} here"}}'
+        f"{DS_END}",
+        [("write_file", {"body": f"like <｜tool▁call▁begin｜>g{DS_SEP}{{}} here"})],
+        "",
+    ),
+    (
+        "gpt-oss: <|call|> inside the JSON arguments",
+        "<|channel|>analysis<|message|>Save it.<|end|><|start|>assistant<|channel|>commentary "
+        'to=functions.write_file <|constrain|>json<|message|>{"body": "stop at <|call|>"}<|call|>',
+        [("write_file", {"body": "stop at <|call|>"})],
+        "",
+    ),
+    (
+        "deepseek: Chinese tool name and keys",
+        f'{DS_BEGIN}获取天气{DS_SEP}{{"城市": "北京", "天数": 3}}{DS_END}',
+        [("获取天气", {"城市": "北京", "天数": 3})],
+        "",
+    ),
+    (
+        "deepseek v3: Chinese name in the fenced form",
+        f"{DS_BEGIN.replace('begin｜>', 'begin｜>', 1)}function{DS_SEP}查询_订单\n```json\n"
+        f'{{"订单号": "A-17"}}\n```{DS_END}',
+        [("查询_订单", {"订单号": "A-17"})],
+        "",
+    ),
+    (
+        "glm: Chinese tool name and keys",
+        "<tool_call>获取天气\n<arg_key>城市</arg_key>\n<arg_value>上海</arg_value>\n"
+        "<arg_key>日期</arg_key>\n<arg_value>明天</arg_value>\n</tool_call>",
+        [("获取天气", {"城市": "上海", "日期": "明天"})],
+        "",
+    ),
+]
+TOOLS = [tool(n) for n in ("edit", "write_file", "获取天气", "查询_订单")]
+
+
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=[c[0] for c in CASES])
+def test_adapter_and_parser_read_the_calls(
+    name: str, text: str, calls: Calls, content: str
+) -> None:
+    check_adapter(text, calls, content)
+
+
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=[c[0] for c in CASES])
+def test_chat_model_streams_what_it_invokes(
+    name: str, text: str, calls: Calls, content: str
+) -> None:
+    check_chat_model(text, TOOLS, calls, content)
