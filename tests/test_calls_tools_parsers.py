@@ -37,7 +37,11 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_robust_parsers import TextToolCallAdapter, TextToolCallingChatModel
+from langchain_robust_parsers import (
+    RobustJsonOutputParser,
+    TextToolCallAdapter,
+    TextToolCallingChatModel,
+)
 from langchain_robust_parsers.engine.calls.tool_args import (
     ToolArgumentsError,
     ToolNameMatcher,
@@ -929,3 +933,17 @@ def test_a_closed_block_cut_inside_a_string_is_never_run() -> None:
     assert RobustJsonOutputToolsParser().invoke(AIMessage(content=text)) == []
     adapted = TextToolCallAdapter().invoke(AIMessage(content=text))
     assert adapted.tool_calls == [] and len(adapted.invalid_tool_calls) == 1
+
+
+@pytest.mark.parametrize("args", ['{"q": "a, b: c', '{"note": "x, y: 1", "k": "v, w:'])
+def test_a_partial_call_reads_its_open_string_as_the_stream_does(args: str) -> None:
+    """A cut argument string holding ``, key:`` stays one string in a partial parse, as in
+    the stream and in the JSON parsers (no key appears that vanishes once the string closes)."""
+    message = AIMessageChunk(
+        content="", tool_call_chunks=[tool_call_chunk(name="search", args=args, id="1", index=0)]
+    )
+    parser = RobustJsonOutputToolsParser()
+    partial = parser.parse_result([ChatGeneration(message=message)], partial=True)
+    streamed = list(parser.transform(iter([message])))
+    json_prefix = RobustJsonOutputParser().parse_result([Generation(text=args)], partial=True)
+    assert partial[0]["args"] == streamed[0][0]["args"] == json_prefix

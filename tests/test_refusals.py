@@ -157,3 +157,37 @@ def test_the_dialog_parser_never_fails_by_design(text: str) -> None:
     turn = parser.parse(text)
     assert turn.content
     assert [t for t in parser.transform(_chunks(text, 5))][-1] == turn
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 64])
+@pytest.mark.parametrize(
+    "reasoning",
+    [
+        "<think>The user wants a list.</think>\n",
+        "[THINK]a list?[/THINK]\n",
+        "<thinking>\nno\n</thinking>\n",
+    ],
+)
+@pytest.mark.parametrize(
+    ("parser_class", "items"),
+    [
+        (RobustMarkdownListOutputParser, "- a\n- b\n"),
+        (RobustNumberedListOutputParser, "1. a\n2. b\n"),
+    ],
+)
+def test_a_refusal_after_reasoning_hands_nothing_out(
+    parser_class: type[Any], items: str, reasoning: str, size: int
+) -> None:
+    """The stream judges a refusal on the text after the reasoning, as ``parse`` does."""
+    text = reasoning + "I'm sorry, I can't list those.\n" + items
+    parser = parser_class()
+    with pytest.raises(OutputParserException) as parsed:
+        parser.parse(text)
+    handed_out: list[list[str]] = []
+    with pytest.raises(OutputParserException) as streamed:
+        for item in parser.transform(_chunks(text, size)):
+            handed_out.append(item)
+    assert handed_out == []
+    assert str(streamed.value) == str(parsed.value)
+    assert parser.parse(reasoning + items) == ["a", "b"]
+    assert list(parser.transform(_chunks(reasoning + items, size)))[-1][-1] == "b"

@@ -177,7 +177,7 @@ class RetryWithClarification(StrictOptions, RunnableSerializable[Any, Any]):
     does not validate, the model is sent the original messages, its bad answer and a
     clarification message holding the error and the fixed format requirement (in English or
     Vietnamese). After ``max_retries`` clarifications it raises `RetryExhaustedError`
-    (an ``OutputParserException``) listing every attempt, or, with ``fallback="plain_text"``,
+    (an ``OutputParserException``) listing every attempt, or, with ``on_error="fallback"``,
     returns the plain-text result ``{"text": raw, "parseError": msg, "rawResponse": raw}``
     for the last answer. A parser's own plain-text fallback is only applied after the last
     attempt, so it never hides a failure a retry could fix.
@@ -210,9 +210,9 @@ class RetryWithClarification(StrictOptions, RunnableSerializable[Any, Any]):
     max_retries: int = Field(default=2, ge=0)
     """How many clarifications may follow the first call (at most ``max_retries + 1`` calls)."""
 
-    fallback: Literal["raise", "plain_text"] | None = None
-    """After the last failed attempt: raise, or return the plain-text result. ``None`` takes
-    the parser's ``fallback`` setting when it has one, else raises."""
+    on_error: Literal["raise", "fallback"] | None = None
+    """After the last failed attempt: ``"raise"``, or ``"fallback"``: return the plain-text
+    result. ``None`` takes a JSON parser's own ``on_error`` when it has one, else raises."""
 
     language: str | None = None
     """Language of the clarifications: ``"en"`` or ``"vi"``; ``None`` takes a
@@ -293,8 +293,8 @@ class RetryWithClarification(StrictOptions, RunnableSerializable[Any, Any]):
             return ""
 
     def _fallback_mode(self, parser: BaseOutputParser[Any]) -> str:
-        if self.fallback is not None:
-            return self.fallback
+        if self.on_error is not None:
+            return "plain_text" if self.on_error == "fallback" else "raise"
         own = getattr(parser, "on_error", None)  # the JSON parser's plain-text fallback
         return "plain_text" if own == "fallback" and _is_json(parser) else "raise"
 

@@ -99,6 +99,8 @@ def partial_value(parser: str, text: str) -> Any:
     the boundary (raised in strict mode) and never breaks a stream."""
     try:
         with engine_call(parser, "reading partial tool arguments"):
-            return decode(text, allow_truncated=True)[0]
+            # Read as a stream prefix, as the JSON parsers read one: an open string keeps
+            # a ", key:" it holds.
+            return decode(text, allow_truncated=True, stream_prefix=True)[0]
     except EngineError:
         return None

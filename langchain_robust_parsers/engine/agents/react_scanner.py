@@ -34,6 +34,7 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE,
     THINK_OPEN,
     THINK_TAIL,
+    bracket_may_open,
     closer_of,
     may_become_marker,
 )
@@ -68,8 +69,6 @@ for an opening tag's attributes (``<think budget="512">``); past it the text is 
 _HSPACE = " \t"
 _J_STRING = JState.STRING
 _WS = frozenset(" \t\r\n\f\v")
-_BRACKET_THINK_SECOND = ("", "T", "t")
-"""What may follow a ``[`` that starts ``[THINK]``: nothing yet (the chunk ended), or a ``T``."""
 _MARKER_CHAR = re.compile(r"[<\[]")
 """Where a reasoning marker may start (the lexicon's markers all start with one of these)."""
 
@@ -232,7 +231,7 @@ class ReActScanner(JsonActions, TextLayout):
                 continue
             self._thought_text(text[start:k])
             start = k
-            if c == "[" and text[k + 1 : k + 2] in _BRACKET_THINK_SECOND:
+            if c == "[" and bracket_may_open(text, k):
                 return self._start_hold(_H_TAG, text, k, base, _S_PROSE)  # `[THINK]`?
             if c == "[" and not self._line_start:
                 i = k + 1  # a list of actions starts a line; mid-line `[` is prose

@@ -32,6 +32,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
 )
 from langchain_robust_parsers.engine.json.snapshot_diff import same_json
 from langchain_robust_parsers.engine.lexicon import reasoning
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
 if TYPE_CHECKING:
@@ -78,9 +79,6 @@ show its own JSON before the answer's; the final value is the answer's either wa
 ANSWER_STARTS = frozenset('{[<`~"')
 """First characters that show a stream is not headless reasoning: a JSON value, a tag (a
 reasoning opener, a payload tag) or a fence."""
-
-FENCES = ("```", "~~~")
-"""A fence opened in prose shows an answer: reasoning written in prose rarely holds one."""
 
 
 class StreamedList(list[Any]):
@@ -201,7 +199,8 @@ class JsonValueStream:
             self._watch = n <= HEADLESS_HOLD
             return self._watch
         from_pos = max(0, self._scanned - reasoning.THINK_TAIL)
-        if text[start] in ANSWER_STARTS or any(text.find(f, from_pos) >= 0 for f in FENCES):
+        # A fence opened in prose shows an answer: reasoning written in prose rarely holds one.
+        if text[start] in ANSWER_STARTS or any(text.find(f, from_pos) >= 0 for f in FENCE_MARKS):
             self._watch = False
             return False
         if reasoning.find_closer(text, from_pos) is not None:

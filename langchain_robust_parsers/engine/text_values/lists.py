@@ -340,13 +340,25 @@ class ListStream:
         back so far, once it cannot be one)."""
         if self._withheld is None:
             return out
-        if len(self._head) <= MAX_REFUSAL_CHARS:
-            self._head += chunk[: MAX_REFUSAL_CHARS + 1 - len(self._head)]
         self._withheld.extend(out)
-        if may_become_refusal(self._head):
+        if may_become_refusal(self._answer_head(chunk)):
             return []
         released, self._withheld = self._withheld, None
         return released
+
+    def _answer_head(self, chunk: str) -> str:
+        """The answer's start so far, as `read_list` judges a refusal: for the line kinds the
+        lines outside reasoning (`_line_items` keeps them) and the line still arriving; for the
+        comma kind the text as written."""
+        if self.kind == "comma":
+            if len(self._head) <= MAX_REFUSAL_CHARS:
+                self._head += chunk[: MAX_REFUSAL_CHARS + 1 - len(self._head)]
+            return self._head
+        partial = "".join(self._line)
+        # A line in reasoning, or one that may still open it, is judged once it is whole.
+        if self._closer is not None or partial.lstrip()[:1] in ("<", "[") or has_marker(partial):
+            partial = ""
+        return self._head + partial
 
     def _feed_lines(self, chunk: str) -> list[str]:
         out: list[str] = []
@@ -365,6 +377,10 @@ class ListStream:
     def _line_items(self, line: str) -> list[str]:
         if self._closer is not None or has_marker(line):
             line, self._closer = outside_reasoning(line, self._closer)
+        # The answer's head, for `_answer_head`: it starts at the first line written.
+        judging = self._withheld is not None and len(self._head) <= MAX_REFUSAL_CHARS
+        if judging and (self._head or line.strip()):
+            self._head += line[: MAX_REFUSAL_CHARS + 1 - len(self._head)] + "\n"
         if marker_kind(line) != self.kind:
             return []
         return line_items(line, self.kind, self._log, 0)
