@@ -485,3 +485,43 @@ def test_a_streamed_call_keeps_the_name_it_was_first_shown_with(written: str) ->
     values = list(parser.transform(iter(chunks_of(hermes(written), FINISHED, size=5))))
     assert values and all(next(iter(v[0])) == "get_weather" for v in values if v)
     assert values[-1] == parser.invoke(hermes(written))
+
+
+CUT_AFTER_A_WHOLE_CALL = [
+    HERMES_CALL + '\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Ber',
+    '[get_weather(city="Oslo"), get_weather(city="Ber',
+    "<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n"
+    "<function=get_weather>\n<parameter=city>\nBer",
+]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "bedrock-converse"])
+@pytest.mark.parametrize("text", CUT_AFTER_A_WHOLE_CALL)
+def test_a_whole_call_before_the_cut_runs_wherever_it_is_read(text: str, provider: str) -> None:
+    """The text shows where the token limit cut it, and the unfinished call is dropped: the
+    call closed before it is whole, so the adapter, the chat model and its stream at any
+    chunking all run it, and none runs the unfinished one."""
+    meta = CUT_SPELLINGS[provider]
+    adapted = TextToolCallAdapter(tools=[get_weather]).invoke(
+        AIMessage(text, response_metadata=meta)
+    )
+    want = [("get_weather", {"city": "Oslo"})]
+    assert [(c["name"], c["args"]) for c in adapted.tool_calls] == want
+    assert all("Ber" not in str(c["args"]) for c in adapted.tool_calls)
+    for size in (1, 5, 11, len(text)):
+        inner = ScriptedChatModel(responses=[text, text], metadata=meta, chunk_size=size)
+        model = TextToolCallingChatModel(inner).bind_tools([get_weather])
+        invoked = model.invoke("weather?")
+        streamed = streamed_message(model)
+        for message in (invoked, streamed):
+            assert [(c["name"], c["args"]) for c in message.tool_calls] == want, size
+
+
+def test_a_cut_answer_whose_text_looks_whole_runs_no_call() -> None:
+    """Without a cut seen in the text, the stop reason alone says every call may be unfinished."""
+    meta = CUT_SPELLINGS["openai"]
+    adapted = TextToolCallAdapter(tools=[get_weather]).invoke(
+        AIMessage(HERMES_CALL, response_metadata=meta)
+    )
+    assert adapted.tool_calls == []
+    assert adapted.invalid_tool_calls

@@ -56,7 +56,11 @@ from langchain_robust_parsers.engine.calls.call_stream import (
     StreamStep,
     parse_answer,
 )
-from langchain_robust_parsers.engine.calls.parsed_call import ERROR_PREFIX, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    ERROR_PREFIX,
+    ParsedCall,
+    whole_before_cut,
+)
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.calls.tool_prompts import (
     CALL_FORMATS,
@@ -697,7 +701,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
         """The token-limit rule: see `allow_truncated_calls`."""
         cut = isinstance(output, BaseMessage) and stop_reason_cut(output) is not None
-        return _cut_at_limit(answer) if cut and not self.allow_truncated_calls else answer
+        if not cut or self.allow_truncated_calls or whole_before_cut(answer.report):
+            return answer
+        return _cut_at_limit(answer)
 
     def _message(self, answer: ParsedAnswer, output: Any) -> AIMessage:
         if self.stats is not None:
@@ -820,7 +826,8 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         handed_out = bool(splitter.emitted) or bool(splitter.released)
         if not handed_out and self._needs_clarification(answer, turn, attempt):
             return None, answer
-        if out.stopped_at_limit and not self.allow_truncated_calls:
+        limited = out.stopped_at_limit and not self.allow_truncated_calls
+        if limited and not whole_before_cut(answer.report):
             answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:
             self.stats.record(FORMAT, _outcome(answer))

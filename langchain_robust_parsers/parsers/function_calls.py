@@ -34,6 +34,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     CallKind,
     DecodedCalls,
     ParsedCall,
+    whole_before_cut,
 )
 from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
@@ -569,7 +570,8 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
             for c in vetted.invalid
         ]
         calls = [_tool_call(c) for c in vetted.calls]
-        if calls and not self.allow_truncated_calls and stop_reason_cut(message) is not None:
+        cut = stop_reason_cut(message) is not None and not whole_before_cut(decoded.report)
+        if calls and not self.allow_truncated_calls and cut:
             invalid += [_cut_call(c) for c in calls]
             calls = []
         adapted = self._rebuild(

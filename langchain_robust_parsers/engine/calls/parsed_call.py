@@ -14,7 +14,14 @@ from typing import Any, Literal
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 
-__all__ = ["CallDecodeError", "CallKind", "DecodedCalls", "ParsedCall", "invented_arguments"]
+__all__ = [
+    "CallDecodeError",
+    "CallKind",
+    "DecodedCalls",
+    "ParsedCall",
+    "invented_arguments",
+    "whole_before_cut",
+]
 
 CallKind = Literal["ast", "json"]
 """What the text was taken for: Python call syntax (``ast``) or a JSON dialect (``json``). It
@@ -117,3 +124,12 @@ class CallDecodeError(EngineError):
 
     def __reduce__(self) -> tuple[type[CallDecodeError], tuple[CallKind, str, int]]:
         return (type(self), (self.kind, self.reason, self.pos))
+
+
+def whole_before_cut(report: ParseReport | None) -> bool:
+    """Whether the calls read with ``report`` are whole even though the provider says the
+    token limit stopped the model: the text itself shows where it was cut, and the reader
+    dropped the call left unfinished there (``truncated_call_dropped``). The calls before it
+    were closed, so the stop reason cannot have cut them; without such evidence every call of
+    a cut answer may be unfinished."""
+    return report is not None and report.truncation in ("text", "both")
