@@ -489,7 +489,6 @@ def test_a_streamed_call_keeps_the_name_it_was_first_shown_with(written: str) ->
 
 CUT_AFTER_A_WHOLE_CALL = [
     HERMES_CALL + '\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Ber',
-    '[get_weather(city="Oslo"), get_weather(city="Ber',
     "<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n"
     "<function=get_weather>\n<parameter=city>\nBer",
 ]
@@ -525,3 +524,25 @@ def test_a_cut_answer_whose_text_looks_whole_runs_no_call() -> None:
     )
     assert adapted.tool_calls == []
     assert adapted.invalid_tool_calls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[get_weather(city="Oslo"), get_weather(city="Ber',  # one list, cut: no call is whole
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}',  # completed by repair
+    ],
+)
+def test_a_cut_inside_one_container_or_a_repaired_last_block_runs_no_call(text: str) -> None:
+    """Only closed blocks of their own survive a cut: a list of calls cut inside, or a block
+    whose closers were added by repair, runs nothing under a cut stop reason."""
+    meta = CUT_SPELLINGS["anthropic"]
+    adapted = TextToolCallAdapter(tools=[get_weather]).invoke(
+        AIMessage(text, response_metadata=meta)
+    )
+    assert adapted.tool_calls == []
+    for size in (1, 7, len(text)):
+        inner = ScriptedChatModel(responses=[text, text], metadata=meta, chunk_size=size)
+        model = TextToolCallingChatModel(inner).bind_tools([get_weather])
+        assert model.invoke("weather?").tool_calls == []
+        assert streamed_message(model).tool_calls == []

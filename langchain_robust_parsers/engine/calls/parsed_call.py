@@ -128,8 +128,13 @@ class CallDecodeError(EngineError):
 
 def whole_before_cut(report: ParseReport | None) -> bool:
     """Whether the calls read with ``report`` are whole even though the provider says the
-    token limit stopped the model: the text itself shows where it was cut, and the reader
-    dropped the call left unfinished there (``truncated_call_dropped``). The calls before it
-    were closed, so the stop reason cannot have cut them; without such evidence every call of
-    a cut answer may be unfinished."""
-    return report is not None and report.truncation in ("text", "both")
+    token limit stopped the model: each call stood in a block of its own markers
+    (``source="tagged"``), and the reader dropped the one the cut left unfinished
+    (``truncated_call_dropped``), so the blocks before it had closed. A cut inside one
+    container of calls (a Python or JSON list), or a last block completed by repair, proves
+    nothing: every call of such an answer may be unfinished."""
+    return (
+        report is not None
+        and report.source == "tagged"
+        and "truncated_call_dropped" in report.repair_names
+    )
