@@ -452,7 +452,7 @@ def test_repair_subprocess() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == {"a": 1}
+    assert json.loads(proc.stdout) == {"a": 1, "b": True}  # a cut literal with one completion
 
 
 # --------------------------------------------------------------------------- exit statuses

@@ -13,6 +13,7 @@ import re
 from typing import NamedTuple
 
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
+from langchain_robust_parsers.engine.json.several_values import clean_value_at
 from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
 from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
 
@@ -188,11 +189,9 @@ def close_is_data(text: str, a: int, stop: int, limit: int) -> bool:
     after it, before ``limit`` (the next marker of the kind)."""
     brace = text.find("{", a, stop)
     if brace >= 0:
-        try:
-            if _JSON.raw_decode(text, brace)[1] > stop:
-                return True
-        except (ValueError, RecursionError):
-            pass
+        found = clean_value_at(text, brace)  # windowed, as `_json_end`
+        if found is not None and found[1] > stop:
+            return True
     closer = open_value_closer(text, a, stop)
     return closer is not None and text.find(closer, stop, limit) >= 0
 
@@ -212,13 +211,10 @@ def _json_end(text: str, pos: int) -> int:
     pos = skip_chars(text, pos, len(text), " \t\r\n")
     if pos >= len(text) or text[pos] not in "{[":
         return -1
-    try:
-        return _JSON.raw_decode(text, pos)[1]
-    except (ValueError, RecursionError):
-        return -1
-
-
-_JSON = json.JSONDecoder()
+    # Windowed: the decoder's error counts the lines before its position, which from the start
+    # of a long text costs the whole text per block (quadratic over an answer of many blocks).
+    found = clean_value_at(text, pos)
+    return -1 if found is None else found[1]
 
 
 def _next_same(hits: list[tuple[int, int, Marker]], i: int, pos: int) -> int:

@@ -27,7 +27,14 @@ from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
-__all__ = ["TopValue", "gather_values", "is_alone", "join_values", "with_dropped_values"]
+__all__ = [
+    "TopValue",
+    "clean_value_at",
+    "gather_values",
+    "is_alone",
+    "join_values",
+    "with_dropped_values",
+]
 
 _STRICT = json.JSONDecoder(strict=True)
 
@@ -107,9 +114,11 @@ def _values_following(text: str, first: TopValue, stop: int) -> Iterator[TopValu
         pos = max(end, p + 1)
 
 
-def _clean_value_at(text: str, pos: int) -> tuple[Any, int, int] | None:
+def clean_value_at(text: str, pos: int) -> tuple[Any, int, int] | None:
     """The well-formed JSON value at ``pos`` as ``(value, end, cost)``, or ``None`` with the
-    cost in place of the end: ``(None, -1, cost)`` when it is not one."""
+    cost in place of the end: ``(None, -1, cost)`` when it is not one; ``None`` when it nests
+    deeper than the C decoder goes. Read through windows of the text (see `FIRST_WINDOW`), so
+    that trying many positions of a long text stays linear."""
     window = FIRST_WINDOW
     cost = ATTEMPT_COST
     while True:
@@ -140,7 +149,7 @@ def _clean_values_after(text: str, first: TopValue, limit: int | None) -> Iterat
         m = _OPENER.search(text, pos)
         if m is None:
             return
-        got = _clean_value_at(text, m.start())
+        got = clean_value_at(text, m.start())
         if got is None:
             return
         value, end, cost = got
