@@ -80,7 +80,11 @@ def _public_examples() -> list[tuple[str, str]]:
     import what they use (others are sketches around a real model, such as ``ChatOllama``)."""
     examples = []
     for name in sorted(langchain_robust_parsers.__all__):
-        doc = inspect.getdoc(getattr(langchain_robust_parsers, name)) or ""
+        try:
+            value = getattr(langchain_robust_parsers, name)
+        except ImportError:  # an extra not installed here (the middleware needs langchain>=1.5)
+            continue
+        doc = inspect.getdoc(value) or ""
         for i, match in enumerate(PYTHON_BLOCK.finditer(doc)):
             code = inspect.cleandoc(match.group(2))
             if code.startswith("from langchain_robust_parsers import"):

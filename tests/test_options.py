@@ -158,7 +158,10 @@ cut-off answer for the parsers that can see one (``None`` for the others)."""
 def _public_classes() -> list[tuple[str, type[Any]]]:
     found = []
     for name in package.__all__:
-        value = getattr(package, name)
+        try:
+            value = getattr(package, name)
+        except ImportError:  # an extra not installed here (the middleware needs langchain>=1.5)
+            continue
         if inspect.isclass(value):
             found.append((name, value))
     return found
