@@ -1,4 +1,4 @@
-"""ActionOutputParser: seed 000's tests in spirit, the accepted JSON shapes, UI-TARS answers,
+"""ActionOutputParser: the web-agent action format, the accepted JSON shapes, UI-TARS answers,
 format detection, the validation pipeline, aliases, statistics, LangChain's contract, and
 arbitrary text."""
 
@@ -49,7 +49,7 @@ def parse(text: str, **config: Any) -> list[Any]:
     return parser.parse(text)
 
 
-# ----------------------------------------------------------------------------- seed 000
+# ----------------------------------------------------------------------------- web-agent actions
 
 
 def test_parse_valid_json_response() -> None:

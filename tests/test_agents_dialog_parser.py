@@ -1,4 +1,4 @@
-"""DialogOutputParser: seed 001's examples and rules, the tolerances of issue 6, warnings,
+"""DialogOutputParser: the bracket dialog format's examples and rules, the tolerances of issue 6, warnings,
 streaming, statistics, LangChain's contract, and that no text makes it fail or go quadratic."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def turn(**fields: Any) -> DialogTurn:
     return DialogTurn(**fields)
 
 
-# --------------------------------------------------------------------------- seed 001 examples
+# --------------------------------------------------------------------------- bracket dialog examples
 
 
 def test_example_1_directed_dialog() -> None:
@@ -85,7 +85,7 @@ def test_example_5_unformatted_text_is_wrapped() -> None:
     )
 
 
-# --------------------------------------------------------------------------- the seed's patterns
+# --------------------------------------------------------------------------- the format's documented patterns
 
 
 @pytest.mark.parametrize(

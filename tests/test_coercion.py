@@ -51,7 +51,7 @@ class CriteriaScores(pydantic.BaseModel):
 
 
 class Judgement(pydantic.BaseModel):
-    """Seed 004's JUDGE step."""
+    """The JUDGE step of a format-locked prompt pipeline."""
 
     score: float
     feedback: str

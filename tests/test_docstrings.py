@@ -66,6 +66,20 @@ def test_docstrings_carry_no_internal_history() -> None:
     assert _offenders(HISTORY_WORDS) == []
 
 
+def test_tests_carry_no_internal_history() -> None:
+    """A maintainer reads a test to learn a rule: it names the format, not the design note
+    the rule came from."""
+    here = Path(__file__).resolve()
+    found = [
+        f"{path.name}:{text[: m.start()].count(chr(10)) + 1}"
+        for path in sorted(here.parent.glob("*.py"))
+        if path != here
+        for text in [path.read_text(encoding="utf-8")]
+        for m in HISTORY_WORDS.finditer(text)
+    ]
+    assert not found, found
+
+
 def test_the_checks_catch_what_they_are_for() -> None:
     assert SPHINX_ROLE.search("See :class:`ParseReport` and :meth:`parse`.")
     assert not SPHINX_ROLE.search("See `ParseReport` and `parse`.")

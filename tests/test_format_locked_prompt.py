@@ -1,4 +1,4 @@
-"""FormatLockedPromptTemplate: a user-editable body, a fixed suffix always last (seed 004)."""
+"""FormatLockedPromptTemplate: a user-editable body, a fixed suffix always last."""
 
 from __future__ import annotations
 

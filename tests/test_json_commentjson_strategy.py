@@ -1,4 +1,4 @@
-"""The opt-in commentjson strategy (seed 000's third strategy, the ``[commentjson]`` extra)."""
+"""The opt-in commentjson strategy (a third reading strategy, the ``[commentjson]`` extra)."""
 
 from __future__ import annotations
 

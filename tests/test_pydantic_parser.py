@@ -43,7 +43,7 @@ class FilmReview(pydantic.BaseModel):
 
 
 class GenerateStep(pydantic.BaseModel):
-    """Seed 004's GENERATE step."""
+    """The GENERATE step of a format-locked prompt pipeline."""
 
     text: str
     name: str | None = None

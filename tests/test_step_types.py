@@ -1,4 +1,4 @@
-"""Step types: GENERATE / JUDGE schemas with seed 004's rules and messages, their fixed
+"""Step types: GENERATE / JUDGE schemas with the format-locked pipeline's rules and messages, their fixed
 instructions in English and Vietnamese, and registering more."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_generate_text_required_with_seed_message(data: dict[str, Any]) -> None:
 
 
 def test_generate_optional_fields_are_not_validated() -> None:
-    # Seed 004: "name và summary là optional, không cần validate".
+    # The pipeline's spec: "name và summary là optional, không cần validate".
     out = GenerateOutput.model_validate({"text": "t", "name": 42, "summary": ["a", "b"]})
     assert out.name == "42"
     assert out.summary == '["a", "b"]'
