@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.json.repair_names import JsonRepairName
 from langchain_robust_parsers.engine.lexicon.fences import find_fences
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
 from langchain_robust_parsers.engine.report import Repair
 
 __all__ = ["TEXT_INPUT_RULES", "InputRule", "clean_action_input", "close_json_text"]
@@ -30,7 +31,7 @@ _LAX = json.JSONDecoder(strict=False)
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
 """One backtick pair around a one-line input (a fence is read by the lexicon's fence rule)."""
 
-_CALL_WRAPPER = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*\((.*)\)", re.DOTALL)
+_CALL_WRAPPER = re.compile(TOOL_NAME_PATTERN + r"[ \t]*\((.*)\)", re.DOTALL)
 """``Tool({...})``: a name and parentheses around the JSON (the kwargs of a Python call)."""
 
 _UNPACKING = re.compile(r"\*{1,2}[ \t]*(.*)", re.DOTALL)

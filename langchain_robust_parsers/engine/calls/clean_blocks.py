@@ -56,6 +56,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     layout_trimmed,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
@@ -88,7 +89,7 @@ for every block)."""
 _STRICT = json.JSONDecoder()
 _WS = "[ \\t\\r\\n]*"
 _SPACE = " \t\r\n"
-_NAME = r"([A-Za-z_][\w.\-]*)"
+_NAME = "(" + TOOL_NAME_PATTERN + ")"
 _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
 1: what the general reader keeps after `layout_trimmed`, nothing to trim), else any

@@ -83,6 +83,11 @@ from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
 from langchain_robust_parsers.engine.lexicon.fences import closing_fence, match_fence_open
 from langchain_robust_parsers.engine.lexicon.markers import WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.names import (
+    PYTHON_CALLEE_PATTERN,
+    TOOL_NAME,
+    TOOL_NAME_PATTERN,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -129,12 +134,10 @@ its body as its record says; ``bare`` is JSON without markers."""
 
 _DIALECT_SET = frozenset(DIALECTS)
 _SEPARATORS = " \t\r\n,;"
-_IDENT = re.compile(r"[^\W\d][\w.\-]*")
-"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
-_CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
-_NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
+_CALL_LIKE = re.compile(r"\[?\s*" + PYTHON_CALLEE_PATTERN + r"\(")
+_NAME_LINE_ARGS = re.compile("(" + TOOL_NAME_PATTERN + r")[ \t]*\r?\n\s*(?=\{)")
 _MISTRAL_NAMED = re.compile(
-    rf"([A-Za-z_][\w.\-]*)(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
+    rf"({TOOL_NAME_PATTERN})(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
 )
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
@@ -188,7 +191,7 @@ def _call_from_item(item: Any, log: RepairLog, pos: int, *, name_keyed: bool) ->
     if name is None:
         if name_keyed and len(item) == 1:
             ((key, value),) = item.items()
-            if isinstance(value, dict) and _IDENT.fullmatch(key) and key not in _RESERVED_KEYS:
+            if isinstance(value, dict) and TOOL_NAME.fullmatch(key) and key not in _RESERVED_KEYS:
                 log.add("name_keyed_call", pos)  # BFCL's own output shape: {"f": {"a": 1}}
                 return ParsedCall(key, value, call_id)
         return None
@@ -379,11 +382,11 @@ def _named_calls(text: str, a: int, b: int, log: RepairLog, form: str) -> list[P
             return None
         head = text[a:sep].strip()
         if head == "function":  # V3/R1: function<sep>name\n```json\n{..}\n```
-            m = _IDENT.match(text, _skip(text, rest, b, " \t"))
+            m = TOOL_NAME.match(text, _skip(text, rest, b, " \t"))
             if m is None:
                 return None
             return [_named_call(text, m.group(), None, m.end(), b, log)[0]]
-        if not _IDENT.fullmatch(head):
+        if not TOOL_NAME.fullmatch(head):
             return None
         return [_named_call(text, head, None, rest, b, log)[0]]
     if form == "name_args":

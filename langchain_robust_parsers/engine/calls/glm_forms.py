@@ -24,6 +24,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     strict_json_at,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["GLM_JSON_SEP", "glm_form", "read_glm_compact", "read_glm_json"]
@@ -31,7 +32,6 @@ __all__ = ["GLM_JSON_SEP", "glm_form", "read_glm_compact", "read_glm_json"]
 GLM_JSON_SEP = ">"
 """Between the function name and its JSON arguments in GLM-5.3-Flash's ``NAME>{..}``."""
 
-_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
 _KEY = re.compile(r"[ \t\r\n]+([A-Za-z_][\w\-]*)[ \t]*=")
 """A compact argument's key, after the white space that separates it from what came before."""
 _WS = " \t\r\n"
@@ -42,7 +42,7 @@ def glm_form(text: str, a: int, b: int) -> str | None:
     ``NAME key=value ..``, ``glm`` when it is GLM's pairs whose first key lost its opener
     (``NAME city</arg_key>..``), else ``None``."""
     pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    m = TOOL_NAME.match(text, pos, b)
     if m is None:
         return None
     after = m.end()
@@ -50,7 +50,7 @@ def glm_form(text: str, a: int, b: int) -> str | None:
         return "glm_json"
     if _KEY.match(text, after, b) is not None:
         return "glm_compact"
-    key = _NAME.match(text, _skip(text, after, b), b)
+    key = TOOL_NAME.match(text, _skip(text, after, b), b)
     if key is not None and text.startswith(ARG_KEY_CLOSE, key.end()):
         return "glm"
     return None
@@ -59,7 +59,7 @@ def glm_form(text: str, a: int, b: int) -> str | None:
 def read_glm_json(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
     """``NAME>{..}``: one call."""
     pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    m = TOOL_NAME.match(text, pos, b)
     sep = -1 if m is None else text.find(GLM_JSON_SEP, m.end(), b)
     if m is None or sep != m.end():
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
@@ -73,7 +73,7 @@ def read_glm_json(text: str, a: int, b: int, log: RepairLog, closed: bool) -> li
 def read_glm_compact(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
     """``NAME key=value ..``: one call."""
     pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    m = TOOL_NAME.match(text, pos, b)
     if m is None:
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
     if not closed:

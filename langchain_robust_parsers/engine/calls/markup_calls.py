@@ -26,6 +26,7 @@ from typing import Any
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import decode
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -105,8 +106,7 @@ GEMMA_ESCAPE = "<escape>"
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
 """A tag head holding only ``name="NAME"``: the same value `_ATTR` would read."""
-_IDENT = re.compile(r"[^\W\d][\w.\-]*")
-"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
+_IDENT = TOOL_NAME
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
 _JSON_STARTS = frozenset('-0123456789[{"tfn')

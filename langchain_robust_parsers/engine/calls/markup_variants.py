@@ -31,6 +31,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     read_gemma,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -45,7 +46,6 @@ __all__ = [
     "read_hunyuan",
 ]
 
-_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _SUFFIX = re.compile(r":[^\s<>]{1,64}")
 """A checkpoint suffix of HY v4's tags (a colon and a short hash); bounded, no nesting."""
 _WS = " \t\r\n"
@@ -77,7 +77,7 @@ def is_hunyuan_body(text: str, a: int, b: int) -> bool:
 def is_hunyuan_call(text: str, a: int, b: int) -> bool:
     """Is a ``<tool_call>`` body HY v3's ``NAME<tool_sep>..`` (read alone when the answer was
     cut off before the outer ``</tool_calls>``)?"""
-    m = _IDENT.match(text, _skip_ws(text, a, b), b)
+    m = TOOL_NAME.match(text, _skip_ws(text, a, b), b)
     return m is not None and text.startswith(HY_SEP, m.end())
 
 
@@ -133,7 +133,7 @@ def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
     name_end = b if first < 0 else first
     sep = text.find(HY_SEP, a, name_end)
     name = text[a : name_end if sep < 0 else sep].strip()
-    if not _IDENT.fullmatch(name):
+    if not TOOL_NAME.fullmatch(name):
         raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
     # The caller hands over only calls read whole: an unfinished pair is an error here.
     tags = (
@@ -167,7 +167,7 @@ def read_gemma4(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> l
 def functionary_unclosed_is_prose(text: str, a: int, b: int) -> bool:
     """An unclosed ``>>>`` is a Functionary message only as ``>>>NAME`` and a line break;
     otherwise it is an arrow in prose."""
-    m = _IDENT.match(text, a, b)
+    m = TOOL_NAME.match(text, a, b)
     if m is None:
         return True
     nxt = m.end()
@@ -186,7 +186,7 @@ def read_functionary(
 ) -> list[ParsedCall]:
     """One ``>>>`` message of Functionary v3.2: ``NAME\\n{..}``; ``all\\n..`` is text for the
     user (no call); ``python\\n..`` is code, passed as ``{"code": ..}``."""
-    m = _IDENT.match(text, a, b)
+    m = TOOL_NAME.match(text, a, b)
     if m is None:
         raise CallDecodeError("json", "A Functionary message without a recipient.", a)
     name = m.group()
@@ -225,13 +225,13 @@ def read_cwm(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list
     if not closed:
         _cut(log, a)
         return []
-    label = _IDENT.match(text, _skip_ws(text, a, b), b)
+    label = TOOL_NAME.match(text, _skip_ws(text, a, b), b)
     if label is None:
         raise CallDecodeError("json", "A <tool:> block without a label.", a)
     after = _skip_ws(text, label.end(), b)
     if after < b and text[after] == ">":
         body = _skip_ws(text, after + 1, b)
-        m = _IDENT.match(text, body, b)
+        m = TOOL_NAME.match(text, body, b)
         if m is None:
             raise CallDecodeError("json", "A <tool:> block without a tool name.", body)
         name, rest = m.group(), text[m.end() : b].strip()

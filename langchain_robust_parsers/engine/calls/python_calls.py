@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.calls.python_repair import restored_keyword, tolerant_source
+from langchain_robust_parsers.engine.lexicon.names import PYTHON_CALLEE_PATTERN
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -804,7 +805,7 @@ def has_keywords(text: str, start: int, stop: int) -> bool:
 
 # ----------------------------------------------------------------------------- prose
 
-_CALL_START = re.compile(r"(?<![\w.])(?:\[[ \t\r\n]*)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
+_CALL_START = re.compile(r"(?<![\w.])(?:\[[ \t\r\n]*)?" + PYTHON_CALLEE_PATTERN + r"\(")
 _LINE_LABEL = re.compile(r"[ \t]*(?:[-*>+][ \t]*|\d{1,3}[.)][ \t]*|[A-Za-z][\w ]{0,30}:[ \t]*)?")
 
 
