@@ -19,6 +19,7 @@ from itertools import accumulate, islice, repeat
 from operator import add
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.lexicon.escapes import escaped_at
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_BULK_CHARS = 20_000_000
@@ -68,6 +69,7 @@ _KEY_BEFORE_COLON = re.compile(
     if sys.version_info >= (3, 11)
     else r"([A-Za-z_][A-Za-z0-9_]*)(?=[ \t]*:)"
 )
+
 _SPACE_RUN = "[ \t\r\n]*+" if sys.version_info >= (3, 11) else "[ \t\r\n]*"
 """Whitespace not given back once read (a possessive run where the regex engine has it, 3.11+):
 a comma followed by an indented line fails after one pass over the indentation, not one per
@@ -130,10 +132,7 @@ def _unclosed(token: str) -> bool:
     last = len(token) - 1
     if last < 1 or token[last] != token[0]:
         return True
-    k = last
-    while k > 1 and token[k - 1] == "\\":
-        k -= 1
-    return (last - k) % 2 == 1
+    return escaped_at(token, last, 1)
 
 
 def _split_tokens(text: str, quotes: str) -> list[str]:
@@ -388,12 +387,8 @@ def _escaped_quotes(chunk: str) -> list[int]:
     out = []
     for m in _ESCAPED_QUOTE.finditer(chunk):
         i = m.start()
-        if i and chunk[i - 1] == "\\":  # `\\"`: count the whole run
-            k = i - 1
-            while k and chunk[k - 1] == "\\":
-                k -= 1
-            if (i - k) % 2:
-                continue
+        if escaped_at(chunk, i):  # `\\\"`: the backslash is itself escaped
+            continue
         out.append(i + 1)
     return out
 
@@ -494,13 +489,8 @@ def _plain_quotes(chunk: str) -> bool:
     """No escaped quote (an escaped backslash is fine: JSON reads it alike) and no mask."""
     if _QUOTE_MASK in chunk:
         return False
-    for m in _ESCAPED_ANY_QUOTE.finditer(chunk):
-        i = k = m.start()
-        while k and chunk[k - 1] == "\\":
-            k -= 1
-        if (i - k) % 2 == 0:  # an odd run of backslashes: the quote is escaped
-            return False
-    return True
+    # A backslash before a quote must itself be escaped: then the quote is not.
+    return all(escaped_at(chunk, m.start()) for m in _ESCAPED_ANY_QUOTE.finditer(chunk))
 
 
 def _rewrite_single_quoted(
