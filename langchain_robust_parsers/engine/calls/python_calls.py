@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.calls.python_repair import restored_keyword, tolerant_source
+from langchain_robust_parsers.engine.lexicon.literals import JSON_LITERALS
 from langchain_robust_parsers.engine.lexicon.names import PYTHON_CALLEE_PATTERN
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
@@ -344,8 +345,6 @@ def evaluate_arithmetic(node: ast.AST, depth: int = 0) -> Any:
 
 # ----------------------------------------------------------------------------- resolution
 
-JSON_NAMES: dict[str, Any] = {"true": True, "false": False, "null": None}
-"""Bare names that mean JSON literals (models mix the two syntaxes)."""
 
 GEMINI_PREFIX = "default_api."
 """Gemini writes ``default_api.get_weather(...)`` (often inside ``print(...)``) in its
@@ -445,7 +444,7 @@ class _Resolver:
                 return self.source.raw(node)
             return value
         if isinstance(node, ast.Name):
-            return JSON_NAMES.get(node.id, node.id)
+            return JSON_LITERALS.get(node.id, node.id)  # models mix the two syntaxes
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return [self.value(e, depth + 1) for e in node.elts]
         if isinstance(node, ast.Dict):

@@ -20,6 +20,11 @@ from operator import add
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.lexicon.escapes import escaped_at
+from langchain_robust_parsers.engine.lexicon.literals import (
+    JSON_LITERALS,
+    PYTHON_LITERALS,
+    PYTHON_TO_JSON,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_BULK_CHARS = 20_000_000
@@ -82,7 +87,7 @@ _SINGLE_QUOTE = re.compile("'")
 _COLON_AFTER_WORD = re.compile(r":(?<=[A-Za-z0-9_ \t]:)")
 """The colon of a key that may be unquoted; a quoted key's colon follows a quote and is skipped
 by the one look-behind."""
-_COMMENT_OR_PY_WORD = re.compile(r"#|//|True|False|None")
+_COMMENT_OR_PY_WORD = re.compile("#|//|" + "|".join(PYTHON_LITERALS))
 _SINGLE_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 SPARSE_CHARS_PER_FIX = 200
@@ -96,9 +101,13 @@ _QUOTE_MASK = "\x02"
 _MARK = "\x00"
 """Stands for a double-quoted string in the joined outside text; a document holding it between
 strings takes the general route."""
-_PY_JSON = {"True": "true", "False": "false", "None": "null"}
-_JSON_WORDS = frozenset(("true", "false", "null"))
-_HINTS = re.compile(r"""['#]|//|\b(?:True|False|None)\b|,[ \t\r\n]*[}\]]|[{,][ \t\r\n]*[A-Za-z_]""")
+_PY_JSON = PYTHON_TO_JSON
+_JSON_WORDS = frozenset(JSON_LITERALS)
+_HINTS = re.compile(
+    r"""['#]|//|\b(?:"""
+    + "|".join(PYTHON_LITERALS)
+    + r""")\b|,[ \t\r\n]*[}\]]|[{,][ \t\r\n]*[A-Za-z_]"""
+)
 """A defect the rewrite can fix; without one the rewrite is not tried."""
 
 
@@ -356,14 +365,10 @@ def _restore(outside: list[str], bodies: list[str]) -> str:
 def _has_python_word(text: str) -> bool:
     """``True``, ``False`` or ``None`` in ``text``; their capitals are looked for first, one
     character at a time being much the fastest search."""
-    return (
-        ("T" in text and "True" in text)
-        or ("F" in text and "False" in text)
-        or ("N" in text and "None" in text)
-    )
+    return any(word[0] in text and word in text for word in PYTHON_LITERALS)
 
 
-_PY_WORD = {"T": "True", "F": "False", "N": "None"}
+_PY_WORD = {word[0]: word for word in PYTHON_LITERALS}
 
 
 def _candidates(chunk: str) -> list[tuple[int, str]] | None:

@@ -13,6 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_robust_parsers.engine.json.cut_literals import LITERAL_COMPLETIONS
+from langchain_robust_parsers.engine.lexicon.literals import (
+    JSON_LITERALS as _JSON_WORDS,
+    NONFINITE_LITERALS,
+    PYTHON_LITERALS,
+)
 
 # Whole tokens inside one chunk, read by one match instead of a call per piece: a key with its
 # colon, and a string with no escape or control character.
@@ -42,18 +47,8 @@ STRING_END = re.compile(r'(?:[^"\\]|\\.)*"', re.S)  # a string's body and closin
 scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 # The words the decoder reads as values, and those shown while still being read.
-LITERALS: dict[str, Any] = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "True": True,
-    "False": False,
-    "None": None,
-    "NaN": float("nan"),
-    "Infinity": float("inf"),
-    "-Infinity": float("-inf"),
-}
-JSON_LITERALS = frozenset(("true", "false", "null", "NaN", "Infinity", "-Infinity"))
+LITERALS: dict[str, Any] = {**_JSON_WORDS, **PYTHON_LITERALS, **NONFINITE_LITERALS}
+JSON_LITERALS = frozenset((*_JSON_WORDS, *NONFINITE_LITERALS))
 SHOWN_WORDS: dict[str, Any] = {**LITERALS, **LITERAL_COMPLETIONS}
 """A word shows its value as soon as it is spelled out (LangChain's partial semantics), or as
 soon as its completion is unique (``tr``: ``true``; see ``cut_literals``)."""
