@@ -5,15 +5,14 @@ section fails when a second copy of a fact appears in the package."""
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
 
 from langchain_robust_parsers import (
@@ -42,7 +41,9 @@ WEATHER_CALLS = {
         "<tool_call>\n<function=查询天气>\n<parameter=城市>\n北京\n</parameter>\n"
         "</function>\n</tool_call>"
     ),
-    "glm": "<tool_call>查询天气\n<arg_key>城市</arg_key>\n<arg_value>北京</arg_value>\n</tool_call>",
+    "glm": (
+        "<tool_call>查询天气\n<arg_key>城市</arg_key>\n<arg_value>北京</arg_value>\n</tool_call>"
+    ),
     "glm_json": '<tool_call>查询天气>{"城市": "北京"}</tool_call>',
     "mistral": '[TOOL_CALLS]查询天气[ARGS]{"城市": "北京"}',
     "name_line": '查询天气\n{"城市": "北京"}',
@@ -153,3 +154,90 @@ def test_an_input_that_needs_other_repairs_is_handed_on_as_written() -> None:
     written = "{'query': 'rust'"
     step = ReActOutputParser().parse(REACT + written)
     assert step.tool_input == written  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- typed partials
+
+
+class Order(BaseModel):
+    item: str
+    qty: int
+    price: float
+
+
+ORDERS = [
+    '{"item": "green tea", "qty": 125, "price": 2.5}',
+    '{"item": "rice", "price": 10.75, "qty": 3}',
+    '{"qty": "40", "item": "oolong", "price": "1.25"}',  # numbers written as strings
+]
+
+
+def _tool_chunks(args: str, size: int) -> Iterator[AIMessageChunk]:
+    yield AIMessageChunk(
+        content="", tool_call_chunks=[{"name": "Order", "args": "", "id": "c1", "index": 0}]
+    )
+    for i in range(0, len(args), size):
+        piece = args[i : i + size]
+        yield AIMessageChunk(
+            content="", tool_call_chunks=[{"name": None, "args": piece, "id": None, "index": 0}]
+        )
+
+
+def _fields_shown(models: list[Any]) -> list[tuple[str, Any]]:
+    return [
+        (name, getattr(model, name))
+        for model in models
+        for name in ("qty", "price")
+        if getattr(model, name, None) is not None
+    ]
+
+
+@pytest.mark.parametrize("text", ORDERS)
+@pytest.mark.parametrize("size", [1, 2, 5])
+def test_a_typed_partial_never_shows_a_number_before_it_is_whole(text: str, size: int) -> None:
+    # The Pydantic tools parser validated the arguments as they stood, so ``price`` showed 2.0
+    # while "2.5" was arriving; the Pydantic parser left the growing number out. One rule now.
+    final = Order.model_validate_json(text)
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    pydantic_stream = list(
+        RobustPydanticOutputParser(pydantic_object=Order, partial=True).transform(iter(chunks))
+    )
+    tools_stream = [
+        calls[0]
+        for calls in RobustPydanticToolsParser(tools=[Order]).transform(_tool_chunks(text, size))
+        if calls
+    ]
+    for stream in (pydantic_stream, tools_stream):
+        assert stream[-1] == final
+        for name, value in _fields_shown(stream):
+            assert value == getattr(final, name), (name, value)
+
+
+def test_untyped_partial_arguments_show_a_number_digit_by_digit() -> None:
+    # Dict arguments follow langchain-core's partial JSON (a number appears as it is written);
+    # only a typed value waits for the whole number.
+    shown = [
+        calls[0]["args"].get("qty")
+        for calls in RobustJsonOutputToolsParser().transform(_tool_chunks('{"qty": 125}', 1))
+        if calls
+    ]
+    assert [q for q in shown if q is not None] == [1, 12, 125]
+
+
+def test_a_finished_call_before_the_open_one_shows_its_last_number() -> None:
+    first = '{"item": "tea", "qty": 2, "price": 4}'
+    chunks = [
+        AIMessageChunk(
+            content="",
+            tool_call_chunks=[{"name": "Order", "args": first, "id": "c1", "index": 0}],
+        ),
+        AIMessageChunk(
+            content="",
+            tool_call_chunks=[{"name": "Order", "args": '{"item": "co', "id": "c2", "index": 1}],
+        ),
+    ]
+    message = chunks[0] + chunks[1]
+    shown = RobustPydanticToolsParser(tools=[Order]).parse_result(
+        [ChatGeneration(message=message)], partial=True
+    )
+    assert shown == [Order(item="tea", qty=2, price=4)]  # the second lacks required fields
