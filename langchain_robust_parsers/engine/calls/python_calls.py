@@ -23,7 +23,7 @@ comparison, anything else
 Hostile text stays cheap: `scan_shape` bounds the nesting a tree can have before
 ``ast.parse`` sees the text (``ast.parse`` itself raises ``MemoryError`` on 100 000 unary minus
 signs and ``RecursionError`` on a chain of 100 000 ``+1``), everything ``ast.parse`` can raise is
-caught, and resolution is bounded by `MAX_VALUE_DEPTH`.
+caught, and resolution is bounded by `MAX_ARGUMENT_DEPTH`.
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ from langchain_robust_parsers.engine.lexicon.names import PYTHON_CALLEE_PATTERN
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "MAX_ARGUMENT_DEPTH",
     "MAX_ARITH_DEPTH",
     "MAX_INT_BITS",
     "MAX_LITERAL_INT_BITS",
     "MAX_REPEAT_CHARS",
     "MAX_SYNTAX_DEPTH",
-    "MAX_VALUE_DEPTH",
     "PROSE_SCAN_BUDGET",
     "CallSyntaxError",
     "CodeNotCallsError",
@@ -71,7 +71,7 @@ and chained calls, summed along the deepest path (`scan_shape`). A call list fro
 nests a few levels; ``ast.parse`` fails with ``MemoryError`` or ``RecursionError`` somewhere past
 a few thousand, after spending time and memory on it."""
 
-MAX_VALUE_DEPTH = 64
+MAX_ARGUMENT_DEPTH = 64
 """Containers and nested calls resolved inside one argument; deeper is an error. Resolution
 recurses once per level, so this keeps it far from Python's recursion limit."""
 
@@ -354,7 +354,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class _TooDeep(Exception):
-    """A value nested past `MAX_VALUE_DEPTH`."""
+    """A value nested past `MAX_ARGUMENT_DEPTH`."""
 
 
 class _Source:
@@ -434,7 +434,7 @@ class _Resolver:
 
     def value(self, node: ast.AST, depth: int) -> Any:
         """The value of an argument node (see the module's table); raises ``_TooDeep``."""
-        if depth > MAX_VALUE_DEPTH:
+        if depth > MAX_ARGUMENT_DEPTH:
             raise _TooDeep
         if isinstance(node, ast.Constant):
             value = node.value
@@ -774,7 +774,7 @@ def _resolve_all(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedC
         _resolve(nodes, resolver, calls)
     except _TooDeep:
         raise CallDecodeError(
-            "ast", f"Arguments nested deeper than {MAX_VALUE_DEPTH} levels", resolver.pos
+            "ast", f"Arguments nested deeper than {MAX_ARGUMENT_DEPTH} levels", resolver.pos
         ) from None
     except RecursionError:  # a guard: the bounds above should make this unreachable
         raise CallDecodeError("ast", "Arguments nested too deeply", resolver.pos) from None
