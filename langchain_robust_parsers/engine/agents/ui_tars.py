@@ -46,7 +46,7 @@ from langchain_robust_parsers.engine.agents.gui_layouts import (
     seed_calls,
 )
 from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, drop_cut_call
 from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.lexicon.tags import skip_chars
@@ -423,8 +423,7 @@ def find_calls(
             break
         scanned = _scan_args(text, m.end(), stop)
         if scanned.status == _CUT:
-            log.truncated = True
-            log.add("truncated_call_dropped", m.start())
+            drop_cut_call(log, m.start())
             break
         if scanned.status == _MALFORMED:
             budget -= scanned.end - m.start()
@@ -710,8 +709,7 @@ def _layout_calls(text: str, begin: int, log: RepairLog) -> tuple[list[UiTarsCal
     seed, cut = seed_calls(text, begin)
     if seed or cut:
         if cut:
-            log.truncated = True
-            log.add("truncated_call_dropped", begin)
+            drop_cut_call(log, begin)
         calls = [UiTarsCall(c.name, c.args, c.start, c.end) for c in seed]
         return calls, calls[0].start if calls else len(text)
     answer = answer_block(text, begin)

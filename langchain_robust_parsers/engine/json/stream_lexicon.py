@@ -25,7 +25,8 @@ SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"([ \t\r\n]*:)?')
 SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')
 # A number or JSON literal followed, within the chunk, by what ends it.
 WHOLE_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?(?=[ \t\r\n,\]}])")
-WHOLE_LITERAL = re.compile(r"(?:true|false|null)(?=[ \t\r\n,\]}])")
+_JSON_WORD = "|".join(_JSON_WORDS)  # true|false|null
+WHOLE_LITERAL = re.compile("(?:" + _JSON_WORD + r")(?=[ \t\r\n,\]}])")
 
 # What `JsonStreamDecoder._runs` reads with one match: a member (groups: key, string, number,
 # literal, comma, opener) and an item (string, number, literal, comma); a scalar takes the
@@ -35,7 +36,7 @@ _RUN_END = r"(?=[ \t\r\n,\]}])"  # a scalar counts only when what ends it is in 
 _RUN_SCALAR = (
     r'"([^"\\\x00-\x1f]*)"'
     rf"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?){_RUN_END}"
-    rf"|(true|false|null){_RUN_END}"
+    rf"|({_JSON_WORD}){_RUN_END}"
 )
 _RUN_COMMA = rf"(?:{_WSP}(,){_WSP})?"
 RUN_MEMBER = re.compile(
