@@ -141,7 +141,8 @@ def _unclosed(token: str) -> bool:
     last = len(token) - 1
     if last < 1 or token[last] != token[0]:
         return True
-    return escaped_at(token, last, 1)
+    # Most tokens end in a quote after another character: the run is looked at only after one.
+    return token[last - 1] == "\\" and escaped_at(token, last, 1)
 
 
 def _split_tokens(text: str, quotes: str) -> list[str]:
@@ -392,7 +393,7 @@ def _escaped_quotes(chunk: str) -> list[int]:
     out = []
     for m in _ESCAPED_QUOTE.finditer(chunk):
         i = m.start()
-        if escaped_at(chunk, i):  # `\\\"`: the backslash is itself escaped
+        if i and chunk[i - 1] == "\\" and escaped_at(chunk, i):  # `\\\"`: itself escaped
             continue
         out.append(i + 1)
     return out

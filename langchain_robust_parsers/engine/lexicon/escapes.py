@@ -70,8 +70,10 @@ def backslashes_before(text: str, pos: int, start: int = 0) -> int:
 
 def escaped_at(text: str, pos: int, start: int = 0) -> bool:
     """Is the character at ``pos`` (a quote, or the end of a prefix) escaped: does an odd run
-    of backslashes, counted back to ``start``, end just before it? ``"a\\"`` ends its string;
-    ``"a\\\"`` does not."""
+    of backslashes, counted back to ``start``, end just before it? A quote after one or three
+    backslashes is escaped; after two it ends its string."""
+    if pos <= start or text[pos - 1] != "\\":
+        return False  # the common case, answered without counting
     return backslashes_before(text, pos, start) % 2 == 1
 
 
