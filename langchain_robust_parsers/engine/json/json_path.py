@@ -42,7 +42,7 @@ def _string_end(src: str, i: int, stop: int) -> int:
         j = src.find(quote, j, stop)
         if j < 0:
             return stop
-        if not escaped_at(src, j, i + 1):
+        if src[j - 1] != "\\" or not escaped_at(src, j, i + 1):  # most quotes: no backslash
             return j + 1
         j += 1
 

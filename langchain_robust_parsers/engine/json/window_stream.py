@@ -389,7 +389,7 @@ class WindowDecoder:
                 self._in_string = True
                 self._escape = escaped_at(chunk, n, start)
                 return n
-            if not escaped_at(chunk, j, start):
+            if chunk[j - 1] != "\\" or not escaped_at(chunk, j, start):  # most: no backslash
                 self._in_string = False
                 return j + 1
             i = j + 1
