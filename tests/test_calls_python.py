@@ -11,9 +11,9 @@ import pytest
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.calls.python_calls import (
+    MAX_ARGUMENT_DEPTH,
     MAX_ARITH_DEPTH,
     MAX_SYNTAX_DEPTH,
-    MAX_VALUE_DEPTH,
     NOT_EVALUABLE,
     decode_python_calls,
     evaluate_arithmetic,
@@ -421,7 +421,7 @@ def test_hostile_input_runs_nothing_and_answers_fast(name: str) -> None:
 
 
 def test_deep_but_legal_values_are_an_error_not_a_crash() -> None:
-    depth = MAX_VALUE_DEPTH + 5
+    depth = MAX_ARGUMENT_DEPTH + 5
     text = "[f(x=" + "[" * depth + "]" * depth + ")]"
     assert depth < MAX_SYNTAX_DEPTH
     with pytest.raises(CallDecodeError, match="nested deeper"):

@@ -29,11 +29,14 @@ import threading
 import types
 import typing
 import weakref
-from typing import Any, Literal, Optional, Union, get_args, get_origin
+from collections.abc import Callable
+from typing import Any, Literal, Optional, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
-__all__ = ["only_grew", "partial_model", "read_partial"]
+__all__ = ["only_grew", "partial_model", "read_partial", "validated_prefix"]
+
+M = TypeVar("M")
 
 _PARTIAL: weakref.WeakKeyDictionary[type[Any], type[BaseModel]] = weakref.WeakKeyDictionary()
 """Model class -> its partial class; weak, so models made on the fly go."""
@@ -152,9 +155,15 @@ def _validated(cls: type[BaseModel], value: Any) -> BaseModel | None:
         return None
 
 
-def _holds_text(model: BaseModel, path: tuple[Any, ...], text: str) -> bool:
-    """True when ``model`` holds ``text`` at ``path`` as that same string."""
-    node: Any = model.model_dump(by_alias=True, exclude_unset=True)
+def _holds_text(model: Any, path: tuple[Any, ...], text: str) -> bool:
+    """True when ``model`` (pydantic v2 or ``pydantic.v1``) holds ``text`` at ``path`` as that
+    same string."""
+    dump = getattr(model, "model_dump", None)
+    node: Any = (
+        dump(by_alias=True, exclude_unset=True)
+        if dump is not None
+        else model.dict(by_alias=True, exclude_unset=True)
+    )
     for step in path:
         try:
             node = node[step]
@@ -169,15 +178,26 @@ def read_partial(model: type[Any], value: Any) -> BaseModel | None:
     cls = partial_model(model)
     if cls is None or not isinstance(value, dict):
         return None
+    return validated_prefix(functools.partial(_validated, cls), value)
+
+
+def validated_prefix(validate: Callable[[Any], M | None], value: Any) -> M | None:
+    """``validate`` (value -> model, or ``None`` when it does not validate) applied to a stream
+    prefix's JSON ``value`` under the one rule for typed partial values, which every parser
+    that streams models follows (the Pydantic parser, the Pydantic tools parser): the scalar
+    at the end of the value's open path is still being written, so a number there is left out
+    (``12`` may become ``125``, ``2`` may become ``2.5``) and a string is kept only when the
+    model holds it as that same text (``"12"`` for an ``int`` field, ``"ac"`` for an enum would
+    read differently once whole)."""
     path, leaf = _open_path(value)
     if path and isinstance(leaf, str):
-        shown = _validated(cls, value)
+        shown = validate(value)
         if shown is not None and _holds_text(shown, path, leaf):
             return shown
         value = _without(value, path)
     elif path and isinstance(leaf, (int, float)) and not isinstance(leaf, bool):
         value = _without(value, path)
-    return _validated(cls, value)
+    return validate(value)
 
 
 def _grew(before: Any, after: Any) -> bool:

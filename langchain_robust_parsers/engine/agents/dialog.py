@@ -46,7 +46,6 @@ from langchain_robust_parsers.engine.agents.dialog_header import (
     _invalid_content,
     _invalid_target,
     _missing_content,
-    _skip_space,
     locate_header,
     tone_from_text,
 )
@@ -55,6 +54,7 @@ from langchain_robust_parsers.engine.lexicon.fences import (
     match_fence_open,
     trailing_fence,
 )
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 
 # The header module's public names are this format's too: re-exported whole, not listed twice.
 __all__ = ["BodyScanner", "DialogStream", "parse_dialog", "silent_turn", "wrap"]
@@ -129,11 +129,11 @@ def _from_header(
 
 def _content_region(text: str) -> tuple[int, int]:
     """``text`` without surrounding whitespace and code fence lines."""
-    start = _skip_space(text, 0)
+    start = skip_space(text, 0)
     fence = match_fence_open(text, start)
     stop = len(text)
     if fence is not None:
-        start = _skip_space(text, fence.body)
+        start = skip_space(text, fence.body)
         tail = trailing_fence(text, start)
         if tail >= 0:
             stop = tail

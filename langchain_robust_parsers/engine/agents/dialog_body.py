@@ -22,6 +22,7 @@ from langchain_robust_parsers.engine.agents.dialog_header import (
     _WS_RUN,
     _is_space,
 )
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 
 __all__ = ["BodyScanner", "scan_body"]
 
@@ -272,7 +273,7 @@ class BodyScanner:
         if self._held:  # a line that starts with ` or ~: a closing code fence?
             if c == self._held[0]:
                 self._held += c
-                if len(self._held) == len("```"):
+                if len(self._held) == len(FENCE_MARKS[0]):
                     self._held = ""
                     self._mode = _IGNORE
                 return i + 1

@@ -20,6 +20,7 @@ from langchain_robust_parsers.engine.lexicon.fences import (
     fence_opening_cut,
     match_fence_open,
 )
+from langchain_robust_parsers.engine.lexicon.tags import skip_space
 
 __all__ = [
     "COMPLETE_FAILURE",
@@ -651,24 +652,19 @@ def _starts_bracketless(text: str, pos: int) -> bool:
     return word in _ACTION_KEYWORDS and word != "SPEAK" and (j >= len(text) or text[j] in ",*]\n")
 
 
-def _skip_space(text: str, i: int) -> int:
-    m = _WS_RUN.match(text, i)
-    return m.end() if m else i
-
-
 def locate_header(text: str, *, final: bool = True) -> DialogHeader | str | None:
     """The header at the start of ``text``: after whitespace, an opening code fence, a
     ``Name:`` speaker prefix and markdown emphasis. ``None`` when there is none; the string
     ``"incomplete"`` when ``final`` is false and the text so far cannot tell."""
     n = len(text)
-    i = _skip_space(text, 0)
+    i = skip_space(text, 0)
     if i >= n:
         return None if final else _INCOMPLETE
     if not final and fence_opening_cut(text, i):
         return _INCOMPLETE
     fence = match_fence_open(text, i)
     if fence is not None:
-        i = _skip_space(text, fence.body)
+        i = skip_space(text, fence.body)
     m = _SPEAKER_PREFIX.match(text, i)
     if m is not None and m.group(1).strip().upper() not in _HEADER_WORDS:
         if m.end() >= n:

@@ -18,8 +18,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from langchain_robust_parsers.engine.json.lenient import LenientError, scan_value
 from langchain_robust_parsers.engine.json.repair_names import JsonRepairName
 from langchain_robust_parsers.engine.lexicon.fences import find_fences
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
+from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import Repair
 
 __all__ = ["TEXT_INPUT_RULES", "InputRule", "clean_action_input", "close_json_text"]
@@ -30,7 +33,7 @@ _LAX = json.JSONDecoder(strict=False)
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
 """One backtick pair around a one-line input (a fence is read by the lexicon's fence rule)."""
 
-_CALL_WRAPPER = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*\((.*)\)", re.DOTALL)
+_CALL_WRAPPER = re.compile(TOOL_NAME_PATTERN + r"[ \t]*\((.*)\)", re.DOTALL)
 """``Tool({...})``: a name and parentheses around the JSON (the kwargs of a Python call)."""
 
 _UNPACKING = re.compile(r"\*{1,2}[ \t]*(.*)", re.DOTALL)
@@ -38,9 +41,9 @@ _UNPACKING = re.compile(r"\*{1,2}[ \t]*(.*)", re.DOTALL)
 
 _CLOSERS = {"{": "}", "[": "]"}
 
-MAX_OPEN_CONTAINERS = 64
-"""Containers an unclosed input may leave open and still be completed: real arguments nest a
-few levels; past this the text is not an argument object."""
+_WRITTEN_AS_IS = frozenset({"control_character"})
+"""Repairs a cut input may need and still be the object as written: a line break typed inside a
+string (common in a written input; the completed text escapes it)."""
 
 
 def _is_json(text: str) -> bool:
@@ -88,34 +91,21 @@ def _unpacking(text: str) -> str | None:
 
 
 def close_json_text(text: str) -> str | None:
-    """``text``, a JSON object or list that was never closed, with its closers written (a
-    string left open is closed first, a trailing comma dropped); ``None`` when nothing is open
-    or the completed text still does not decode. What the model wrote is kept as it is."""
+    """``text``, a JSON object or list that was cut off, completed by the JSON engine's reader
+    of cut-off text (a string left open is closed, an unfinished key or literal dropped, the
+    containers closed) and written as JSON; ``None`` when nothing is open, or when the text
+    needs another repair than a line break typed inside a string (it is then not a cut
+    object, and is handed on as written)."""
     if text[:1] not in _CLOSERS:
         return None
-    stack: list[str] = []
-    in_string = escaped = False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in _CLOSERS:
-            stack.append(_CLOSERS[c])
-            if len(stack) > MAX_OPEN_CONTAINERS:
-                return None
-        elif c in "}]" and (not stack or stack.pop() != c):
-            return None  # a closer that closes nothing open: not a cut object
-    if not stack:
+    log = RepairLog()
+    try:
+        value, end = scan_value(text, 0, len(text), log)
+    except LenientError:
         return None
-    body = text + '"' if in_string else text.rstrip().removesuffix(",")
-    completed = body + "".join(reversed(stack))
-    return completed if _is_json(completed) else None
+    if not log.truncated or set(log.repair_names) - _WRITTEN_AS_IS or text[end:].strip():
+        return None
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,11 @@ from langchain_robust_parsers.engine.agents.react_steps import (
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecoder
-from langchain_robust_parsers.engine.lexicon.escapes import HEX4, unfinished_escape_start
+from langchain_robust_parsers.engine.lexicon.escapes import (
+    HEX4,
+    escaped_at,
+    unfinished_escape_start,
+)
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
 
 __all__ = [
@@ -121,19 +125,11 @@ _S_PROSE = ScanState.PROSE
 # --------------------------------------------------------------------------- strings
 
 
-def _backslashes_before(text: str, i: int) -> int:
-    """How many backslashes run up to (not including) ``text[i]``."""
-    j = i
-    while j > 0 and text[j - 1] == "\\":
-        j -= 1
-    return i - j
-
-
 def _quotes_escaped(text: str) -> bool:
     """Every ``"`` in ``text`` (string content from its start) is escaped."""
     i = text.find('"')
     while i >= 0:
-        if _backslashes_before(text, i) % 2 == 0:
+        if not escaped_at(text, i):
             return False
         i = text.find('"', i + 1)
     return True
@@ -141,7 +137,7 @@ def _quotes_escaped(text: str) -> bool:
 
 def _ends_in_escape(text: str) -> bool:
     """``text`` ends with a backslash that escapes what comes next."""
-    return text.endswith("\\") and _backslashes_before(text, len(text)) % 2 == 1
+    return text.endswith("\\") and escaped_at(text, len(text))
 
 
 def split_decodable(text: str) -> tuple[int, int]:

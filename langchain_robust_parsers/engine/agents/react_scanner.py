@@ -29,7 +29,7 @@ from langchain_robust_parsers.engine.agents.react_text import (
     TextValue,
     classify_marker,
 )
-from langchain_robust_parsers.engine.lexicon.fences import MAX_FENCE_INFO
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS, MAX_FENCE_INFO
 from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE,
     THINK_OPEN,
@@ -492,7 +492,8 @@ class ReActScanner(JsonActions, TextLayout):
             if c in "{[":
                 self._begin_fenced_json(base + i)
                 return i
-            if c in "`~" or len(fence.text) > len("```") + MAX_FENCE_INFO:  # prose, not a fence
+            # A second run, or a line too long for an info string: prose, not a fence.
+            if c in "`~" or len(fence.text) > len(FENCE_MARKS[0]) + MAX_FENCE_INFO:
                 self._fence_failed()
                 return i
             fence.text += c

@@ -46,9 +46,10 @@ from langchain_robust_parsers.engine.agents.gui_layouts import (
     seed_calls,
 )
 from langchain_robust_parsers.engine.calls.dialect_registry import SEED_MARKER
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, drop_cut_call
 from langchain_robust_parsers.engine.calls.python_calls import decode_python_calls
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import Repair
 
@@ -233,7 +234,7 @@ def _string_ends(text: str, pos: int, stop: int) -> bool:
         return True  # `start_box='(1,2)' end_box='(3,4)'`: the comma was left out
     if text[pos] != ",":
         return False
-    pos = _skip_blank(text, pos + 1, stop)
+    pos = skip_chars(text, pos + 1, stop)
     return (
         pos >= stop
         or text[pos] in _QUOTES
@@ -248,7 +249,7 @@ def _next_argument(text: str, pos: int, stop: int) -> bool:
     m = _KEYWORD.match(text, pos, stop)
     if m is None:
         return False
-    after = _skip_blank(text, m.end(), stop)
+    after = skip_chars(text, m.end(), stop)
     return after < stop and (
         text[after] in _QUOTES or text[after] in "([<" or text[after].isdigit()
     )
@@ -322,12 +323,6 @@ def _bare_value(raw: str) -> Any:
     return raw
 
 
-def _skip_blank(text: str, pos: int, stop: int) -> int:
-    while pos < stop and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
-
-
 def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
     """The arguments after a call's ``(`` at ``pos - 1``: keyword and positional, quoted or bare.
 
@@ -341,7 +336,7 @@ def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
     positional = 0
     ended = _CUT if stop >= len(text) else _MISSING_PAREN
     while True:
-        pos = _skip_blank(text, pos, stop)
+        pos = skip_chars(text, pos, stop)
         if pos >= stop:
             return _Scanned(args, stop, ended, tuple(repairs))
         if text[pos] == ")":
@@ -349,7 +344,7 @@ def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
         m = _KEYWORD.match(text, pos, stop)
         if m is not None:
             key = m.group(1)
-            pos = _skip_blank(text, m.end(), stop)
+            pos = skip_chars(text, m.end(), stop)
         else:
             key = f"arg{positional}"
             positional += 1
@@ -370,7 +365,7 @@ def _scan_args(text: str, pos: int, stop: int) -> _Scanned:
         if got is None:
             return _Scanned(args, stop, ended, tuple(repairs))
         args[key], pos = got
-        after = _skip_blank(text, pos, stop)
+        after = skip_chars(text, pos, stop)
         if after >= stop:
             return _Scanned(args, stop, _MISSING_PAREN, tuple(repairs))
         if text[after] == ",":
@@ -428,8 +423,7 @@ def find_calls(
             break
         scanned = _scan_args(text, m.end(), stop)
         if scanned.status == _CUT:
-            log.truncated = True
-            log.add("truncated_call_dropped", m.start())
+            drop_cut_call(log, m.start())
             break
         if scanned.status == _MALFORMED:
             budget -= scanned.end - m.start()
@@ -715,8 +709,7 @@ def _layout_calls(text: str, begin: int, log: RepairLog) -> tuple[list[UiTarsCal
     seed, cut = seed_calls(text, begin)
     if seed or cut:
         if cut:
-            log.truncated = True
-            log.add("truncated_call_dropped", begin)
+            drop_cut_call(log, begin)
         calls = [UiTarsCall(c.name, c.args, c.start, c.end) for c in seed]
         return calls, calls[0].start if calls else len(text)
     answer = answer_block(text, begin)

@@ -16,6 +16,7 @@ from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Mark
 from langchain_robust_parsers.engine.json.several_values import clean_value_at
 from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
 from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 
 __all__ = [
     "ALL_MARKERS",
@@ -45,13 +46,6 @@ MAX_FAILED_BLOCKS = 256
 """Blocks that fail to decode before the rest are dropped unread: a failed block costs the
 lenient repair path (hundreds of times a clean block), and an answer of thousands of broken
 calls (``'<tool_call>{"name": ' * 20_000``) is hostile, not a model's."""
-
-
-def skip_chars(text: str, pos: int, stop: int, chars: str = " \t\r\n,;") -> int:
-    """The first position at or after ``pos`` (before ``stop``) not in ``chars``."""
-    while pos < stop and text[pos] in chars:
-        pos += 1
-    return pos
 
 
 def marker_pattern(markers: tuple[Marker, ...]) -> re.Pattern[str]:
@@ -208,7 +202,7 @@ def open_value_closer(text: str, a: int, stop: int) -> str | None:
 
 def _json_end(text: str, pos: int) -> int:
     """Where the JSON value that a block body opens with ends (C decoder), or -1."""
-    pos = skip_chars(text, pos, len(text), " \t\r\n")
+    pos = skip_chars(text, pos, len(text))
     if pos >= len(text) or text[pos] not in "{[":
         return -1
     # Windowed: the decoder's error counts the lines before its position, which from the start
@@ -306,7 +300,7 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
                         while a > 0 and text[a - 1] in " \t\r\n":
                             a -= 1
                     break
-        e = skip_chars(text, b, len(text), " \t\r\n")
+        e = skip_chars(text, b, len(text))
         if text.startswith(_AFTER_BLOCK, e):
             for token in _AFTER_BLOCK:
                 if text.startswith(token, e):

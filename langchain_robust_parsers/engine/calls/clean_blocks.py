@@ -56,7 +56,9 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     layout_trimmed,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
@@ -88,7 +90,7 @@ for every block)."""
 _STRICT = json.JSONDecoder()
 _WS = "[ \\t\\r\\n]*"
 _SPACE = " \t\r\n"
-_NAME = r"([A-Za-z_][\w.\-]*)"
+_NAME = "(" + TOOL_NAME_PATTERN + ")"
 _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
 1: what the general reader keeps after `layout_trimmed`, nothing to trim), else any
@@ -156,12 +158,6 @@ def _closed(text: str, calls: list[ParsedCall], pos: int, closer: re.Pattern[str
 # ----------------------------------------------------------------------------- elements
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in _SPACE:
-        pos += 1
-    return pos
-
-
 def _tags_apart(text: str, pos: int, found: list[re.Match[str]]) -> bool:
     """Is there only whitespace before and between the parameter elements? Text between
     them (``a </parameter> or <parameter=k> b``) may be a value holding tags, which the
@@ -201,7 +197,7 @@ def _elements(
         for key, line, other in params:  # `other` is empty when the value is on one line
             args[key] = raws[key] = layout_trimmed(other) if other else line
         calls.append(ParsedCall(m.group(1), args, raw=raws))
-        pos = _skip_space(text, stop + len(close))
+        pos = skip_chars(text, stop + len(close), len(text))
         if text.startswith(block_close, pos):
             return (calls, pos, pos + len(block_close))
     return None
@@ -217,7 +213,7 @@ def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _
 def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
     """A ``<tool_call>`` block holding one JSON payload, Qwen3-Coder's elements, or GLM's
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
-    pos = _skip_space(text, body)
+    pos = skip_chars(text, body, len(text))
     if text.startswith("<", pos):
         return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, FUNCTION_CLOSE, _TOOL_CALL_CLOSE)
     if text.startswith("{", pos):
@@ -352,7 +348,7 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
         if opener != _MISTRAL:
             # a marker inside a closed block is part of it, as for the general reader; the
             # next block of the same kind, after nothing but whitespace, needs no search
-            pos = _skip_space(text, block[2])
+            pos = skip_chars(text, block[2], len(text))
             if text.startswith(opener, pos):
                 start = pos
                 continue

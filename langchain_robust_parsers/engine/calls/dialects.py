@@ -83,6 +83,12 @@ from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
 from langchain_robust_parsers.engine.lexicon.fences import closing_fence, match_fence_open
 from langchain_robust_parsers.engine.lexicon.markers import WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.names import (
+    PYTHON_CALLEE_PATTERN,
+    TOOL_NAME,
+    TOOL_NAME_PATTERN,
+)
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
@@ -129,12 +135,10 @@ its body as its record says; ``bare`` is JSON without markers."""
 
 _DIALECT_SET = frozenset(DIALECTS)
 _SEPARATORS = " \t\r\n,;"
-_IDENT = re.compile(r"[^\W\d][\w.\-]*")
-"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
-_CALL_LIKE = re.compile(r"\[?\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
-_NAME_LINE_ARGS = re.compile(r"([A-Za-z_][\w.\-]*)[ \t]*\r?\n\s*(?=\{)")
+_CALL_LIKE = re.compile(r"\[?\s*" + PYTHON_CALLEE_PATTERN + r"\(")
+_NAME_LINE_ARGS = re.compile("(" + TOOL_NAME_PATTERN + r")[ \t]*\r?\n\s*(?=\{)")
 _MISTRAL_NAMED = re.compile(
-    rf"([A-Za-z_][\w.\-]*)(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
+    rf"({TOOL_NAME_PATTERN})(?:{re.escape(MISTRAL_CALL_ID)}([\w\-]+))?({re.escape(MISTRAL_ARGS)})?"
 )
 _JSON_CALL_KEY = re.compile(r"[\"'](?:name|function|tool_name|tool|function_name)[\"']\s*:")
 """JSON calls in prose are looked for only when a name key occurs: the JSON locator is
@@ -188,7 +192,7 @@ def _call_from_item(item: Any, log: RepairLog, pos: int, *, name_keyed: bool) ->
     if name is None:
         if name_keyed and len(item) == 1:
             ((key, value),) = item.items()
-            if isinstance(value, dict) and _IDENT.fullmatch(key) and key not in _RESERVED_KEYS:
+            if isinstance(value, dict) and TOOL_NAME.fullmatch(key) and key not in _RESERVED_KEYS:
                 log.add("name_keyed_call", pos)  # BFCL's own output shape: {"f": {"a": 1}}
                 return ParsedCall(key, value, call_id)
         return None
@@ -265,17 +269,11 @@ def _last_call_cut(text: str, a: int, b: int, depth: int, last: ParsedCall, raw:
     return isinstance(item, dict) and not any(k in item for k in ARGUMENT_KEYS) and not last.args
 
 
-def _skip(text: str, pos: int, stop: int, chars: str = _SEPARATORS) -> int:
-    while pos < stop and text[pos] in chars:
-        pos += 1
-    return pos
-
-
 def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[Any, int, int, bool]]:
     """The JSON values in ``text[a:b]`` separated by whitespace, ``,`` or ``;``: (value, start,
     end, truncated). Strict C decoding first; the engine (repairs, cut-off text) on failure.
     Stops at text that is not JSON."""
-    pos = _skip(text, a, b)
+    pos = skip_chars(text, a, b, _SEPARATORS)
     while pos < b:
         if text[pos] not in "{[":
             if pos < b and text[pos:b].strip():
@@ -299,7 +297,7 @@ def _json_values(text: str, a: int, b: int, log: RepairLog) -> Iterator[tuple[An
             pos += report.start
             truncated = bool(report.truncated)
         yield value, pos, end, truncated
-        pos = _skip(text, end, b)
+        pos = skip_chars(text, end, b, _SEPARATORS)
 
 
 def _decode_json_block(
@@ -341,7 +339,7 @@ def _named_call(
 ) -> tuple[ParsedCall, int]:
     """A call written as a name and then its JSON arguments in ``text[a:b]`` (in a fence or
     not); returns it and where its arguments end."""
-    a = _skip(text, a, b, " \t\r\n")
+    a = skip_chars(text, a, b, " \t\r\n")
     fence = match_fence_open(text, a, b)
     if fence is not None:
         a = fence.body
@@ -379,26 +377,26 @@ def _named_calls(text: str, a: int, b: int, log: RepairLog, form: str) -> list[P
             return None
         head = text[a:sep].strip()
         if head == "function":  # V3/R1: function<sep>name\n```json\n{..}\n```
-            m = _IDENT.match(text, _skip(text, rest, b, " \t"))
+            m = TOOL_NAME.match(text, skip_chars(text, rest, b, " \t"))
             if m is None:
                 return None
             return [_named_call(text, m.group(), None, m.end(), b, log)[0]]
-        if not _IDENT.fullmatch(head):
+        if not TOOL_NAME.fullmatch(head):
             return None
         return [_named_call(text, head, None, rest, b, log)[0]]
     if form == "name_args":
         calls: list[ParsedCall] = []
         pos = a
         while True:
-            m = _MISTRAL_NAMED.match(text, _skip(text, pos, b), b)
+            m = _MISTRAL_NAMED.match(text, skip_chars(text, pos, b, _SEPARATORS), b)
             if m is None:
                 return calls or None
-            after = _skip(text, m.end(), b)
+            after = skip_chars(text, m.end(), b, _SEPARATORS)
             if m.group(3) is None and after < b and text[after] != "{":
                 return calls or None  # a name and prose: not this form
             call, pos = _named_call(text, m.group(1), m.group(2), m.end(), b, log)
             calls.append(call)
-            nxt = _skip(text, pos, b)
+            nxt = skip_chars(text, pos, b, _SEPARATORS)
             if text.startswith(MISTRAL_MARKER.open, nxt):
                 pos = nxt + len(MISTRAL_MARKER.open)
     m = _NAME_LINE_ARGS.match(text, a, b)
@@ -416,14 +414,14 @@ def _named_calls(text: str, a: int, b: int, log: RepairLog, form: str) -> list[P
 
 def classify(text: str, a: int, b: int) -> CallKind | None:
     """What ``text[a:b]`` (stripped) looks like: JSON calls, Python calls, or neither."""
-    a = _skip(text, a, b, " \t\r\n`")
+    a = skip_chars(text, a, b, " \t\r\n`")
     if a >= b:
         return None
     c = text[a]
     if c == "{":
         return "json"
     if c == "[":
-        nxt = _skip(text, a + 1, b, " \t\r\n")
+        nxt = skip_chars(text, a + 1, b, " \t\r\n")
         if nxt >= b or text[nxt] == "]" or _CALL_LIKE.match(text, nxt, b):
             return "ast"  # `[f(...)`, `[]`, or a list cut off after its bracket
         return "json" if text[nxt] == "{" else None
@@ -450,7 +448,7 @@ def _decode_body(
     """The calls in ``text[a:b]``: ``None`` when it holds nothing call-like, ``[]`` for an
     empty call list; raises `CallDecodeError` for call-like text that does not decode."""
     text = ctx.text
-    a = _skip(text, a, b, " \t\r\n")
+    a = skip_chars(text, a, b, " \t\r\n")
     if a >= b:
         return [] if in_marker else None
     reader = markup_reader(dialect, text, a, b, closed=closed) if in_marker else None
@@ -629,7 +627,7 @@ def decode_calls(
         return _result(ctx, calls, _dialect_name(kind), kind or "ast", spans, "fenced")
 
     # 3. The whole answer.
-    a = _skip(text, begin, len(text), " \t\r\n")
+    a = skip_chars(text, begin, len(text), " \t\r\n")
     whole_kind = classify(text, a, len(text))
     sub = _sub(ctx)
     try:
@@ -670,7 +668,7 @@ def _call_blocks(text: str, begin: int, skip: list[tuple[int, int]], dialect: st
 def _unmarked_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
     """Functionary's prompt ends with ``>>>``, so its first call opens the answer without one
     (``f\n{..}>>>g\n{..}``): that call is a block too (``all`` is its text recipient)."""
-    a = _skip(text, begin, blocks[0].start, " \t\r\n")
+    a = skip_chars(text, begin, blocks[0].start, " \t\r\n")
     m = _NAME_LINE_ARGS.match(text, a, blocks[0].start)
     if m is None or m.group(1) == "all":
         return blocks
@@ -760,7 +758,7 @@ _PROSE_CHECKS = {r.name: r.unclosed_is_prose for r in DIALECT_RECORDS if r.unclo
 
 def _has_words(text: str, a: int, b: int) -> bool:
     """Does ``text[a:b]`` hold anything but whitespace?"""
-    return _skip(text, a, b, " \t\r\n") < b
+    return skip_chars(text, a, b, " \t\r\n") < b
 
 
 def _prose_after_marker(text: str, block: Block) -> bool:
@@ -770,10 +768,10 @@ def _prose_after_marker(text: str, block: Block) -> bool:
     if block.closed or not _has_words(text, a, b):
         return False
     if block.dialect == "mistral":  # `[TOOL_CALLS] token starts...`: a name, then words
-        m = _MISTRAL_NAMED.match(text, _skip(text, a, b), b)
+        m = _MISTRAL_NAMED.match(text, skip_chars(text, a, b, _SEPARATORS), b)
         if m is None or m.group(3) is not None:
             return m is None and classify(text, a, b) is None
-        nxt = _skip(text, m.end(), b)
+        nxt = skip_chars(text, m.end(), b, _SEPARATORS)
         return nxt < b and text[nxt] not in "{["
     check = _PROSE_CHECKS.get(block.dialect)
     if check is not None:

@@ -23,7 +23,13 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     json_or_text,
     strict_json_at,
 )
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call,
+)
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["GLM_JSON_SEP", "glm_form", "read_glm_compact", "read_glm_json"]
@@ -31,7 +37,6 @@ __all__ = ["GLM_JSON_SEP", "glm_form", "read_glm_compact", "read_glm_json"]
 GLM_JSON_SEP = ">"
 """Between the function name and its JSON arguments in GLM-5.3-Flash's ``NAME>{..}``."""
 
-_NAME = re.compile(r"[A-Za-z_][\w.\-]*")
 _KEY = re.compile(r"[ \t\r\n]+([A-Za-z_][\w\-]*)[ \t]*=")
 """A compact argument's key, after the white space that separates it from what came before."""
 _WS = " \t\r\n"
@@ -41,16 +46,18 @@ def glm_form(text: str, a: int, b: int) -> str | None:
     """``glm_json`` when ``text[a:b]`` is ``NAME>{..}``, ``glm_compact`` when it is
     ``NAME key=value ..``, ``glm`` when it is GLM's pairs whose first key lost its opener
     (``NAME city</arg_key>..``), else ``None``."""
-    pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    pos = skip_chars(text, a, b)
+    m = TOOL_NAME.match(text, pos, b)
     if m is None:
         return None
     after = m.end()
-    if text.startswith(GLM_JSON_SEP, after) and text.startswith("{", _skip(text, after + 1, b)):
+    if text.startswith(GLM_JSON_SEP, after) and text.startswith(
+        "{", skip_chars(text, after + 1, b)
+    ):
         return "glm_json"
     if _KEY.match(text, after, b) is not None:
         return "glm_compact"
-    key = _NAME.match(text, _skip(text, after, b), b)
+    key = TOOL_NAME.match(text, skip_chars(text, after, b), b)
     if key is not None and text.startswith(ARG_KEY_CLOSE, key.end()):
         return "glm"
     return None
@@ -58,26 +65,26 @@ def glm_form(text: str, a: int, b: int) -> str | None:
 
 def read_glm_json(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
     """``NAME>{..}``: one call."""
-    pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    pos = skip_chars(text, a, b)
+    m = TOOL_NAME.match(text, pos, b)
     sep = -1 if m is None else text.find(GLM_JSON_SEP, m.end(), b)
     if m is None or sep != m.end():
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
     args, truncated = json_object(text, sep + 1, b, log, repr(m.group()))
     if truncated or (not closed and not text[a:b].rstrip().endswith("}")):
-        _cut(log, a)
+        drop_cut_call(log, a)
         return []
     return [ParsedCall(m.group(), args)]
 
 
 def read_glm_compact(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
     """``NAME key=value ..``: one call."""
-    pos = _skip(text, a, b)
-    m = _NAME.match(text, pos, b)
+    pos = skip_chars(text, a, b)
+    m = TOOL_NAME.match(text, pos, b)
     if m is None:
         raise CallDecodeError("json", "A GLM tool call without a function name.", a)
     if not closed:
-        _cut(log, a)
+        drop_cut_call(log, a)
         return []
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
@@ -98,7 +105,7 @@ def read_glm_compact(text: str, a: int, b: int, log: RepairLog, closed: bool) ->
 def _compact_value(text: str, pos: int, b: int) -> tuple[Any, str | None, int]:
     """The value at ``pos``, its raw text when it was bare (for the schemas to type), and
     where it ends."""
-    pos = _skip(text, pos, b, " \t")
+    pos = skip_chars(text, pos, b, " \t")
     c = text[pos] if pos < b else ""
     if c in '{["':
         try:
@@ -114,14 +121,3 @@ def _compact_value(text: str, pos: int, b: int) -> tuple[Any, str | None, int]:
     end = b if nxt is None else nxt.start()
     raw = text[pos:end].strip(_WS)
     return json_or_text(raw), raw, end
-
-
-def _skip(text: str, pos: int, stop: int, chars: str = _WS) -> int:
-    while pos < stop and text[pos] in chars:
-        pos += 1
-    return pos
-
-
-def _cut(log: RepairLog, pos: int) -> None:
-    log.truncated = True
-    log.add("truncated_call_dropped", pos)

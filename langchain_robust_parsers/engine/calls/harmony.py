@@ -20,6 +20,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import json_object, stri
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     ParsedCall,
+    drop_cut_call,
     invented_arguments,
 )
 from langchain_robust_parsers.engine.lexicon.markers import (
@@ -138,8 +139,7 @@ def read_harmony(
                         "json", f"Malformed arguments for {name!r} (repair {invented!r}).", body
                     )
             if truncated or (not ended and not text[body:stop].rstrip().endswith("}")):
-                log.truncated = True
-                log.add("truncated_call_dropped", pos)
+                drop_cut_call(log, pos)
                 cut += 1
                 if cut >= MAX_CUT_MESSAGES:
                     pos = len(text)

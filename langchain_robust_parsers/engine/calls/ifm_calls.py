@@ -18,7 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import arg_pairs, json_object, json_or_text
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -54,8 +58,7 @@ def read_ifm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Pa
         start = pos + len(IFM_CALL_OPEN)
         end = text.find(IFM_CALL_CLOSE, start, b)
         if end < 0 and not closed:
-            log.truncated = True
-            log.add("truncated_call_dropped", pos)
+            drop_cut_call(log, pos)
             break
         stop = b if end < 0 else end
         calls.extend(_call(text, start, stop, log, True))
@@ -74,8 +77,7 @@ def _call(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Parse
 
         value, truncated = json_object(text, a, b, log, "an IFM call")
         if truncated and not closed:
-            log.truncated = True
-            log.add("truncated_call_dropped", a)
+            drop_cut_call(log, a)
             return []
         got = calls_from_json(value, log, a, in_marker=True)
         if got is None:
@@ -88,8 +90,7 @@ def _call(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Parse
         raise CallDecodeError("json", "An IFM tool call without a function name.", a)
     if first < 0:
         if not closed:
-            log.truncated = True
-            log.add("truncated_call_dropped", a)
+            drop_cut_call(log, a)
             return []
         return [ParsedCall(name, {})]
     pairs = arg_pairs(text, first, b, name, IFM_ARG_TAGS, None if closed else log, log)

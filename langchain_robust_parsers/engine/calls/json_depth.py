@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 
+from langchain_robust_parsers.engine.value_depth import MAX_VALUE_DEPTH
+
 __all__ = ["MAX_JSON_DEPTH", "json_too_deep", "open_at_end"]
 
-MAX_JSON_DEPTH = 100
-"""A JSON call payload that fails strict decoding and nests deeper than this is refused before
-the lenient engine sees it: no tool call nests that deep, and a flood of ``[{`` would cost the
-engine time for nothing."""
+MAX_JSON_DEPTH = MAX_VALUE_DEPTH
+"""A JSON call payload that fails strict decoding and nests deeper than the lenient engine
+builds (the readers' one bound, `value_depth`) is refused before the engine sees it: a flood
+of ``[{`` would cost the engine time for nothing."""
 
 _DEPTH_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])')
 

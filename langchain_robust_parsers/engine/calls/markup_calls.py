@@ -23,9 +23,15 @@ import json
 import re
 from typing import Any
 
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call as _cut,
+)
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import decode
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars as _skip_ws
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -105,19 +111,12 @@ GEMMA_ESCAPE = "<escape>"
 _ATTR = re.compile(r"""([\w:\-]+)[ \t]*=[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _NAME_ONLY = re.compile(r"""[ \t]+name[ \t]*=[ \t]*"([^"]*)"[ \t]*""")
 """A tag head holding only ``name="NAME"``: the same value `_ATTR` would read."""
-_IDENT = re.compile(r"[^\W\d][\w.\-]*")
-"""A tool name: a letter of any script or `_`, then word characters, `.` or `-`."""
+_IDENT = TOOL_NAME
 _STRICT = json.JSONDecoder()
 _WS = " \t\r\n"
 _JSON_STARTS = frozenset('-0123456789[{"tfn')
 _JSON_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 """A JSON integer exactly as ``json.loads`` reads one (no ``+``, no leading zero)."""
-
-
-def _skip_ws(text: str, pos: int, stop: int) -> int:
-    while pos < stop and text[pos] in _WS:
-        pos += 1
-    return pos
 
 
 def layout_trimmed(value: str) -> str:
@@ -178,11 +177,6 @@ def json_object(
     if not isinstance(value, dict):
         raise CallDecodeError("json", f"Arguments for {what} are not a JSON object.", a)
     return value, truncated
-
-
-def _cut(log: RepairLog, pos: int) -> None:
-    log.truncated = True
-    log.add("truncated_call_dropped", pos)
 
 
 # ----------------------------------------------------------------------------- elements

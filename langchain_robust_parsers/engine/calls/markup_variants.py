@@ -30,7 +30,13 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     json_object,
     read_gemma,
 )
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call,
+)
+from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME
+from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -45,7 +51,6 @@ __all__ = [
     "read_hunyuan",
 ]
 
-_IDENT = re.compile(r"[A-Za-z_][\w.\-]*")
 _SUFFIX = re.compile(r":[^\s<>]{1,64}")
 """A checkpoint suffix of HY v4's tags (a colon and a short hash); bounded, no nesting."""
 _WS = " \t\r\n"
@@ -54,30 +59,19 @@ HY_SEP = "<tool_sep>"
 _GEMMA4_QUOTE = '<|"|>'
 
 
-def _skip_ws(text: str, pos: int, stop: int) -> int:
-    while pos < stop and text[pos] in _WS:
-        pos += 1
-    return pos
-
-
-def _cut(log: RepairLog, pos: int) -> None:
-    log.truncated = True
-    log.add("truncated_call_dropped", pos)
-
-
 # ----------------------------------------------------------------------------- Hunyuan
 
 
 def is_hunyuan_body(text: str, a: int, b: int) -> bool:
     """Does a ``<tool_calls>`` body hold Hunyuan's ``<tool_call>`` elements (rather than the
     JSON list of Hunyuan A13B, Jamba and MiniMax-M1)?"""
-    return text.startswith("<tool_call", _skip_ws(text, a, b))
+    return text.startswith("<tool_call", skip_chars(text, a, b))
 
 
 def is_hunyuan_call(text: str, a: int, b: int) -> bool:
     """Is a ``<tool_call>`` body HY v3's ``NAME<tool_sep>..`` (read alone when the answer was
     cut off before the outer ``</tool_calls>``)?"""
-    m = _IDENT.match(text, _skip_ws(text, a, b), b)
+    m = TOOL_NAME.match(text, skip_chars(text, a, b), b)
     return m is not None and text.startswith(HY_SEP, m.end())
 
 
@@ -85,19 +79,19 @@ def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> 
     """Hunyuan's ``<tool_call{S}>NAME[<tool_sep>]<arg_key{S}>k</arg_key{S}><arg_value{S}>v
     </arg_value{S}></tool_call{S}>`` elements, ``S`` the tags' suffix (none, or HY v4's
     ``:HASH``); the body may start at the outer ``<tool_calls{S}>`` tag."""
-    pos = _skip_ws(text, a, b)
+    pos = skip_chars(text, a, b)
     suffix = ""
     if text.startswith("<tool_calls", pos):
         m = _SUFFIX.match(text, pos + len("<tool_calls"), b)
         suffix = m.group() if m is not None else ""
         head_end = text.find(">", pos, b)
         if head_end < 0:
-            _cut(log, pos)
+            drop_cut_call(log, pos)
             return []
         pos = head_end + 1
     elif not text.startswith("<tool_call", pos):  # the body of one <tool_call> block
         if not closed:
-            _cut(log, pos)
+            drop_cut_call(log, pos)
             return []
         return [_hunyuan_call(text, pos, b, "")]
     else:
@@ -112,7 +106,7 @@ def read_hunyuan(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> 
         body = start + len(opener)
         end = text.find(closer, body, stop)
         if end < 0 and not (closed and outer_end >= 0):
-            _cut(log, start)  # the answer ends inside this call
+            drop_cut_call(log, start)  # the answer ends inside this call
             break
         end = stop if end < 0 else end
         calls.append(_hunyuan_call(text, body, end, suffix))
@@ -133,7 +127,7 @@ def _hunyuan_call(text: str, a: int, b: int, suffix: str) -> ParsedCall:
     name_end = b if first < 0 else first
     sep = text.find(HY_SEP, a, name_end)
     name = text[a : name_end if sep < 0 else sep].strip()
-    if not _IDENT.fullmatch(name):
+    if not TOOL_NAME.fullmatch(name):
         raise CallDecodeError("json", "A Hunyuan tool call without a function name.", a)
     # The caller hands over only calls read whole: an unfinished pair is an error here.
     tags = (
@@ -167,7 +161,7 @@ def read_gemma4(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> l
 def functionary_unclosed_is_prose(text: str, a: int, b: int) -> bool:
     """An unclosed ``>>>`` is a Functionary message only as ``>>>NAME`` and a line break;
     otherwise it is an arrow in prose."""
-    m = _IDENT.match(text, a, b)
+    m = TOOL_NAME.match(text, a, b)
     if m is None:
         return True
     nxt = m.end()
@@ -186,7 +180,7 @@ def read_functionary(
 ) -> list[ParsedCall]:
     """One ``>>>`` message of Functionary v3.2: ``NAME\\n{..}``; ``all\\n..`` is text for the
     user (no call); ``python\\n..`` is code, passed as ``{"code": ..}``."""
-    m = _IDENT.match(text, a, b)
+    m = TOOL_NAME.match(text, a, b)
     if m is None:
         raise CallDecodeError("json", "A Functionary message without a recipient.", a)
     name = m.group()
@@ -196,21 +190,21 @@ def read_functionary(
     while pos < b and text[pos] in " \t":
         pos += 1
     if pos >= b:
-        _cut(log, a)
+        drop_cut_call(log, a)
         return []
     if text[pos] == "\n":
         pos += 1
     if name == "python":
         return [ParsedCall(name, {"code": text[pos:b].strip()})]
-    start = _skip_ws(text, pos, b)
+    start = skip_chars(text, pos, b)
     if start >= b or text[start] != "{":
         if start >= b and not closed:
-            _cut(log, a)
+            drop_cut_call(log, a)
             return []
         raise CallDecodeError("json", f"Invalid arguments for {name!r}: expected a JSON object.", a)
     args, truncated = json_object(text, start, b, log, repr(name))
     if truncated:
-        _cut(log, a)
+        drop_cut_call(log, a)
         return []
     return [ParsedCall(name, args)]
 
@@ -223,15 +217,15 @@ def read_cwm(text: str, a: int, b: int, log: RepairLog, *, closed: bool) -> list
     word of the body, its arguments are the rest as a JSON object, else ``{"command": rest}``;
     without the ``>`` (``<tool: python print(1)</tool>``) the label is the name."""
     if not closed:
-        _cut(log, a)
+        drop_cut_call(log, a)
         return []
-    label = _IDENT.match(text, _skip_ws(text, a, b), b)
+    label = TOOL_NAME.match(text, skip_chars(text, a, b), b)
     if label is None:
         raise CallDecodeError("json", "A <tool:> block without a label.", a)
-    after = _skip_ws(text, label.end(), b)
+    after = skip_chars(text, label.end(), b)
     if after < b and text[after] == ">":
-        body = _skip_ws(text, after + 1, b)
-        m = _IDENT.match(text, body, b)
+        body = skip_chars(text, after + 1, b)
+        m = TOOL_NAME.match(text, body, b)
         if m is None:
             raise CallDecodeError("json", "A <tool:> block without a tool name.", body)
         name, rest = m.group(), text[m.end() : b].strip()

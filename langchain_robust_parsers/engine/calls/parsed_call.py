@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
@@ -19,9 +20,18 @@ __all__ = [
     "CallKind",
     "DecodedCalls",
     "ParsedCall",
+    "drop_cut_call",
     "invented_arguments",
     "whole_before_cut",
 ]
+
+
+def drop_cut_call(log: RepairLog, pos: int) -> None:
+    """The answer ends inside the call at ``pos``: the call is dropped (its arguments are not
+    known), and the log says the answer was cut (``truncated_call_dropped``)."""
+    log.truncated = True
+    log.add("truncated_call_dropped", pos)
+
 
 CallKind = Literal["ast", "json"]
 """What the text was taken for: Python call syntax (``ast``) or a JSON dialect (``json``). It

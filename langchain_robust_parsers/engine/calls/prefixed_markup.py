@@ -25,7 +25,11 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     layout_trimmed,
     read_elements,
 )
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
@@ -52,11 +56,6 @@ _NAME_ATTR = re.compile(r"""name\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _STRING_ATTR = re.compile(r"""string\s*=\s*["']?(true|false)""")
 _NS_TAG = re.compile(r"<(/?)([^<>\s/]+)([^<>]*)>")
 """A tag right after MiniMax M3's namespace token: closing slash, name, attributes."""
-
-
-def _cut(log: RepairLog, pos: int) -> None:
-    log.truncated = True
-    log.add("truncated_call_dropped", pos)
 
 
 def _attr_name(head: str) -> str | None:
@@ -111,7 +110,7 @@ def read_dsml_spaced(
         head_end = text.find(">", pos, b)
         close = text.find(closer, head_end, b) if head_end >= 0 else -1
         if head_end < 0 or (close < 0 and not closed):
-            _cut(log, pos)
+            drop_cut_call(log, pos)
             break
         name = _attr_name(text[pos:head_end])
         if not name:
@@ -121,7 +120,7 @@ def read_dsml_spaced(
         if body.startswith("{"):
             args, truncated = json_object(text, head_end + 1, stop, log, repr(name))
             if truncated:
-                _cut(log, pos)
+                drop_cut_call(log, pos)
                 break
             calls.append(ParsedCall(name, args))
         else:
@@ -213,7 +212,7 @@ def read_minimax_ns(
                 break
         complete = complete and i < len(tags) and tags[i][1] == _INVOKE
         if not complete and not closed:
-            _cut(log, start)
+            drop_cut_call(log, start)
             break
         calls.append(ParsedCall(name, args, raw=raws))
         i += 1

@@ -23,7 +23,7 @@ comparison, anything else
 Hostile text stays cheap: `scan_shape` bounds the nesting a tree can have before
 ``ast.parse`` sees the text (``ast.parse`` itself raises ``MemoryError`` on 100 000 unary minus
 signs and ``RecursionError`` on a chain of 100 000 ``+1``), everything ``ast.parse`` can raise is
-caught, and resolution is bounded by `MAX_VALUE_DEPTH`.
+caught, and resolution is bounded by `MAX_ARGUMENT_DEPTH`.
 """
 
 from __future__ import annotations
@@ -38,15 +38,17 @@ from typing import Any, Literal
 
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
 from langchain_robust_parsers.engine.calls.python_repair import restored_keyword, tolerant_source
+from langchain_robust_parsers.engine.lexicon.literals import JSON_LITERALS
+from langchain_robust_parsers.engine.lexicon.names import PYTHON_CALLEE_PATTERN
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
+    "MAX_ARGUMENT_DEPTH",
     "MAX_ARITH_DEPTH",
     "MAX_INT_BITS",
     "MAX_LITERAL_INT_BITS",
     "MAX_REPEAT_CHARS",
     "MAX_SYNTAX_DEPTH",
-    "MAX_VALUE_DEPTH",
     "PROSE_SCAN_BUDGET",
     "CallSyntaxError",
     "CodeNotCallsError",
@@ -69,7 +71,7 @@ and chained calls, summed along the deepest path (`scan_shape`). A call list fro
 nests a few levels; ``ast.parse`` fails with ``MemoryError`` or ``RecursionError`` somewhere past
 a few thousand, after spending time and memory on it."""
 
-MAX_VALUE_DEPTH = 64
+MAX_ARGUMENT_DEPTH = 64
 """Containers and nested calls resolved inside one argument; deeper is an error. Resolution
 recurses once per level, so this keeps it far from Python's recursion limit."""
 
@@ -343,8 +345,6 @@ def evaluate_arithmetic(node: ast.AST, depth: int = 0) -> Any:
 
 # ----------------------------------------------------------------------------- resolution
 
-JSON_NAMES: dict[str, Any] = {"true": True, "false": False, "null": None}
-"""Bare names that mean JSON literals (models mix the two syntaxes)."""
 
 GEMINI_PREFIX = "default_api."
 """Gemini writes ``default_api.get_weather(...)`` (often inside ``print(...)``) in its
@@ -354,7 +354,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class _TooDeep(Exception):
-    """A value nested past `MAX_VALUE_DEPTH`."""
+    """A value nested past `MAX_ARGUMENT_DEPTH`."""
 
 
 class _Source:
@@ -434,7 +434,7 @@ class _Resolver:
 
     def value(self, node: ast.AST, depth: int) -> Any:
         """The value of an argument node (see the module's table); raises ``_TooDeep``."""
-        if depth > MAX_VALUE_DEPTH:
+        if depth > MAX_ARGUMENT_DEPTH:
             raise _TooDeep
         if isinstance(node, ast.Constant):
             value = node.value
@@ -444,7 +444,7 @@ class _Resolver:
                 return self.source.raw(node)
             return value
         if isinstance(node, ast.Name):
-            return JSON_NAMES.get(node.id, node.id)
+            return JSON_LITERALS.get(node.id, node.id)  # models mix the two syntaxes
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return [self.value(e, depth + 1) for e in node.elts]
         if isinstance(node, ast.Dict):
@@ -774,7 +774,7 @@ def _resolve_all(nodes: list[ast.Call], resolver: _Resolver, calls: list[ParsedC
         _resolve(nodes, resolver, calls)
     except _TooDeep:
         raise CallDecodeError(
-            "ast", f"Arguments nested deeper than {MAX_VALUE_DEPTH} levels", resolver.pos
+            "ast", f"Arguments nested deeper than {MAX_ARGUMENT_DEPTH} levels", resolver.pos
         ) from None
     except RecursionError:  # a guard: the bounds above should make this unreachable
         raise CallDecodeError("ast", "Arguments nested too deeply", resolver.pos) from None
@@ -804,7 +804,7 @@ def has_keywords(text: str, start: int, stop: int) -> bool:
 
 # ----------------------------------------------------------------------------- prose
 
-_CALL_START = re.compile(r"(?<![\w.])(?:\[[ \t\r\n]*)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(")
+_CALL_START = re.compile(r"(?<![\w.])(?:\[[ \t\r\n]*)?" + PYTHON_CALLEE_PATTERN + r"\(")
 _LINE_LABEL = re.compile(r"[ \t]*(?:[-*>+][ \t]*|\d{1,3}[.)][ \t]*|[A-Za-z][\w ]{0,30}:[ \t]*)?")
 
 

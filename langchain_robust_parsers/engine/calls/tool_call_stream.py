@@ -89,6 +89,7 @@ class StreamedCall:
     __slots__ = (
         "_pending",
         "_reparse",
+        "args_closed",
         "args_seen",
         "args_version",
         "cache",
@@ -109,6 +110,8 @@ class StreamedCall:
         self.name = ""
         self.has_function = False
         self.args_seen = False
+        self.args_closed = False
+        """The argument text so far ends with a closer: no scalar at its end is still growing."""
         self.decoder: JsonValueStream | None = None
         """The decoder of the argument text, made when the first text arrives."""
         self._pending: list[str] = []
@@ -146,8 +149,16 @@ class StreamedCall:
         if stream is None:
             stream = self.decoder = JsonValueStream(self._reparse)
         value = stream.push(args)
+        tail = args.rstrip()
+        closed = self.args_closed if not tail else tail[-1] in "}]"
         if value is None:
+            if closed and not self.args_closed:  # the last number is whole now
+                self.args_closed = True
+                self.version += 1
+                return True
+            self.args_closed = closed
             return False
+        self.args_closed = closed
         self.value = value
         self.args_version += 1
         self.version += 1

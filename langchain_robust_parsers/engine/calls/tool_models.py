@@ -17,6 +17,7 @@ from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     WorkingCall,
 )
 from langchain_robust_parsers.engine.model_validation import has_required_fields, validate_model
+from langchain_robust_parsers.engine.partial_models import validated_prefix
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 
@@ -67,7 +68,8 @@ def call_models(
                 call.raw_args_text(),
             )
         if partial:
-            model = partial_model(call, tool)
+            open_end = not call.state.args_closed if call.state else call is calls[-1]
+            model = partial_model(call, tool, open_end=open_end)
             if model is not None:
                 models.append(model)
             continue
@@ -75,30 +77,32 @@ def call_models(
     return models
 
 
-def partial_model(call: WorkingCall, tool: type[Any]) -> Any:
-    """The model a partial call validates to, or ``None``; cached per streamed version. A
-    call lacking a required field is skipped without validating (most partials do)."""
+def _validated(tool: type[Any], args: Any) -> Any:
+    """``args`` validated into ``tool``, or ``None``. A value lacking a required field is
+    skipped without validating (most partials do)."""
+    if not isinstance(args, dict) or not has_required_fields(tool, args):
+        return None
+    try:
+        return validate_model(tool, args)
+    # User code: pydantic wraps a validator's ValueError and AssertionError, but a validator
+    # may raise anything; a partial is then simply not shown yet.
+    except Exception:
+        return None
+
+
+def partial_model(call: WorkingCall, tool: type[Any], *, open_end: bool = True) -> Any:
+    """The model a partial call validates to, or ``None``; cached per streamed version. The
+    arguments of a call still being written (``open_end``: its text does not end with a
+    closer) follow the one rule for typed partial values (`validated_prefix`): a number at
+    their end is not shown until it is whole, as in the Pydantic parser's stream."""
     state = call.state
-    if (
-        state is not None
-        and isinstance(state.cache, tuple)
-        and state.cache[0]
-        == (
-            state.version,
-            tool,
-        )
-    ):
+    key = (state.version if state is not None else None, tool, open_end)
+    if state is not None and isinstance(state.cache, tuple) and state.cache[0] == key:
         return state.cache[1]
-    model = None
-    if has_required_fields(tool, call.args):
-        try:
-            model = validate_model(tool, call.args)
-        # User code: pydantic wraps a validator's ValueError and AssertionError, but a
-        # validator may raise anything; a partial is then simply not shown yet.
-        except Exception:
-            model = None
+    validate = functools.partial(_validated, tool)
+    model = validated_prefix(validate, call.args) if open_end else validate(call.args)
     if state is not None:
-        state.cache = ((state.version, tool), model)
+        state.cache = (key, model)
     return model
 
 

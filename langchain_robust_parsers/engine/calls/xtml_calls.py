@@ -22,7 +22,11 @@ import re
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_or_text
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, ParsedCall
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    ParsedCall,
+    drop_cut_call,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["XTML_CLOSE", "XTML_OPEN", "read_xtml"]
@@ -91,8 +95,7 @@ def read_xtml(text: str, a: int, b: int, log: RepairLog, closed: bool = True) ->
         limit = b if nxt < 0 else nxt
         close = text.rfind(_CALL_CLOSE, head_end, limit) if head_end >= 0 else -1
         if head_end < 0 or (close < 0 and not closed):
-            log.truncated = True
-            log.add("truncated_call_dropped", pos)
+            drop_cut_call(log, pos)
             break
         attrs = _attrs(text[pos + len(_CALL_OPEN) : head_end])
         name = attrs.get("tool")
@@ -100,8 +103,7 @@ def read_xtml(text: str, a: int, b: int, log: RepairLog, closed: bool = True) ->
             raise CallDecodeError("json", "A call element without a tool name.", pos)
         args, raws, cut = _arguments(text, head_end + len(_SEP), limit if close < 0 else close, log)
         if cut and not closed:
-            log.truncated = True
-            log.add("truncated_call_dropped", pos)
+            drop_cut_call(log, pos)
             break
         calls.append(ParsedCall(name, args, raw=raws))
         pos = nxt

@@ -19,6 +19,12 @@ from itertools import accumulate, islice, repeat
 from operator import add
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.lexicon.escapes import escaped_at
+from langchain_robust_parsers.engine.lexicon.literals import (
+    JSON_LITERALS,
+    PYTHON_LITERALS,
+    PYTHON_TO_JSON,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_BULK_CHARS = 20_000_000
@@ -68,6 +74,7 @@ _KEY_BEFORE_COLON = re.compile(
     if sys.version_info >= (3, 11)
     else r"([A-Za-z_][A-Za-z0-9_]*)(?=[ \t]*:)"
 )
+
 _SPACE_RUN = "[ \t\r\n]*+" if sys.version_info >= (3, 11) else "[ \t\r\n]*"
 """Whitespace not given back once read (a possessive run where the regex engine has it, 3.11+):
 a comma followed by an indented line fails after one pass over the indentation, not one per
@@ -80,7 +87,7 @@ _SINGLE_QUOTE = re.compile("'")
 _COLON_AFTER_WORD = re.compile(r":(?<=[A-Za-z0-9_ \t]:)")
 """The colon of a key that may be unquoted; a quoted key's colon follows a quote and is skipped
 by the one look-behind."""
-_COMMENT_OR_PY_WORD = re.compile(r"#|//|True|False|None")
+_COMMENT_OR_PY_WORD = re.compile("#|//|" + "|".join(PYTHON_LITERALS))
 _SINGLE_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 SPARSE_CHARS_PER_FIX = 200
@@ -94,9 +101,13 @@ _QUOTE_MASK = "\x02"
 _MARK = "\x00"
 """Stands for a double-quoted string in the joined outside text; a document holding it between
 strings takes the general route."""
-_PY_JSON = {"True": "true", "False": "false", "None": "null"}
-_JSON_WORDS = frozenset(("true", "false", "null"))
-_HINTS = re.compile(r"""['#]|//|\b(?:True|False|None)\b|,[ \t\r\n]*[}\]]|[{,][ \t\r\n]*[A-Za-z_]""")
+_PY_JSON = PYTHON_TO_JSON
+_JSON_WORDS = frozenset(JSON_LITERALS)
+_HINTS = re.compile(
+    r"""['#]|//|\b(?:"""
+    + "|".join(PYTHON_LITERALS)
+    + r""")\b|,[ \t\r\n]*[}\]]|[{,][ \t\r\n]*[A-Za-z_]"""
+)
 """A defect the rewrite can fix; without one the rewrite is not tried."""
 
 
@@ -130,10 +141,8 @@ def _unclosed(token: str) -> bool:
     last = len(token) - 1
     if last < 1 or token[last] != token[0]:
         return True
-    k = last
-    while k > 1 and token[k - 1] == "\\":
-        k -= 1
-    return (last - k) % 2 == 1
+    # Most tokens end in a quote after another character: the run is looked at only after one.
+    return token[last - 1] == "\\" and escaped_at(token, last, 1)
 
 
 def _split_tokens(text: str, quotes: str) -> list[str]:
@@ -357,14 +366,10 @@ def _restore(outside: list[str], bodies: list[str]) -> str:
 def _has_python_word(text: str) -> bool:
     """``True``, ``False`` or ``None`` in ``text``; their capitals are looked for first, one
     character at a time being much the fastest search."""
-    return (
-        ("T" in text and "True" in text)
-        or ("F" in text and "False" in text)
-        or ("N" in text and "None" in text)
-    )
+    return any(word[0] in text and word in text for word in PYTHON_LITERALS)
 
 
-_PY_WORD = {"T": "True", "F": "False", "N": "None"}
+_PY_WORD = {word[0]: word for word in PYTHON_LITERALS}
 
 
 def _candidates(chunk: str) -> list[tuple[int, str]] | None:
@@ -388,12 +393,8 @@ def _escaped_quotes(chunk: str) -> list[int]:
     out = []
     for m in _ESCAPED_QUOTE.finditer(chunk):
         i = m.start()
-        if i and chunk[i - 1] == "\\":  # `\\"`: count the whole run
-            k = i - 1
-            while k and chunk[k - 1] == "\\":
-                k -= 1
-            if (i - k) % 2:
-                continue
+        if i and chunk[i - 1] == "\\" and escaped_at(chunk, i):  # `\\\"`: itself escaped
+            continue
         out.append(i + 1)
     return out
 
@@ -494,13 +495,8 @@ def _plain_quotes(chunk: str) -> bool:
     """No escaped quote (an escaped backslash is fine: JSON reads it alike) and no mask."""
     if _QUOTE_MASK in chunk:
         return False
-    for m in _ESCAPED_ANY_QUOTE.finditer(chunk):
-        i = k = m.start()
-        while k and chunk[k - 1] == "\\":
-            k -= 1
-        if (i - k) % 2 == 0:  # an odd run of backslashes: the quote is escaped
-            return False
-    return True
+    # A backslash before a quote must itself be escaped: then the quote is not.
+    return all(escaped_at(chunk, m.start()) for m in _ESCAPED_ANY_QUOTE.finditer(chunk))
 
 
 def _rewrite_single_quoted(

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-_COMPLETABLE: dict[str, Any] = {"true": True, "false": False, "null": None}
+from langchain_robust_parsers.engine.lexicon.literals import JSON_LITERALS
+
+_COMPLETABLE: dict[str, Any] = JSON_LITERALS
 """JSON's literals: the words a cut prefix may complete to."""
 
 _OTHER_WORD_STARTS = ("f", "fr", "rf", "b", "br", "rb", "r", "u", "new")

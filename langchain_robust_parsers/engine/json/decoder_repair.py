@@ -21,6 +21,7 @@ from typing import Any
 from pydantic_core import from_json
 
 from langchain_robust_parsers.engine.lexicon.escapes import unfinished_escape_start
+from langchain_robust_parsers.engine.lexicon.literals import PYTHON_TO_JSON
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 MAX_DECODER_REPAIRS = 12
@@ -34,8 +35,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WS_BEFORE = re.compile(r"[ \t\r\n]*\Z")
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
 _IDENTIFIER_KEY = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)([ \t]*:)")
-_PY_LITERAL = re.compile(r"(True|False|None)\b")
-_PY_LITERAL_JSON = {"True": "true", "False": "false", "None": "null"}
+_PY_LITERAL = re.compile("(" + "|".join(PYTHON_TO_JSON) + r")\b")
 
 
 class _Edit:
@@ -129,7 +129,7 @@ def _fix_python_literal(text: str, pos: int) -> Fix | None:
     m = _PY_LITERAL.match(text, pos)
     if m is None:
         return None
-    return ("python_literal", pos, m.end(), _PY_LITERAL_JSON[m.group(1)])
+    return ("python_literal", pos, m.end(), PYTHON_TO_JSON[m.group(1)])
 
 
 _ESCAPED_QUOTE_LIKE = frozenset("'„“”‘’")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from langchain_robust_parsers.engine.json.over_escaped import read_over_escaped
+from langchain_robust_parsers.engine.lexicon.escapes import escaped_at
 
 _QUOTES = "\"'"
 _OPENERS = "{[("
@@ -41,10 +42,7 @@ def _string_end(src: str, i: int, stop: int) -> int:
         j = src.find(quote, j, stop)
         if j < 0:
             return stop
-        k = j
-        while k > i + 1 and src[k - 1] == "\\":
-            k -= 1
-        if (j - k) % 2 == 0:
+        if src[j - 1] != "\\" or not escaped_at(src, j, i + 1):  # most quotes: no backslash
             return j + 1
         j += 1
 

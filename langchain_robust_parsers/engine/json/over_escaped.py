@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from langchain_robust_parsers.engine.lexicon.escapes import unfinished_escape_start
+from langchain_robust_parsers.engine.lexicon.escapes import escaped_at, unfinished_escape_start
 
 ESCAPED_QUOTE = '\\"'
 """How a quote is written in JSON printed inside a JSON string, the way over-escaped answers
@@ -68,10 +68,7 @@ def _has_bare_quote(src: str, start: int, end: int) -> bool:
     """True when ``src[start:end]`` holds a quote no backslash escapes."""
     q = src.find('"', start, end)
     while q >= 0:
-        k = q
-        while k > start and src[k - 1] == "\\":
-            k -= 1
-        if (q - k) % 2 == 0:
+        if not escaped_at(src, q, start):
             return True
         q = src.find('"', q + 1, end)
     return False

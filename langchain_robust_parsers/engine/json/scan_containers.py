@@ -16,12 +16,10 @@ from langchain_robust_parsers.engine.json.scan_lexicon import (
     more_members_follow,
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.value_depth import MAX_VALUE_DEPTH
 
-MAX_DEPTH = 256
-"""Deepest nesting the lenient readers build. ``copy.deepcopy`` and ``pickle`` spend about two
-Python frames a level, so a 500-deep value already fails them at the top of a script under
-CPython's default recursion limit (1000); 256 leaves room for the caller's own stack (LangChain
-runnables, tracing, test runners). Model answers nest a few levels, rarely twenty."""
+MAX_DEPTH = MAX_VALUE_DEPTH
+"""Deepest nesting the lenient readers build (the readers' one bound, `value_depth`)."""
 
 
 WINDOW_CUT_SLACK = 6

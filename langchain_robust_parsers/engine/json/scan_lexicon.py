@@ -9,6 +9,12 @@ import re
 from typing import Any
 
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.lexicon.literals import (
+    JSON_LITERALS as _JSON_WORDS,
+    MODEL_LITERALS,
+    NONFINITE_LITERALS,
+    PYTHON_LITERALS,
+)
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 _ODD_SPACES = "\u1680\u180e\u2000-\u200b\u202f\u205f\u3000\ufeff"
@@ -86,20 +92,11 @@ _RUNS: dict[str, re.Pattern[str]] = {
 
 
 _LITERALS: dict[str, tuple[Any, bool]] = {
-    # word -> (value, is a repair)
-    "true": (True, False),
-    "false": (False, False),
-    "null": (None, False),
-    "True": (True, True),
-    "False": (False, True),
-    "None": (None, True),
-    "TRUE": (True, True),
-    "FALSE": (False, True),
-    "NULL": (None, True),
-    "Null": (None, True),
-    "NaN": (float("nan"), False),
-    "Infinity": (float("inf"), False),
-    "undefined": (None, True),
+    # word -> (value, is a repair); ``-Infinity`` is read as a sign and a word
+    **{word: (value, False) for word, value in _JSON_WORDS.items()},
+    **{word: (value, True) for word, value in PYTHON_LITERALS.items()},
+    **{word: (value, True) for word, value in MODEL_LITERALS.items()},
+    **{word: (value, False) for word, value in NONFINITE_LITERALS.items() if word[0] != "-"},
 }
 
 

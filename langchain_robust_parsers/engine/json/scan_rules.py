@@ -65,6 +65,7 @@ from langchain_robust_parsers.engine.json.scan_strings import (
     key_in_unclosed_string,
     scan_string,
 )
+from langchain_robust_parsers.engine.lexicon.literals import PYTHON_LITERALS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 VALUE, KEY, AFTER, COMPLETE, DONE = range(5)
@@ -410,7 +411,9 @@ def ellipsis(scan: Scan, pos: int, c: str) -> Step | None:
 
 
 _SET_ITEM = re.compile(
-    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|True|False|None)[ \t\r\n]*([,}])"
+    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|"
+    + "|".join(PYTHON_LITERALS)
+    + r")[ \t\r\n]*([,}])"
 )
 """The first item of a Python set of numbers or literals (``{1, 2}``, ``{None}``) and what follows
 it; a bare word is not one (``{name}`` in prose is a placeholder)."""

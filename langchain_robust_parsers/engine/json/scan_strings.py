@@ -35,6 +35,7 @@ from langchain_robust_parsers.engine.lexicon.escapes import (
     join_surrogates,
     unfinished_escape_start,
 )
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 _DOUBLED_KEY = re.compile(r'"[ \t]*[^"\s:,{}\[\]][^"\n:,{}\[\]]*"[ \t]*:')
@@ -243,10 +244,10 @@ def scan_string(
             parts.append(c)
             pos += 1
         elif c == "`":
-            if src.startswith("```", pos) and _fence_ends_string(src, pos, end):
+            if src.startswith(_TICK_FENCE, pos) and _fence_ends_string(src, pos, end):
                 # The closing fence came before the closing quote: the string ends here.
                 return "".join(parts), pos, True
-            fenced = fenced or src.startswith("```", pos)
+            fenced = fenced or src.startswith(_TICK_FENCE, pos)
             parts.append(c)
             pos += 1
         else:
@@ -401,9 +402,14 @@ def key_in_unclosed_string(src: str, stop: int, text: str) -> tuple[int, int] | 
     return comma, stop - tail
 
 
+_TICK_FENCE = FENCE_MARKS[0]
+"""A backtick fence run: a model that closes its fence before the string's quote ends the
+string there."""
+
+
 def _fence_ends_string(src: str, pos: int, end: int) -> bool:
     """True when a fence at ``pos`` closes the document: only closers and space follow it."""
-    rest = src[pos + 3 : end].strip(" \t\r\n`")
+    rest = src[pos + len(_TICK_FENCE) : end].strip(" \t\r\n`")
     return rest == "" or all(ch in "}]" for ch in rest)
 
 

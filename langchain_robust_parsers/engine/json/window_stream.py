@@ -34,6 +34,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
     partial_value,
 )
 from langchain_robust_parsers.engine.json.snapshot_policy import snapshot_waits
+from langchain_robust_parsers.engine.lexicon.escapes import escaped_at
 
 WINDOW_MAX_SIZE = 2048
 """Characters of the open element past which it is no longer re-read on every chunk (a long
@@ -384,15 +385,11 @@ class WindowDecoder:
         start = i
         while True:
             j = chunk.find('"', i)
-            stop = n if j < 0 else j
-            k = stop
-            while k > start and chunk[k - 1] == "\\":
-                k -= 1
             if j < 0:
                 self._in_string = True
-                self._escape = (n - k) % 2 == 1
+                self._escape = escaped_at(chunk, n, start)
                 return n
-            if (j - k) % 2 == 0:
+            if chunk[j - 1] != "\\" or not escaped_at(chunk, j, start):  # most: no backslash
                 self._in_string = False
                 return j + 1
             i = j + 1

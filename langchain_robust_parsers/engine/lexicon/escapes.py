@@ -11,6 +11,8 @@ __all__ = [
     "MAX_UNFINISHED_ESCAPE",
     "MODEL_ESCAPES",
     "SIMPLE_ESCAPES",
+    "backslashes_before",
+    "escaped_at",
     "is_high_surrogate",
     "is_low_surrogate",
     "join_surrogates",
@@ -58,19 +60,28 @@ def join_surrogates(high: int, low: int) -> int:
     return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
 
 
-def _escapes(text: str, k: int, start: int) -> bool:
-    """Does the backslash at ``k`` start an escape (an even run of backslashes before it)?"""
-    i = k
+def backslashes_before(text: str, pos: int, start: int = 0) -> int:
+    """How many backslashes run up to ``text[pos]`` (not counting any before ``start``)."""
+    i = pos
     while i > start and text[i - 1] == "\\":
         i -= 1
-    return (k - i) % 2 == 0
+    return pos - i
+
+
+def escaped_at(text: str, pos: int, start: int = 0) -> bool:
+    """Is the character at ``pos`` (a quote, or the end of a prefix) escaped: does an odd run
+    of backslashes, counted back to ``start``, end just before it? A quote after one or three
+    backslashes is escaped; after two it ends its string."""
+    if pos <= start or text[pos - 1] != "\\":
+        return False  # the common case, answered without counting
+    return backslashes_before(text, pos, start) % 2 == 1
 
 
 def _cut_escape(text: str, start: int, end: int) -> int:
     """Where a lone backslash or a ``\\u`` with fewer than four hex digits ends ``text[:end]``,
     or -1."""
     k = text.rfind("\\", max(start, end - 5), end)
-    if k < 0 or not _escapes(text, k, start):
+    if k < 0 or escaped_at(text, k, start):
         return -1
     if k == end - 1:
         return k
@@ -88,7 +99,7 @@ def _high_surrogate_before(text: str, pos: int, start: int) -> int:
         and text.startswith("\\u", h)
         and HEX4.fullmatch(text, h + 2, pos) is not None
         and is_high_surrogate(int(text[h + 2 : pos], 16))
-        and _escapes(text, h, start)
+        and not escaped_at(text, h, start)
     ):
         return h
     return -1

@@ -5,7 +5,18 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["closing_tag", "skip_space"]
+__all__ = ["LAYOUT_SPACE", "closing_tag", "skip_chars", "skip_space"]
+
+LAYOUT_SPACE = " \t\r\n"
+"""The blanks models put between tags, names and values (the space of a markup layout)."""
+
+
+def skip_chars(text: str, pos: int, stop: int, chars: str = LAYOUT_SPACE) -> int:
+    """The first position at or after ``pos`` (before ``stop``) whose character is not in
+    ``chars``: past the blanks, or the separators, between the parts of a call."""
+    while pos < stop and text[pos] in chars:
+        pos += 1
+    return pos
 
 
 def skip_space(text: str, pos: int, stop: int = -1) -> int:

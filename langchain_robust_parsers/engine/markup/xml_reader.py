@@ -26,14 +26,15 @@ from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.lexicon.reasoning import THINK_NAMES
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
+from langchain_robust_parsers.engine.value_depth import MAX_VALUE_DEPTH
 
 MAX_TAG_CHARS = 4096
 """Characters a start tag (name and attributes) may span; a ``<`` followed by more than this
 without a ``>`` is text, so a stray ``<`` in a long answer is not re-read as a tag forever."""
 
-MAX_DEPTH = 256
-"""Open elements kept; deeper start tags are read as text. Bounds the recursion of the dict
-conversion far below Python's limit."""
+MAX_DEPTH = MAX_VALUE_DEPTH
+"""Open elements kept (the readers' one bound, `value_depth`); deeper start tags are read as
+text. Bounds the recursion of the dict conversion far below Python's limit."""
 
 MAX_ENTITY_CHARS = 40
 """Longest entity reference decoded (``&#x10FFFF;`` and names well past any real one)."""

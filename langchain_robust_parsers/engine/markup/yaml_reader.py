@@ -21,13 +21,14 @@ from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Repair, Source
+from langchain_robust_parsers.engine.value_depth import MAX_VALUE_DEPTH
 
 MAX_EXPANDED_NODES = 1_000_000
 """Nodes a value may hold once its aliases are expanded (a "billion laughs" of YAML anchors
 stays small as loaded, and explodes when validated or dumped)."""
 
-MAX_DEPTH = 400
-"""Nesting a value may have; deeper text is refused before Python's recursion limit."""
+MAX_DEPTH = MAX_VALUE_DEPTH
+"""Nesting a value may have (the readers' one bound, `value_depth`); deeper text is refused."""
 
 MAX_PROSE_LINES = 8
 """Lines of prose before the YAML that are tried as where the YAML starts."""

@@ -18,6 +18,7 @@ from typing import Literal
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.failure_reasons import refusal_reason
 from langchain_robust_parsers.engine.json import locate
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker, outside_reasoning
 from langchain_robust_parsers.engine.lexicon.refusals import (
     MAX_REFUSAL_CHARS,
@@ -133,7 +134,7 @@ def _lines(text: str, start: int, stop: int) -> Iterator[_Line]:
             if not line.strip():
                 pos = end + 1
                 continue
-        if not line.lstrip().startswith(("```", "~~~")):
+        if not line.lstrip().startswith(FENCE_MARKS):
             yield _Line(line, pos, marker_kind(line))
         pos = end + 1
 

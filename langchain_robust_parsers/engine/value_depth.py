@@ -1,0 +1,14 @@
+"""How deep a value read from model text may nest: the one bound the readers that build values
+(the lenient JSON scanner and stream decoder, the tool-call decoder's repairing route, the XML
+and YAML readers) share, so that a payload one of them reads is not refused by another."""
+
+from __future__ import annotations
+
+__all__ = ["MAX_VALUE_DEPTH"]
+
+MAX_VALUE_DEPTH = 256
+"""Deepest nesting a reader builds. ``copy.deepcopy`` and ``pickle`` spend about two Python
+frames a level, so a 500-deep value already fails them at the top of a script under CPython's
+default recursion limit (1000); 256 leaves room for the caller's own stack (LangChain
+runnables, tracing, test runners). Model answers nest a few levels, rarely twenty. Strict JSON
+that the C decoder reads whole is not re-read, and so not bounded here."""
