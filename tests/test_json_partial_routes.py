@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from typing import Any
 
 import pytest
@@ -23,12 +24,19 @@ from langchain_robust_parsers.engine.json.stream_decoder import JsonStreamDecode
 from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON text, so that NaN (never ``==`` to itself) counts as the same value."""
+    return _as_json(a) == _as_json(b)
+
+
 def grows_into(part: Any, full: Any) -> bool:
     """True when ``part`` is an earlier view of ``full``: strings are prefixes, containers hold
     the same members and items with only the last one still growing, numbers may still change
-    (they show digit by digit), literals are final."""
+    (they show digit by digit), literals and non-finite floats are final."""
     if isinstance(full, bool) or full is None:
         return part is full
+    if isinstance(full, float) and not math.isfinite(full):
+        return _same(part, full)  # `NaN`, `-Infinity`: shown only once whole
     if isinstance(full, (int, float)):
         return isinstance(part, (int, float)) and not isinstance(part, bool)
     if isinstance(full, str):
@@ -38,15 +46,16 @@ def grows_into(part: Any, full: Any) -> bool:
             return False
         if not part:
             return True
-        return part[:-1] == full[: len(part) - 1] and grows_into(part[-1], full[len(part) - 1])
+        done = len(part) - 1
+        return _same(part[:-1], full[:done]) and grows_into(part[-1], full[done])
     if isinstance(full, dict):
         keys = list(part) if isinstance(part, dict) else None
         if keys is None or keys != list(full)[: len(keys)]:
             return False
-        if any(part[k] != full[k] for k in keys[:-1]):
+        if any(not _same(part[k], full[k]) for k in keys[:-1]):
             return False
         return not keys or grows_into(part[keys[-1]], full[keys[-1]])
-    return bool(part == full)
+    return _same(part, full)
 
 
 def assert_only_grows(values: list[Any]) -> None:
@@ -110,6 +119,10 @@ DOCUMENTS = [
     '{"text": "she wrote \\"true\\" and then, x: y", "flag": true}',
     '{\n  "done": false,\n  "tags": [\n    "x",\n    null\n  ]\n}',
     '{"score": -12.5e2, "valid": true, "next": null}',
+    # Non-finite floats as Python's json.dumps writes them: a cut word is never a string.
+    '{"loss": NaN, "best": -Infinity, "worst": Infinity, "step": -3}',
+    "[-Infinity, 1.5, NaN, -2, Infinity]",
+    '{"bounds": [-Infinity, 0], "ok": true}',
 ]
 
 
@@ -172,6 +185,7 @@ _json = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-999, 999)
+    | st.sampled_from([math.nan, math.inf, -math.inf])
     | st.text(alphabet='abc tfn,:"\\', max_size=6),
     lambda children: (
         st.lists(children, max_size=3)
@@ -201,5 +215,15 @@ def test_streamed_values_only_grow(value: Any, size: int) -> None:
     doc = json.dumps(value)
     chunks = [doc[i : i + size] for i in range(0, len(doc), size)]
     values = list(RobustJsonOutputParser().transform(iter(chunks)))
-    assert values[-1] == value
+    assert _same(values[-1], value)
+    assert_only_grows(values)
+
+
+@pytest.mark.parametrize("size", range(1, 9))
+def test_a_streamed_non_finite_float_is_never_shown_as_a_string(size: int) -> None:
+    text = '{"a": -Infinity, "b": 1, "c": NaN, "d": Infinity}'
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    values = list(RobustJsonOutputParser().transform(iter(chunks)))
+    assert all(not isinstance(v, str) for value in values for v in value.values()), values
+    assert _same(values[-1], {"a": -math.inf, "b": 1, "c": math.nan, "d": math.inf})
     assert_only_grows(values)

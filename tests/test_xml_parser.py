@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import pickle
 import time
 from collections.abc import AsyncIterator, Iterable
@@ -240,3 +241,82 @@ def test_streamed_output_does_not_depend_on_the_chunking(text: str, cuts: list[i
     chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
     parser = RobustXMLOutputParser()
     assert list(parser.transform(iter(chunks))) == list(parser.transform(iter([text])))
+
+
+# --------------------------------------------------------------------------- nesting bound
+
+
+def _nested_outline(depth: int) -> str:
+    """An outline nested ``depth`` elements deep, a leaf with text at the bottom."""
+    opens = "".join(f'<section level="{i}">' for i in range(depth - 1))
+    closes = "</section>" * (depth - 1)
+    return f"Here is the outline:\n{opens}<point>bottom line</point>{closes}"
+
+
+def _value_depth(value: object) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend(
+                (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def _assert_too_deep(error: OutputParserException, text: str) -> None:
+    message = str(error)
+    assert "more than 128 deep" in message and "flatter document" in message
+    assert error.llm_output is not None and text.startswith(error.llm_output[:100])
+
+
+@pytest.mark.parametrize("whole_xml", [False, True])
+def test_a_document_just_inside_the_nesting_bound_reads_copies_and_pickles(whole_xml: bool) -> None:
+    text = _nested_outline(128)
+    if whole_xml:
+        text = text.split("\n", 1)[1]  # the whole text is well-formed XML: the strict route
+    value = RobustXMLOutputParser().parse(text)
+    assert _value_depth(value) <= 256
+    assert copy.deepcopy(value) == value
+    assert pickle.loads(pickle.dumps(value)) == value
+    streamed = list(
+        RobustXMLOutputParser().transform(iter([text[i : i + 9] for i in range(0, len(text), 9)]))
+    )
+    assert len(streamed) == 1 and copy.deepcopy(streamed[0]) == streamed[0]
+
+
+@pytest.mark.parametrize("depth", [129, 300, 5000])
+@pytest.mark.parametrize("whole_xml", [False, True])
+def test_a_document_nested_too_deep_fails_cleanly_in_parse(depth: int, whole_xml: bool) -> None:
+    text = _nested_outline(depth)
+    if whole_xml:
+        text = text.split("\n", 1)[1]  # well-formed XML: the strict route
+    with pytest.raises(OutputParserException) as info:
+        RobustXMLOutputParser().parse(text)
+    _assert_too_deep(info.value, text)
+
+
+@pytest.mark.parametrize("depth", [129, 300])
+def test_a_document_nested_too_deep_fails_cleanly_in_a_stream(depth: int) -> None:
+    text = _nested_outline(depth)
+    chunks = [text[i : i + 5] for i in range(0, len(text), 5)]
+    with pytest.raises(OutputParserException) as info:
+        list(RobustXMLOutputParser().transform(iter(chunks)))
+    _assert_too_deep(info.value, text)
+
+
+def test_a_document_nested_too_deep_fails_cleanly_in_an_async_stream() -> None:
+    text = _nested_outline(300)
+    parser = RobustXMLOutputParser()
+
+    async def run() -> list[object]:
+        return [item async for item in parser.atransform(_aiter([text[:400], text[400:]]))]
+
+    with pytest.raises(OutputParserException) as info:
+        asyncio.run(run())
+    _assert_too_deep(info.value, text)
+    with pytest.raises(OutputParserException):
+        asyncio.run(parser.ainvoke(text))
+    inside = _nested_outline(128)
+    assert asyncio.run(parser.ainvoke(inside)) == parser.invoke(inside)

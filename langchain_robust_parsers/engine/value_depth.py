@@ -1,6 +1,9 @@
 """How deep a value read from model text may nest: the one bound the readers that build values
-(the lenient JSON scanner and stream decoder, the tool-call decoder's repairing route, the XML
-and YAML readers) share, so that a payload one of them reads is not refused by another."""
+(the lenient JSON scanner and stream decoder, the tool-call decoder on both its routes, the XML
+and YAML readers) share, so that a payload one of them reads is not refused by another.
+
+Depth counts containers (``[[1]]`` is 2); the XML reader's dicts take two levels an element
+(``{"a": [...]}``), so it reads elements half as deep."""
 
 from __future__ import annotations
 
@@ -11,4 +14,5 @@ MAX_VALUE_DEPTH = 256
 frames a level, so a 500-deep value already fails them at the top of a script under CPython's
 default recursion limit (1000); 256 leaves room for the caller's own stack (LangChain
 runnables, tracing, test runners). Model answers nest a few levels, rarely twenty. Strict JSON
-that the C decoder reads whole is not re-read, and so not bounded here."""
+that the JSON parsers' C decoder reads whole is not re-read, and so not bounded here; a tool
+call's is (`calls.json_depth`)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import Any
 from xml.etree import ElementTree
@@ -16,11 +16,18 @@ from langchain_core.runnables.utils import AddableDict
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.engine.errors import EngineError
-from langchain_robust_parsers.engine.markup.xml_reader import Element, XmlStream, read_xml
+from langchain_robust_parsers.engine.errors import EngineError, TextEngineError
+from langchain_robust_parsers.engine.markup.xml_reader import (
+    MAX_DEPTH,
+    Element,
+    TooDeepXmlError,
+    XmlStream,
+    read_xml,
+    tree_depth,
+)
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import XML, ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -119,6 +126,8 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
             root = _DEFUSED.fromstring(stripped)
         except (ElementTree.ParseError, ValueError):  # DefusedXmlException is a ValueError
             return None
+        if tree_depth(root) > MAX_DEPTH:
+            raise TooDeepXmlError
         start = len(text) - len(text.lstrip())
         return self._root_to_dict(root), ParseReport("whole", start, start + len(stripped))
 
@@ -144,29 +153,21 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
             yield item
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[AddableDict]:
-        emitter = _Emitter()
-        texts: list[str] = []
+        emitter = _Emitter(self.get_name())
         for chunk in input:
-            text = chunk_text(chunk, "skip")
-            if self.on_truncation == "raise":  # kept only to look for a cut at the end
-                texts.append(text)
-            yield from emitter.emit(emitter.stream.feed(text))
-        self._refuse_cut_stream(texts)
-        yield from emitter.emit(emitter.stream.close())
+            yield from emitter.feed(chunk_text(chunk, "skip"))
+        self._refuse_cut_stream(emitter.texts)
+        yield from emitter.close()
 
     async def _atransform(
         self, input: AsyncIterator[str | BaseMessage]
     ) -> AsyncIterator[AddableDict]:
-        emitter = _Emitter()
-        texts: list[str] = []
+        emitter = _Emitter(self.get_name())
         async for chunk in input:
-            text = chunk_text(chunk, "skip")
-            if self.on_truncation == "raise":  # kept only to look for a cut at the end
-                texts.append(text)
-            for item in emitter.emit(emitter.stream.feed(text)):
+            for item in emitter.feed(chunk_text(chunk, "skip")):
                 yield item
-        self._refuse_cut_stream(texts)
-        for item in emitter.emit(emitter.stream.close()):
+        self._refuse_cut_stream(emitter.texts)
+        for item in emitter.close():
             yield item
 
     def _refuse_cut_stream(self, texts: list[str]) -> None:
@@ -189,12 +190,30 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
 
 class _Emitter:
     """LangChain's streaming shape: each closed element with no child element, nested in its
-    ancestors' tags (``{"a": [{"b": [{"c": "text"}]}]}``)."""
+    ancestors' tags (``{"a": [{"b": [{"c": "text"}]}]}``). A document the reader refuses (too
+    deep) ends the stream with ``OutputParserException``, the text so far attached."""
 
-    def __init__(self) -> None:
+    def __init__(self, parser: str) -> None:
+        self.parser = parser
         self.stream = XmlStream()
+        self.texts: list[str] = []  # for the exception, and for a cut at the end
 
-    def emit(self, closed: list[tuple[list[str], Element]]) -> Iterator[AddableDict]:
+    def feed(self, text: str) -> Iterator[AddableDict]:
+        self.texts.append(text)
+        return self._emit(self.stream.feed, text)
+
+    def close(self) -> Iterator[AddableDict]:
+        return self._emit(lambda _: self.stream.close(), "")
+
+    def _emit(
+        self, read: Callable[[str], list[tuple[list[str], Element]]], text: str
+    ) -> Iterator[AddableDict]:
+        try:
+            with engine_call(self.parser, "reading streamed XML"):
+                closed = read(text)
+        except TextEngineError as exc:
+            so_far = "".join(self.texts)
+            raise output_parser_error(_message(so_far, exc), so_far, exc) from exc
         for path, element in closed:
             if not element.children:
                 yield _nested(path, element.tag, element.text)

@@ -36,6 +36,7 @@ from langchain_robust_parsers.engine.calls.dialect_registry import (
     MISTRAL_MARKER,
     TOOL_CALL_MARKER,
 )
+from langchain_robust_parsers.engine.calls.json_depth import json_too_deep
 from langchain_robust_parsers.engine.calls.markup_calls import (
     ARG_KEY_CLOSE,
     ARG_KEY_OPEN,
@@ -144,7 +145,7 @@ def _json_at(text: str, pos: int) -> tuple[Any, int] | None:
         value, end = _STRICT.raw_decode(text, pos)
     except (ValueError, RecursionError):
         return None
-    if text.find("<", pos, end) >= 0:
+    if text.find("<", pos, end) >= 0 or json_too_deep(text, pos, end):
         return None
     return value, end
 

@@ -160,6 +160,8 @@ def _json_arguments(raw: Any, log: RepairLog, pos: int) -> dict[str, Any] | None
             return {}
         try:
             value = json.loads(raw)
+            if json_too_deep(raw, 0, len(raw)):
+                return None  # deeper than any reader builds: invalid arguments
         except (ValueError, RecursionError):
             try:
                 value, report = decode(raw, allow_truncated=False)

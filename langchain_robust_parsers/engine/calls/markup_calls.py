@@ -23,6 +23,7 @@ import json
 import re
 from typing import Any
 
+from langchain_robust_parsers.engine.calls.json_depth import MAX_JSON_DEPTH, json_too_deep
 from langchain_robust_parsers.engine.calls.parsed_call import (
     CallDecodeError,
     ParsedCall,
@@ -140,9 +141,10 @@ def json_or_text(raw: str) -> Any:
     if _JSON_INT.fullmatch(stripped):  # the commonest JSON value, read without the decoder
         return int(stripped)
     try:
-        return json.loads(stripped)
+        value = json.loads(stripped)
     except (ValueError, RecursionError):
         return raw
+    return raw if json_too_deep(stripped, 0, len(stripped)) else value
 
 
 def strict_json_at(text: str, pos: int, b: int) -> tuple[Any, int]:
@@ -152,6 +154,8 @@ def strict_json_at(text: str, pos: int, b: int) -> tuple[Any, int]:
     value, end = _STRICT.raw_decode(text, pos)
     if end > b:
         raise ValueError("past the block")
+    if json_too_deep(text, pos, end):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
     return value, end
 
 

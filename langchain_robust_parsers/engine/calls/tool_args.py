@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from langchain_robust_parsers.engine.calls.json_depth import MAX_JSON_DEPTH, json_too_deep
 from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport, Repair
@@ -87,6 +88,8 @@ def decode_arguments(
     """
     if raw is None or not raw.strip():
         return {}, ParseReport(end=len(raw or ""))
+    if json_too_deep(raw, 0, len(raw)):
+        raise ToolArgumentsError(f"the arguments nest deeper than {MAX_JSON_DEPTH} levels")
     try:
         value = json.loads(raw, strict=strict)
     except (ValueError, RecursionError):

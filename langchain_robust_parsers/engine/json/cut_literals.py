@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_robust_parsers.engine.lexicon.literals import JSON_LITERALS
+from langchain_robust_parsers.engine.lexicon.literals import JSON_LITERALS, NONFINITE_LITERALS
 
 _COMPLETABLE: dict[str, Any] = JSON_LITERALS
 """JSON's literals: the words a cut prefix may complete to."""
@@ -48,6 +48,14 @@ LITERAL_TAILS: dict[str, str] = {
     if word.startswith(prefix)
 }
 """Cut prefix -> the letters that complete it (for readers that complete the text itself)."""
+
+
+CUT_NONFINITE: frozenset[str] = frozenset(
+    word[:i] for word in NONFINITE_LITERALS for i in range(1, len(word))
+)
+"""Cut prefixes of ``NaN``, ``Infinity`` and ``-Infinity`` (``-In``, ``Na``): never completed
+(capitalized, above) and never shown as an unquoted string either, which the whole word would
+turn into a float; a stream shows nothing there until the word is whole."""
 
 
 def completed_literal(word: str) -> tuple[bool, Any]:

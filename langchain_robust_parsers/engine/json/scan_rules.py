@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from langchain_robust_parsers.engine.json.cut_literals import completed_literal
+from langchain_robust_parsers.engine.json.cut_literals import CUT_NONFINITE, completed_literal
 from langchain_robust_parsers.engine.json.over_escaped import (
     ESCAPED_QUOTE,
     read_cut_over_escaped,
@@ -747,6 +747,8 @@ def literal(scan: Scan, pos: int, c: str) -> Step | None:
     if c == "-" and src.startswith("-Infinity", pos):
         scan.pending = float("-inf")
         return COMPLETE, pos + 9
+    if c == "-" and scan.at_text_end and src[pos:end] in CUT_NONFINITE:
+        return finish(scan, end)  # `-In`: a float being written, not the string "-In"
     if w is None:
         return None
     word, stop = w.group(), w.end()

@@ -625,6 +625,9 @@ class JsonStreamDecoder:
         if c == '"' or c == "'":
             self._open_string(c, role_key=False)
             return i + 1
+        if c == "-" and text.startswith("I", i + 1):  # `-Infinity`, shown once whole
+            self._parts, self._state, self._role_key = [], _WORD, False
+            return i
         if c in "-0123456789":
             m = _WHOLE_NUMBER.match(text, i)
             if m is not None:
@@ -816,6 +819,9 @@ class JsonStreamDecoder:
         """Read a run of number characters; the number ends at anything else."""
         m = _NUMBER_RUN.match(text, i)
         if m is None:
+            if self._parts == ["-"] and text[i] == "I":  # `-` and `Infinity` cut apart
+                self._state, self._role_key = _WORD, False
+                return i
             self._end_number()
             return i
         self._parts.append(m.group())

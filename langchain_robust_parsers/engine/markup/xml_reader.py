@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from xml.etree import ElementTree
 
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.json import locate
@@ -32,9 +33,15 @@ MAX_TAG_CHARS = 4096
 """Characters a start tag (name and attributes) may span; a ``<`` followed by more than this
 without a ``>`` is text, so a stray ``<`` in a long answer is not re-read as a tag forever."""
 
-MAX_DEPTH = MAX_VALUE_DEPTH
-"""Open elements kept (the readers' one bound, `value_depth`); deeper start tags are read as
-text. Bounds the recursion of the dict conversion far below Python's limit."""
+LEVELS_PER_ELEMENT = 2
+"""Value levels an element adds to the dict: its own ``{tag: [...]}`` and the list of its
+children (LangChain's shape, ``{"a": [{"b": "text"}]}``)."""
+
+MAX_DEPTH = MAX_VALUE_DEPTH // LEVELS_PER_ELEMENT
+"""Deepest nesting of elements read (128): the dict they make then nests at most
+``MAX_VALUE_DEPTH`` levels, the readers' one bound (`value_depth`), so the value deep-copies,
+pickles and goes through LangChain's tracing. A deeper start tag fails the read with
+`TooDeepXmlError`, in a stream as in a whole text."""
 
 MAX_ENTITY_CHARS = 40
 """Longest entity reference decoded (``&#x10FFFF;`` and names well past any real one)."""
@@ -87,6 +94,29 @@ class Element:
             joined = "".join(self._pieces)
             self.text = joined or None
             self._pieces = []
+
+
+class TooDeepXmlError(TextEngineError):
+    """The document nests elements deeper than `MAX_DEPTH`."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"the XML nests elements more than {MAX_DEPTH} deep, so its dict would nest more than"
+            f" {MAX_VALUE_DEPTH} levels, deeper than copy.deepcopy, pickle and LangChain's tracing"
+            " can follow; ask the model for a flatter document (or read the text with"
+            " xml.etree yourself)"
+        )
+
+
+def tree_depth(root: ElementTree.Element) -> int:
+    """How deep elements nest under ``root`` (``root`` alone is 1), walked without recursion."""
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 def decode_entities(text: str, log: RepairLog, base: int) -> str:
@@ -251,8 +281,6 @@ class TreeBuilder:
                 self._skip_depth, self._skip_tag = 1, token.value
                 return []
             closed = self._open(token)
-            if closed is None:
-                return []
             return closed + self._close_top() if kind == "empty" else closed
         elif kind == "end":
             return self._end(token)
@@ -273,18 +301,17 @@ class TreeBuilder:
         elif text.strip() and not self.prose:
             self.prose = True
 
-    def _open(self, token: Token) -> list[tuple[list[str], Element]] | None:
-        """Open an element; the elements this closed, or ``None`` when it was too deep to
-        open."""
-        if len(self.stack) >= MAX_DEPTH:
-            self.log.add("too_deep", token.pos)
-            return None
+    def _open(self, token: Token) -> list[tuple[list[str], Element]]:
+        """Open an element; the elements this closed. Raises `TooDeepXmlError` past
+        `MAX_DEPTH`."""
         closed: list[tuple[list[str], Element]] = []
         if self.stack and self.stack[-1].has_text():
             # `<title>Heat<year>`: a leaf whose closing tag was forgotten. Its text would hide
             # every child in the dict shape anyway, so the new element becomes its sibling.
             self.log.add("unclosed_tag", token.pos)
             closed = self._close_top()
+        if len(self.stack) >= MAX_DEPTH:
+            raise TooDeepXmlError
         element = Element(token.value)
         if self.stack:
             parent = self.stack[-1]

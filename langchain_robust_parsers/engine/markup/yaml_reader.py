@@ -28,7 +28,12 @@ MAX_EXPANDED_NODES = 1_000_000
 stays small as loaded, and explodes when validated or dumped)."""
 
 MAX_DEPTH = MAX_VALUE_DEPTH
-"""Nesting a value may have (the readers' one bound, `value_depth`); deeper text is refused."""
+"""Containers a value may nest (the readers' one bound, `value_depth`); deeper text is refused."""
+
+_TOO_DEEP = (
+    f"the YAML nests more than {MAX_DEPTH} levels, deeper than copy.deepcopy, pickle and"
+    " LangChain's tracing can follow; ask the model for a flatter document"
+)
 
 MAX_PROSE_LINES = 8
 """Lines of prose before the YAML that are tried as where the YAML starts."""
@@ -54,11 +59,13 @@ def yaml_available() -> bool:
     return True
 
 
-def _expanded_size(value: Any, memo: dict[int, int], depth: int = 0) -> int:
-    if depth > MAX_DEPTH:
-        raise TextEngineError("the YAML is nested too deeply")
+def _expanded_size(value: Any, memo: dict[int, int], depth: int = 1) -> int:
+    """Nodes of ``value`` with aliases expanded, ``value`` being a container at level
+    ``depth``; raises past the depth and size bounds."""
     if not isinstance(value, dict | list):
         return 1
+    if depth > MAX_DEPTH:
+        raise TextEngineError(_TOO_DEEP)
     known = memo.get(id(value))
     if known is not None:
         return known
@@ -121,7 +128,7 @@ def _load(text: str, *, as_written: bool = False) -> Any:
     except ValueError as exc:  # `2024-13-45`: a date YAML 1.1 resolves and cannot build
         raise TextEngineError(f"invalid YAML value: {exc}") from exc
     except RecursionError as exc:
-        raise TextEngineError("the YAML is nested too deeply") from exc
+        raise TextEngineError(_TOO_DEEP) from exc
     return value
 
 
