@@ -18,6 +18,11 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
+from langchain_robust_parsers.engine.agents.action_instructions import (
+    JSON_FORMAT_INSTRUCTIONS,
+    UI_TARS_INSTRUCTIONS,
+    coordinate_note,
+)
 from langchain_robust_parsers.engine.agents.action_json import ResponseFormat, detect_format
 from langchain_robust_parsers.engine.agents.action_reading import (
     MAX_REASONING_CHARS,
@@ -71,75 +76,6 @@ def _generation_text(generation: Generation) -> str:
 def _typed(actions: list[BaseAction]) -> list[Action]:
     """The validated models as the union they are members of (each is one of its classes)."""
     return cast("list[Action]", actions)
-
-
-_ACTION_LINES = """\
-- CLICK: element_id; "download": true when the click downloads a file
-- INPUT_TEXT: element_id, text; "submit": true to press Enter after typing
-- SELECT_OPTION: element_id, option {"label": ..., "value": ..., "index": ...} (one is enough; a
-  plain string is the label)
-- CHECKBOX: element_id, is_checked (true or false)
-- UPLOAD_FILE: element_id, file_url
-- HOVER: element_id
-- SCROLL: direction (up, down, left or right)
-- KEYPRESS: key (Enter, Tab, Escape, ArrowDown... or a combination such as ctrl+a); repeat
-- GOTO_URL: url (http or https)
-- NEW_TAB: url (optional)
-- SWITCH_TAB: tab_index (from 0)
-- CLOSE_PAGE
-- RELOAD_PAGE
-- EXTRACT: data_extraction_goal
-- WAIT: seconds
-- DRAG: x, y, end_x, end_y (pixels)
-- SOLVE_CAPTCHA
-- TERMINATE: the task cannot be done; say why in reasoning
-- COMPLETE: the goal is reached"""
-
-JSON_FORMAT_INSTRUCTIONS = (
-    "Respond with a JSON object that lists the actions to take now, in order, and nothing "
-    "else:\n"
-    '{"actions": [{"action_type": "CLICK", "element_id": "login-button", '
-    '"reasoning": "why this action", "confidence_float": 0.9}]}\n\n'
-    "Each action has an action_type, its parameters, a short reasoning and a "
-    "confidence_float between 0 and 1. Action types and their parameters:\n"
-    + _ACTION_LINES
-    + "\n\nUse only element ids shown on the page. "
-    'If there is nothing to do, respond with {"actions": []}.'
-)
-"""The JSON contract, for a prompt."""
-
-_UI_TARS_INSTRUCTIONS = """\
-Answer in exactly this format:
-Thought: what you see and what you will do next, in a sentence or two
-Action: the action to take (put several actions on separate lines)
-
-Actions:
-click(start_box='<point>x y</point>')
-left_double(start_box='<point>x y</point>')
-right_single(start_box='<point>x y</point>')
-drag(start_box='<point>x1 y1</point>', end_box='<point>x2 y2</point>')
-hotkey(key='ctrl c')  # keys separated by spaces, in lower case
-type(content='text')  # write ' as \\' and a line break as \\n; end with \\n to submit
-scroll(start_box='<point>x y</point>', direction='down')  # up, down, left or right
-wait()  # wait 5 seconds and look again
-finished(content='what was achieved')  # the task is done
-call_user()  # the task needs the user's help
-
-"""
-
-
-def _coordinate_note(space: CoordinateSpace) -> str:
-    if space.image_size is not None:
-        width, height = space.image_size
-        return (
-            f"Coordinates are pixels of the {width}x{height} screenshot: x from the left, "
-            "y from the top."
-        )
-    scale = f"{space.scale:g}"
-    return (
-        f"Coordinates are positions in the screenshot from 0 to {scale} on each axis: "
-        f"x from the left, y from the top ({scale} {scale} is the bottom-right corner)."
-    )
 
 
 class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
@@ -240,7 +176,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         """The response contract for a prompt: the JSON one (``auto``, ``json``) or the UI-TARS
         grammar with the coordinate space (``ui_tars``)."""
         if self.format == "ui_tars":
-            return _UI_TARS_INSTRUCTIONS + _coordinate_note(self._space())
+            return UI_TARS_INSTRUCTIONS + coordinate_note(self._space())
         return JSON_FORMAT_INSTRUCTIONS
 
     def for_page(self, elements: Mapping[str, Any]) -> ActionOutputParser:
@@ -265,7 +201,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         if partial:
             return self._partial(text)  # type: ignore[return-value]  # None: nothing yet
         parsed = self._publish_sync(text)
-        self._check_truncation(generation, text, parsed)
+        _check_truncation(self, generation, text, parsed)
         return _typed(parsed.actions)
 
     async def aparse_result(
@@ -284,7 +220,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
             await apublish(failure.event, self.stats)
             raise output_parser_error(failure.message, text) from None
         await apublish(self._event(parsed), self.stats)
-        self._check_truncation(generation, text, parsed)
+        _check_truncation(self, generation, text, parsed)
         return _typed(parsed.actions)
 
     def parse_with_details(self, text: str) -> ActionParse:
@@ -293,11 +229,6 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return self._publish_sync(text)
 
     # ---------------------------------------------------------------- work
-
-    def _check_truncation(self, generation: Generation, text: str, parsed: ActionParse) -> None:
-        """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-        cut = parsed.report is not None and bool(parsed.report.truncated)
-        raise_if_truncated(self.get_name(), self.on_truncation, generation, text, text_cut=cut)
 
     def _space(self) -> CoordinateSpace:
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
@@ -334,7 +265,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         try:
             with engine_call(self.get_name(), "reading actions"):
                 detected = detect_format(text) if self.format == "auto" else None
-                result = read_actions(text, self._options(), detected)
+                result = read_actions(text, _read_options(self), detected)
         except EngineError as exc:  # a bug, logged once by the boundary, or an engine failure
             key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
             shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
@@ -347,14 +278,24 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
         return ParseEvent(self.get_name(), key, "failed", None, message)
 
-    def _options(self) -> ActionReadOptions:
-        schemes = frozenset(s.strip().lower() for s in self.allowed_url_schemes)
-        return ActionReadOptions(
-            format=self.format,
-            space=self._space(),
-            multiple=self.multiple,
-            url_policy=UrlPolicy(schemes=schemes, allow_private=self.allow_private_urls),
-            elements=self.elements,
-            drop_unknown_elements=self.drop_unknown_elements,
-            raise_on_error=self.on_error == "raise",
-        )
+
+def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
+    """The engine's reading options from the parser's fields."""
+    schemes = frozenset(s.strip().lower() for s in parser.allowed_url_schemes)
+    return ActionReadOptions(
+        format=parser.format,
+        space=parser._space(),
+        multiple=parser.multiple,
+        url_policy=UrlPolicy(schemes=schemes, allow_private=parser.allow_private_urls),
+        elements=parser.elements,
+        drop_unknown_elements=parser.drop_unknown_elements,
+        raise_on_error=parser.on_error == "raise",
+    )
+
+
+def _check_truncation(
+    parser: ActionOutputParser, generation: Generation, text: str, parsed: ActionParse
+) -> None:
+    """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
+    cut = parsed.report is not None and bool(parsed.report.truncated)
+    raise_if_truncated(parser.get_name(), parser.on_truncation, generation, text, text_cut=cut)

@@ -25,6 +25,7 @@ from langchain_robust_parsers.engine.agents.dialog import (
     parse_dialog,
     wrap,
 )
+from langchain_robust_parsers.engine.agents.dialog_instructions import DIALOG_FORMAT_INSTRUCTIONS
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import DIALOG, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
@@ -41,8 +42,8 @@ __all__ = ["DIALOG_FORMAT_INSTRUCTIONS", "DialogOutputParser", "DialogTurn"]
 logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = DIALOG
-_PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
 """The format name under which `ParseStats` counts dialog parses."""
+_PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
 
 _OUTCOMES: dict[str, Outcome] = {
     "strict": "success",
@@ -76,35 +77,6 @@ class DialogTurn(BaseModel):
     warning: str | None = None
     """What was wrong with the text (several problems joined with ``"; "``); ``None`` when the
     turn followed the format."""
-
-
-DIALOG_FORMAT_INSTRUCTIONS = """\
-Answer as your character in exactly this format: a bracket header first, then what you say.
-
-Directed dialog:
-[TO: Bob, TONE: angry] "Why did you do that?"
-
-General dialog:
-[TONE: nervous] "Maybe we should all calm down."
-
-With non-verbal:
-[TO: Alice, TONE: apologetic, *looks down*] "I'm sorry."
-
-Interruption (quote the words you cut in after):
-[INTERRUPT after "I want to", TONE: furious] "No! Stop right there!"
-
-Silent:
-[SILENT]
-[SILENT, *crosses arms*]
-
-React (non-verbal only):
-[REACT, TONE: shocked, *drops coffee mug*]
-
-Rules: the bracket header comes first. TONE is required, except for SILENT. TO is optional and
-not used with SILENT or REACT. Put non-verbal actions between asterisks inside the brackets.
-INTERRUPT needs the words you interrupt after, in quotes. Speech goes in double quotes after the
-closing bracket; SILENT has no speech and REACT needs none."""
-"""The patterns and rules of the dialog format, for a prompt."""
 
 
 def _to_turn(parsed: DialogParse) -> DialogTurn:

@@ -85,9 +85,7 @@ class _RobustList(ReportingParser):
         **kwargs: Any,
     ) -> Iterator[list[str]]:
         """Stream items as the text arrives; message chunks become text before tracing."""
-        yield from traced_transform(
-            cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
-        )
+        yield from traced_transform(self._as_parser(), input, config, "skip")
 
     async def atransform(
         self,
@@ -96,9 +94,7 @@ class _RobustList(ReportingParser):
         **kwargs: Any,
     ) -> AsyncIterator[list[str]]:
         """Async `transform`."""
-        async for item in atraced_transform(
-            cast("BaseTransformOutputParser[list[str]]", self), input, config, "skip"
-        ):
+        async for item in atraced_transform(self._as_parser(), input, config, "skip"):
             yield item
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[list[str]]:

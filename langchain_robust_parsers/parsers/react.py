@@ -53,6 +53,14 @@ from langchain_robust_parsers.engine.agents.react import (
     ReActStep,
     scan_react,
 )
+from langchain_robust_parsers.engine.agents.react_instructions import (
+    BOTH_ANSWER_AND_ACTION,
+    BOTH_MESSAGE,
+    MISSING_ACTION,
+    MISSING_ACTION_INPUT,
+    REACT_JSON_FORMAT_INSTRUCTIONS,
+    REACT_TEXT_FORMAT_INSTRUCTIONS,
+)
 from langchain_robust_parsers.engine.agents.react_turns import (
     action_log,
     decide_turn,
@@ -91,7 +99,10 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
+    "BOTH_ANSWER_AND_ACTION",
     "FORMAT",
+    "MISSING_ACTION",
+    "MISSING_ACTION_INPUT",
     "REACT_JSON_FORMAT_INSTRUCTIONS",
     "REACT_TEXT_FORMAT_INSTRUCTIONS",
     "AnswerDelta",
@@ -110,52 +121,8 @@ ANSWER_STREAMED_KEY = "final_answer_streamed"
 """The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
 the answer was already yielded as ``str`` deltas; the name streaming ReAct runners use."""
 
-MISSING_ACTION = "Invalid Format: Missing 'Action:' after 'Thought:'"
-MISSING_ACTION_INPUT = "Invalid Format: Missing 'Action Input:' after 'Action:'"
-BOTH_ANSWER_AND_ACTION = (
-    "Invalid Format: the reply holds both a 'Final Answer' and an 'Action'. "
-    "Write either one action (and wait for its observation) or the final answer."
-)
-_BOTH_MESSAGE = "Parsing LLM output produced both a final answer and a parse-able action: "
-
 Step = AgentAction | AgentFinish | list[AgentAction]
 """What a parse gives: one action or the finish; with ``multiple=True`` a list of actions."""
-
-
-REACT_TEXT_FORMAT_INSTRUCTIONS = """\
-Use the following format:
-
-Thought: you should always think about what to do
-Action: the action to take, the name of one of the tools
-Action Input: the input to the action
-Observation: the result of the action
-... (this Thought/Action/Action Input/Observation can repeat N times)
-Thought: I now know the final answer
-Final Answer: the final answer to the original input question
-
-Write either an Action with its Action Input, or a Final Answer, never both in one reply, and \
-stop after the Action Input: the Observation is given to you."""
-"""LangChain's classic ReAct layout, for a prompt (``instructions="text"``)."""
-
-REACT_JSON_FORMAT_INSTRUCTIONS = """\
-Use the following format:
-
-Thought: you should always think about what to do
-Action:
-```json
-{"action": "the name of one of the tools", "action_input": "the input to the tool"}
-```
-Observation: the result of the action
-... (this Thought/Action/Observation can repeat N times)
-Thought: I now know the final answer
-Action:
-```json
-{"action": "Final Answer", "action_input": "the final answer to the original input question"}
-```
-
-Give exactly one action per reply, as one JSON object in a fenced block, and stop after it: \
-the Observation is given to you."""
-"""The JSON action layout, for a prompt (``instructions="json"``)."""
 
 
 def _generation_text(generation: Generation) -> str:
@@ -189,17 +156,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
 
     Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
-    default one item, what `parse` gives for the whole text; with ``stream_text=True``
-    also ``str`` deltas as the text arrives (the thought text, unless
-    ``stream_thoughts=False``, then the final answer), a tool's ``AgentAction`` as soon as it
-    is complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says
-    the answer was already streamed. The ``str`` deltas are `ThoughtDelta` (thought
-    text) or `AnswerDelta` (the final answer), both `TextDelta` strings that
-    add up to the step (``delta + step`` is ``step``), so an ``AgentExecutor`` that adds up
-    what it streams (its default ``stream_runnable=True``) gets the step. A reply with no step
-    at all ends the text stream as `parse` ends: with its ``OutputParserException``, or
-    under ``on_error="fallback"`` with the ``AgentFinish`` of the text, so an executor never
-    ends a turn on text alone.
+    default one item, what `parse` gives for the whole text; with ``stream_text=True`` also
+    `ThoughtDelta` and `AnswerDelta` strings as the text arrives (they add up to the step, as
+    an ``AgentExecutor`` adding up its stream needs), a tool's ``AgentAction`` as soon as it is
+    complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says the
+    answer was already streamed. The module documentation gives the whole stream contract.
 
     With ``stats``, every final parse (and every stream) is counted under the format
     ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
@@ -241,8 +202,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     multi-action agents; ``False`` gives the first action alone, as single-action agents
     expect. With ``stream_text`` the list comes at the end of the stream."""
 
-    # ---------------------------------------------------------------- LangChain interface
-
     @property
     def _type(self) -> str:
         return "robust_react"
@@ -262,13 +221,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             return REACT_TEXT_FORMAT_INSTRUCTIONS
         return REACT_JSON_FORMAT_INSTRUCTIONS
 
-    # ---------------------------------------------------------------- parsing
-
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
         scan = scan_react(text)
-        value, event, error = self._decide(scan, text)
+        value, event, error = _decide(self, scan, text)
         publish(event, self.stats)
         if error is not None:
             raise error
@@ -278,7 +235,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text)
-        value, event, error = self._decide(scan, text)
+        value, event, error = _decide(self, scan, text)
         await apublish(event, self.stats)
         if error is not None:
             raise error
@@ -307,35 +264,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         value = await self.aparse(text)
         _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
-
-    # ---------------------------------------------------------------- decisions
-
-    def _decide(
-        self, scan: ReActScan, text: str
-    ) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
-        """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
-        fallback = self.on_error == "fallback"
-        turn = decide_turn(scan, text, multiple=self.multiple, plain_answer=fallback)
-        if turn.kind in ("conflict", "no_step"):
-            if turn.kind == "conflict":
-                message, observation = _BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION
-            else:
-                message = f"Could not parse LLM output: `{text}`"
-                missing_input = "action" in scan.markers
-                observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
-            error = output_parser_error(message, text, observation=observation, send_to_llm=True)
-            return None, self._event("failed", None, observation), error
-        event = self._event(turn.outcome, turn.report, None)
-        if turn.kind == "actions":
-            return _actions(turn.steps, action_log(scan.steps[-1], text)), event, None
-        if turn.kind == "plain_answer":
-            return AgentFinish(return_values={"output": turn.answer}, log=text), event, None
-        return _to_agent(turn.steps[0], text), event, None
-
-    def _event(self, outcome: Outcome, report: ParseReport | None, error: str | None) -> ParseEvent:
-        return ParseEvent(self.get_name(), FORMAT, outcome, report, error)
-
-    # ---------------------------------------------------------------- streaming
 
     def transform(
         self,
@@ -372,16 +300,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
-            deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending, typer)
+            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             yield from items
-        items, pending = self._shown(scanner, scanner.close(), pending, typer)
+        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
         yield from items
-        items, event, error = self._stream_end(scanner)
+        items, event, error = _stream_end(self, scanner)
         publish(event, self.stats)
-        if error is not None:
-            raise error
-        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
+        _raise_stream_error(self, scanner, error, watch)
         yield from items
 
     async def _atransform(
@@ -393,65 +318,17 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         scanner = ReActScanner()
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
-            deltas = scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-            items, pending = self._shown(scanner, deltas, pending, typer)
+            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             for item in items:
                 yield item
-        items, pending = self._shown(scanner, scanner.close(), pending, typer)
+        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
         for item in items:
             yield item
-        items, event, error = self._stream_end(scanner)
+        items, event, error = _stream_end(self, scanner)
         await apublish(event, self.stats)
-        if error is not None:
-            raise error
-        _raise_if_cut(self, scanner.text(), watch.reason if watch else None, scanner.steps)
+        _raise_stream_error(self, scanner, error, watch)
         for item in items:
             yield item
-
-    def _shown(
-        self, scanner: ReActScanner, deltas: Sequence[Delta], pending: bool, typer: DeltaTyper
-    ) -> tuple[list[Any], bool]:
-        """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
-        the first tool action once it is complete (while ``pending``); and if it still is."""
-        if not self.stream_text:
-            return [], pending
-        items: list[Any] = typer.plain(deltas, thoughts=self.stream_thoughts)
-        if pending and scanner.steps:
-            items.extend(_first_action(scanner))
-            pending = False
-        return items, pending
-
-    def _stream_end(
-        self, scanner: ReActScanner
-    ) -> tuple[list[Any], ParseEvent, OutputParserException | None]:
-        """The last items of a stream, its event, and (default mode) the error to raise."""
-        text = scanner.text()
-        scan = scanner.result()
-        value, event, error = self._decide(scan, text)
-        if not self.stream_text:
-            return ([] if value is None else [value]), event, error
-        # stream_text: the first step decides; a conflict or no step is not an error here.
-        steps = scan.steps
-        if steps:
-            step = steps[0]
-            outcome, report = step_outcome(step, text)
-            if scan.conflict:
-                outcome = "recovered"
-            event = self._event(outcome, report, None)
-            if step.kind == "action" and self.multiple:
-                return [_actions(turn_actions(steps), text[: steps[-1].end])], event, None
-            if step.kind == "action":
-                return [], event, None  # already yielded as soon as it was complete
-            output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
-            return [AgentFinish(return_values=output, log=text)], event, None
-        if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
-            answer = value.return_values["output"]
-            # streamed as it is, unless reasoning blocks were streamed with it
-            output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
-            return [AgentFinish(return_values=output, log=text)], event, None
-        # No step at all: what parse raises, after the text. A stream that ended on text only
-        # would leave AgentExecutor a string where it expects a step.
-        return [], event, error
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
@@ -475,6 +352,104 @@ def _classic_agent_class() -> type[ReActOutputParser]:
         raise ImportError(msg) from exc
     namespace = {"__module__": __name__, "__doc__": ReActOutputParser.__doc__}
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
+
+
+def _event(
+    parser: ReActOutputParser, outcome: Outcome, report: ParseReport | None, error: str | None
+) -> ParseEvent:
+    return ParseEvent(parser.get_name(), FORMAT, outcome, report, error)
+
+
+def _feed(scanner: ReActScanner, chunk: str | BaseMessage) -> list[Delta]:
+    """The scanner's deltas for one stream chunk (a message chunk read as its text)."""
+    return scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+
+
+def _raise_stream_error(
+    parser: ReActOutputParser,
+    scanner: ReActScanner,
+    error: OutputParserException | None,
+    watch: StopReasonWatch | None,
+) -> None:
+    """Raise what ends a stream before its last items: the parse error, else a cut-off answer
+    under ``on_truncation="raise"``."""
+    if error is not None:
+        raise error
+    _raise_if_cut(parser, scanner.text(), watch.reason if watch else None, scanner.steps)
+
+
+def _decide(
+    parser: ReActOutputParser, scan: ReActScan, text: str
+) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
+    """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
+    fallback = parser.on_error == "fallback"
+    turn = decide_turn(scan, text, multiple=parser.multiple, plain_answer=fallback)
+    if turn.kind in ("conflict", "no_step"):
+        if turn.kind == "conflict":
+            message, observation = BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION
+        else:
+            message = f"Could not parse LLM output: `{text}`"
+            missing_input = "action" in scan.markers
+            observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
+        error = output_parser_error(message, text, observation=observation, send_to_llm=True)
+        return None, _event(parser, "failed", None, observation), error
+    event = _event(parser, turn.outcome, turn.report, None)
+    if turn.kind == "actions":
+        return _actions(turn.steps, action_log(scan.steps[-1], text)), event, None
+    if turn.kind == "plain_answer":
+        return AgentFinish(return_values={"output": turn.answer}, log=text), event, None
+    return _to_agent(turn.steps[0], text), event, None
+
+
+def _shown(
+    parser: ReActOutputParser,
+    scanner: ReActScanner,
+    deltas: Sequence[Delta],
+    pending: bool,
+    typer: DeltaTyper,
+) -> tuple[list[Any], bool]:
+    """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
+    the first tool action once it is complete (while ``pending``); and if it still is."""
+    if not parser.stream_text:
+        return [], pending
+    items: list[Any] = typer.plain(deltas, thoughts=parser.stream_thoughts)
+    if pending and scanner.steps:
+        items.extend(_first_action(scanner))
+        pending = False
+    return items, pending
+
+
+def _stream_end(
+    parser: ReActOutputParser, scanner: ReActScanner
+) -> tuple[list[Any], ParseEvent, OutputParserException | None]:
+    """The last items of a stream, its event, and (default mode) the error to raise."""
+    text = scanner.text()
+    scan = scanner.result()
+    value, event, error = _decide(parser, scan, text)
+    if not parser.stream_text:
+        return ([] if value is None else [value]), event, error
+    # stream_text: the first step decides; a conflict or no step is not an error here.
+    steps = scan.steps
+    if steps:
+        step = steps[0]
+        outcome, report = step_outcome(step, text)
+        if scan.conflict:
+            outcome = "recovered"
+        event = _event(parser, outcome, report, None)
+        if step.kind == "action" and parser.multiple:
+            return [_actions(turn_actions(steps), text[: steps[-1].end])], event, None
+        if step.kind == "action":
+            return [], event, None  # already yielded as soon as it was complete
+        output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
+        return [AgentFinish(return_values=output, log=text)], event, None
+    if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
+        answer = value.return_values["output"]
+        # streamed as it is, unless reasoning blocks were streamed with it
+        output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
+        return [AgentFinish(return_values=output, log=text)], event, None
+    # No step at all: what parse raises, after the text. A stream that ended on text only
+    # would leave AgentExecutor a string where it expects a step.
+    return [], event, error
 
 
 def _raise_if_cut(
