@@ -19,7 +19,10 @@ and nested lists, pretty-printed):
     single-quoted strings);
 (e) 100 000 nested ``[``: a value or ``OutputParserException``, run in a child process;
 (f) the (a) object as a Python ``repr`` and with unquoted keys, against ``json.loads`` of the
-    clean text, json_repair, and ``repairjson``/``fast-json-repair`` when installed.
+    clean text, json_repair, and ``repairjson``/``fast-json-repair`` when installed;
+(g) a small object followed by ~100 KB of explanation full of brackets (citations ``[3]``,
+    placeholders ``{name}``, markdown links, set notation): the parser looks for further values
+    in the prose to name them in its report, against ``loads``, which does not.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ ERROR_EVERY = 2_048
 """Case (d): one injected error every this many characters."""
 CUT_INTO_STRING = 40
 """Case (c): how many characters of the last long string survive the cut."""
+PROSE_BYTES = 100_000
+"""Case (g): size of the explanation after the object."""
 NESTING = 100_000
 """Case (e): the number of ``[``."""
 NESTING_TIMEOUT = 120.0
@@ -520,6 +525,47 @@ def case_f(bench: Bench) -> None:
             )
 
 
+def bracket_prose(rng: random.Random, size: int) -> str:
+    """An explanation as a model writes one after its answer, with a bracket every few words:
+    citations, template placeholders, markdown links, set and interval notation."""
+    asides = (
+        "[{n}]",
+        "[{n}, {m}]",
+        "{{name}}",
+        "{{order_id}}",
+        "[the docs](https://example.com/{n})",
+        "{{x | x > {n}}}",
+        "[{n}, {m})",
+        "[see below]",
+    )
+    parts: list[str] = []
+    length = 0
+    while length < size:
+        aside = rng.choice(asides).format(n=rng.randint(1, 40), m=rng.randint(41, 99))
+        part = f"{_sentence(rng, 2, 6)[:-1]} {aside}."
+        parts.append(part)
+        length += len(part) + 1
+    return " ".join(parts)[:size]
+
+
+def case_g(bench: Bench) -> None:
+    robust = RobustJsonOutputParser()
+    rng = random.Random(SEED)
+    doc = {"order_id": "A-1042", "status": "shipped", "items": [{"sku": "P-7", "qty": 2}]}
+    text = json.dumps(doc) + "\n\n" + bracket_prose(rng, PROSE_BYTES)
+    name = f"(g) object + {PROSE_BYTES // 1000} KB bracket-heavy prose"
+    ref = bench.run(name, "ours: loads", loads, text, doc, ours=True, is_ref=True)
+    ours = bench.run(
+        name, "ours: RobustJsonOutputParser().parse", robust.parse, text, doc, ours=True, ref=ref
+    )
+    r = bench.ratio(ours, ref)
+    bench.target(
+        "(g) parse, which names further values, <= 1.2x loads, which does not look for them",
+        f"{r:.2f}x",
+        r <= 1.2 and ours.ok,
+    )
+
+
 def case_c(bench: Bench) -> None:
     import json_repair
     import partial_json_parser
@@ -744,6 +790,7 @@ def main(argv: list[str] | None = None) -> int:
     case_c(bench)
     case_d(bench, with_json_repair=not args.no_json_repair_d)
     case_f(bench)
+    case_g(bench)
     case_e(bench)
     shown = sys.argv[1:] if argv is None else argv
     command = " ".join(["python benchmarks/json_bench.py", *shown])

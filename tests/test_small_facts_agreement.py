@@ -318,7 +318,7 @@ FACTS_ALLOWED: dict[tuple[str, str, str], str] = {
     ("engine/number_literals.py", "value depth", "MAX_LITERAL_DEPTH"): (
         "levels walked for number literals before a value passes through untouched"
     ),
-    ("parsers/row_results.py", "value depth", "MAX_OUTPUT_DEPTH"): (
+    ("engine/jsonable.py", "value depth", "MAX_OUTPUT_DEPTH"): (
         "what json.dumps can write for a result row, not what a reader builds"
     ),
 }

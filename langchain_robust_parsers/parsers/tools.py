@@ -256,14 +256,19 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     def _names_of_tools(self) -> tuple[str, ...]:
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
-        if self._tools_names[0] != key:
+        # Read from `__pydantic_private__`: `self._tools_names` goes through pydantic's
+        # `__getattr__` after a failed lookup, several times the cost, on every chunk.
+        cached: tuple[tuple[int, ...], tuple[str, ...]]
+        cached = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
+        cached_key, names = cached
+        if cached_key != key:
             try:
                 names = tuple(bound_schemas(tools) or ())
             except (ValueError, TypeError):  # not a tool langchain-core can describe
                 logger.debug("tools: a bound tool has no schema; names matched exactly")
                 names = ()
             self._tools_names = (key, names)
-        return self._tools_names[1]
+        return names
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())

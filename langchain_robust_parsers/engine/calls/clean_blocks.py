@@ -90,7 +90,6 @@ for every block)."""
 
 _STRICT = json.JSONDecoder()
 _WS = "[ \\t\\r\\n]*"
-_SPACE = " \t\r\n"
 _NAME = "(" + TOOL_NAME_PATTERN + ")"
 _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
@@ -105,6 +104,10 @@ _FUNCTION_OPEN = re.compile(_WS + _E(FUNCTION_OPEN) + _NAME + ">" + _WS + "(?=<)
 _XML_PARAM = re.compile(_E(PARAMETER_OPEN) + r"([^<>\s\"']+)>" + _VALUE + _E(PARAMETER_CLOSE))
 _INVOKE_OPEN = re.compile(_WS + _E(INVOKE_OPEN) + r'([^"<>]+)">' + _WS + "(?=<)")
 _INVOKE_PARAM = re.compile(_E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">' + _VALUE + _E(PARAMETER_CLOSE))
+_TEXT_BETWEEN_PARAMETERS = re.compile(_E(PARAMETER_CLOSE) + r"\s*[^<\s][^<]*<")
+"""Text after a parameter element and before the next one. The call elements' openers take
+the space after them and stand before a ``<``, and no value holds a ``<``: in a call element
+whose every ``<`` is a parameter's, this is the only place text between them can be."""
 _MINIMAX_CLOSE = MINIMAX_MARKER.close[0]
 _GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=" + _E(ARG_KEY_OPEN) + ")")
 _GLM_PAIR = re.compile(
@@ -159,17 +162,6 @@ def _closed(text: str, calls: list[ParsedCall], pos: int, closer: re.Pattern[str
 # ----------------------------------------------------------------------------- elements
 
 
-def _tags_apart(text: str, pos: int, found: list[re.Match[str]]) -> bool:
-    """Is there only whitespace before and between the parameter elements? Text between
-    them (``a </parameter> or <parameter=k> b``) may be a value holding tags, which the
-    general reader judges."""
-    for m in found:
-        if text[pos : m.start()].strip():
-            return False
-        pos = m.end()
-    return True
-
-
 def _elements(
     text: str,
     pos: int,
@@ -189,10 +181,14 @@ def _elements(
         stop = text.find(close, pos)
         if stop < 0:
             return None
-        found = list(param.finditer(text, pos, stop))
-        if text.count("<", pos, stop) != 2 * len(found) or not _tags_apart(text, pos, found):
+        params = param.findall(text, pos, stop)
+        # Only whitespace apart from the parameters: text between them (`a </parameter> or
+        # <parameter=k> b`) may be a value holding tags, which the general reader judges.
+        if (
+            text.count("<", pos, stop) != 2 * len(params)
+            or _TEXT_BETWEEN_PARAMETERS.search(text, pos, stop) is not None
+        ):
             return None
-        params = [m.groups() for m in found]
         args: dict[str, Any] = {}
         raws: dict[str, str] = {}
         for key, line, other in params:  # `other` is empty when the value is on one line

@@ -15,6 +15,7 @@ built-in tools (``to=python``, ``to=browser.search``) are no function calls and 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_object, strict_json_at
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -69,20 +70,25 @@ def is_harmony(text: str, begin: int) -> bool:
     return _CHANNEL in head or "to=" in head or BARE_CHANNEL.match(text, begin) is not None
 
 
-def _arguments_end(text: str, body: int, stop: int, stop_after: int) -> tuple[int, int]:
+def _arguments_end(
+    text: str, body: int, stop: int, stop_after: int
+) -> tuple[int, int, tuple[Any, int] | None]:
     """Where a call's JSON arguments starting at ``body`` end: an end token written inside
     one of their strings (``{"s": "a <|call|> b"}``) is data, so the body runs to the first
-    end token after a JSON object that reads through past ``stop``."""
+    end token after a JSON object that reads through past ``stop``. Also the object's value
+    and end when the C decoder read it, so that it is not read twice."""
     start = body
     while start < stop and text[start] in " \t\r\n":
         start += 1
     if start >= stop or text[start] != "{":
-        return stop, stop_after
+        return stop, stop_after, None
     try:
-        json_end = strict_json_at(text, start, len(text))[1]
+        read = strict_json_at(text, start, len(text))
     except (ValueError, RecursionError):
-        return stop, stop_after
-    return (stop, stop_after) if json_end <= stop else _body_end(text, json_end)
+        return stop, stop_after, None
+    if read[1] <= stop:
+        return stop, stop_after, read
+    return (*_body_end(text, read[1]), read)
 
 
 def _body_end(text: str, start: int) -> tuple[int, int]:
@@ -122,11 +128,14 @@ def read_harmony(
             pass  # a built-in tool's input: removed with its header, neither call nor content
         elif recipient is not None:
             name = recipient.group(1).removeprefix("functions.")
-            stop, stop_after = _arguments_end(text, body, stop, stop_after)
+            stop, stop_after, read = _arguments_end(text, body, stop, stop_after)
             ended = text.startswith((_CALL_END, _MESSAGE_END), stop)
             logged = len(log.repairs)
             try:
-                args, truncated = json_object(text, body, stop, log, repr(name))
+                if read is not None and read[1] <= stop and isinstance(read[0], dict):
+                    args, truncated = read[0], False  # what `json_object` would read again
+                else:
+                    args, truncated = json_object(text, body, stop, log, repr(name))
             except CallDecodeError:
                 if ended:
                     raise

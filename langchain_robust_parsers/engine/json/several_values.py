@@ -52,7 +52,33 @@ FIRST_WINDOW = 1_024
 runs past it. A slice, not the whole text: the decoder's error counts the lines before its
 position, which from the start of a long text would cost the whole text per bracket."""
 
-_OPENER = re.compile(r"[\[{]")
+_OBJECT_OPENS = r'\{[ \t\n\r]*["}]'
+"""A ``{`` the C decoder can read an object from: before a key or ``}``."""
+_ARRAY_BODY = r'[ \t\n\r]*[-0-9"{\[\]tfnNI]'
+"""What follows a ``[`` the C decoder can read an array from: a value (``NaN`` and
+``Infinity`` included, as the decoder takes them) or ``]``."""
+_NOT_FLAT = r'(?![^\[\]{}"]*\])'
+"""After a ``[``: not a flat group (``[1]``, ``[see below]``: no quote, brace or bracket before
+its ``]``). A flat group holds no other bracket, so whether or not it is an array, the search
+goes on after it."""
+
+_MAY_OPEN_VALUE: dict[type, re.Pattern[str]] = {
+    list: re.compile(f"{_OBJECT_OPENS}|\\[{_ARRAY_BODY}"),
+    dict: re.compile(f"{_OBJECT_OPENS}|\\[{_NOT_FLAT}{_ARRAY_BODY}"),
+}
+"""Where the search for values of a shape tries the decoder. Every other bracket fails at once
+or opens a flat array (never an object, nor holding one): passing over them in C spares a
+raised ``JSONDecodeError`` or a decoded list per ``{name}`` or ``[1]`` of a long explanation."""
+
+_OBJECT_START = re.compile(_OBJECT_OPENS)
+"""Prose without such a ``{`` holds no object; this search (a literal first character) reads it
+several times faster than `_MAY_OPEN_VALUE`."""
+
+PASSED_BRACKET_COST = ATTEMPT_COST + 1
+"""Budget charged for a bracket the search passes over: about what trying it would have
+charged (the attempt and an error one character in), so the budget ends the search where
+trying every bracket would."""
+
 
 _KIND: dict[Source, str] = {
     "fenced": "fenced",
@@ -138,16 +164,29 @@ def clean_value_at(text: str, pos: int) -> tuple[Any, int, int] | None:
         return value, pos + end, cost + end
 
 
+def _brackets(text: str, start: int, end: int) -> int:
+    """How many ``{`` and ``[`` ``text[start:end]`` holds."""
+    return text.count("{", start, end) + text.count("[", start, end)
+
+
 def _clean_values_after(text: str, first: TopValue, limit: int | None) -> Iterator[TopValue]:
     """The well-formed values in the prose after ``first`` (a value that opens the text), of
     its shape, within `PROSE_SCAN_BUDGET`; at most ``limit`` of them."""
     pos = first.report.end
     budget = PROSE_SCAN_BUDGET * (len(text) - pos + 1)
     shape = _shape(first.value)
+    may_open = _MAY_OPEN_VALUE.get(shape)
+    if may_open is None:
+        return  # a scalar: the values in prose (objects, arrays) are never of its shape
+    if shape is dict and _OBJECT_START.search(text, pos) is None:
+        return
     found = 0
     while budget > 0 and (limit is None or found < limit):
-        m = _OPENER.search(text, pos)
+        m = may_open.search(text, pos)
         if m is None:
+            return
+        budget -= PASSED_BRACKET_COST * _brackets(text, pos, m.start())
+        if budget <= 0:
             return
         got = clean_value_at(text, m.start())
         if got is None:
