@@ -302,10 +302,6 @@ def test_chat_model_moves_reasoning_out_of_content(form: Form) -> None:
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 @pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
 def test_chat_model_streams_reasoning_as_reasoning(form: Form, chunk_size: int) -> None:
-    if not form.open:
-        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
-    if form.name == "harmony" and chunk_size == 64:
-        pytest.xfail("the call splitter streams a harmony final message before it knows it")
     text = form.wrap(CHAT_THOUGHT, CHAT_ANSWER)
     invoked = _chat_model(text, chunk_size).invoke("weather?")
     chunks = list(_chat_model(text, chunk_size).stream("weather?"))

@@ -577,25 +577,32 @@ def _decoded(
 
 
 def decode_calls(
-    text: str, *, dialect: str = "auto", positional: Positional = "drop"
+    text: str,
+    *,
+    dialect: str = "auto",
+    positional: Positional = "drop",
+    template_opens_reasoning: bool | None = None,
 ) -> DecodedCalls:
     """Find and decode the function calls in a model's answer.
 
     Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
     any; else fenced blocks; else the whole text; else calls written inside prose. Returns
     `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
-    raises `CallDecodeError` when call-like text does not decode.
+    raises `CallDecodeError` when call-like text does not decode. ``template_opens_reasoning``
+    is `reasoning.headless_end`'s.
     """
     if dialect not in _DIALECT_SET:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     if not isinstance(text, str):
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
-    tagged = _clean_blocks(text, dialect)  # the fast path, for answers of plain blocks
+    opens = template_opens_reasoning
+    # the fast path, for answers of plain blocks (with no reasoning the template may open)
+    tagged = _clean_blocks(text, dialect) if opens is not True else None
     if tagged is not None:
         return tagged
     log = RepairLog()
     ctx = _Ctx(text, _kinds(dialect), positional, log)
-    begin, skip = locate.payload_bounds(text, log)
+    begin, skip = locate.payload_bounds(text, log, opens)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.
