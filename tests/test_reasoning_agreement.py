@@ -41,7 +41,6 @@ from langchain_robust_parsers import (
     loads,
 )
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.json.value_stream import HEADLESS_HOLD
 from langchain_robust_parsers.engine.lexicon.reasoning import split_reasoning
 
 CHUNK_SIZES = (1, 2, 3, 5, 8, 16, 64)
@@ -117,25 +116,47 @@ def _first_value_at(text: str, size: int = 4) -> tuple[int, int]:
     raise AssertionError("no value")
 
 
-def test_json_stream_shows_a_fenced_answer_after_prose_at_once() -> None:
-    """Prose before a fence is an answer's preamble, not held back as possible reasoning."""
-    text = (
-        "Here is the trip you asked for:\n```json\n"
-        + json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(40)]})
-        + "\n```"
-    )
-    read, total = _first_value_at(text)
-    assert read < total / 4
+def test_json_stream_shows_an_answer_that_opens_with_json_at_once() -> None:
+    """An answer opening with a payload is no reasoning (reasoning is prose): it streams."""
+    for text in (
+        json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(40)]}),
+        "```json\n" + json.dumps({"city": "Paris", "stops": ["Louvre"] * 40}) + "\n```",
+    ):
+        read, total = _first_value_at(text)
+        assert read < total / 4
 
 
-def test_json_stream_holds_prose_back_only_so_long() -> None:
-    """A stream that starts with prose and never closes a reasoning block shows its values
-    once :data:`HEADLESS_HOLD` characters have gone by, not only when it ends."""
-    prose = "Let me think about which city suits a short trip in spring. " * 80
-    payload = json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(400)]})
-    assert len(prose) > HEADLESS_HOLD
-    read, total = _first_value_at(prose + payload)
-    assert read < total - 100
+LONG_THOUGHT = (
+    "Let me think about which city suits a short trip in spring. Maybe "
+    + json.dumps({"city": "Madrid", "stops": ["Prado"]})
+    + " would do, but the user said France.\n"
+) * 80
+"""Template-opened reasoning far longer than a few thousand characters, with JSON inside."""
+
+
+def test_json_stream_never_shows_json_from_long_template_opened_reasoning() -> None:
+    """However long the reasoning before a lone closer, none of its JSON is yielded: a stream
+    holds prose back until it knows, as a complete parse reads it."""
+    payload = {"city": "Paris", "stops": [f"stop {n}" for n in range(40)]}
+    text = LONG_THOUGHT + "</think>\n\n" + json.dumps(payload)
+    assert len(LONG_THOUGHT) > 8192
+    parser = RobustJsonOutputParser()
+    assert parser.parse(text) == payload
+    for size in (1, 7, 64, 1000):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        values = list(parser.transform(iter(chunks)))
+        assert values and values[-1] == payload
+        assert all("Madrid" not in json.dumps(v) for v in values)
+
+
+def test_json_stream_of_prose_then_json_ends_as_parse() -> None:
+    """An answer opening with prose and holding no closer is held to the end (it might still
+    be reasoning), then read as a complete parse reads it."""
+    text = "Here is the trip you asked for:\n```json\n" + json.dumps({"city": "Paris"}) + "\n```"
+    parser = RobustJsonOutputParser()
+    for size in (1, 4, 64):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(parser.transform(iter(chunks))) == [parser.parse(text)]
 
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)

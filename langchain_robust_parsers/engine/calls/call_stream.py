@@ -55,9 +55,9 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_OPEN,
     THINK_TAG,
     THINK_TAIL,
+    TemplateHold,
     closer_of,
     headless_end,
-    headless_settled,
     may_become_opener,
 )
 from langchain_robust_parsers.engine.report import ParseReport
@@ -368,6 +368,7 @@ class CallStreamSplitter:
     _early: bool = field(default=True, init=False)  # marker calls may go out before the end
     _fence_close: int = field(default=-1, init=False)  # closing fence of a block read as text
     _fence_close_len: int = field(default=0, init=False)
+    _hold: TemplateHold = field(default_factory=TemplateHold, init=False)  # "pending" mode
 
     def __post_init__(self) -> None:
         self._open = self.gate is None
@@ -529,7 +530,7 @@ class CallStreamSplitter:
                 if not self._scan_think():
                     return
             elif self._mode == "pending":
-                if not headless_settled(self.text):
+                if not self._hold.settled(self.text):
                     return
                 self._pos = max(0, headless_end(self.text))
                 self._mode = "prose"

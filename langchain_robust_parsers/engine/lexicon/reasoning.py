@@ -18,13 +18,16 @@ Forms recognised (any case for the tag forms, attributes allowed in ``<think ...
 Whether the chat template opened the reasoning is one option, ``template_opens_reasoning``, read
 by one rule, `headless_end`, in a complete text and in a stream alike:
 
-- ``None`` (auto): a closing marker with no opener before it ends template-opened reasoning.
-  A stream holds back the text from its start until it can tell (`headless_settled`): a
-  closing marker arrives, an opener arrives first (then there is no template-opened block), or
-  the stream ends. There is no length cap: reasoning blocks of tens of thousands of characters
-  are common, and a cap would either show reasoning as the answer or make a complete parse
-  disagree with its stream. The cost: an answer that opens with prose streams nothing until
-  one of those three; a model that never reasons should say ``False``.
+- ``None`` (auto): a closing marker with no opener before it ends template-opened reasoning,
+  unless the text opens with a payload (JSON, a tag or a fence: `PAYLOAD_STARTS`), which
+  reasoning, written in prose, never does. A stream holds back an answer that opens with prose
+  until it can tell (`headless_settled`): a closing marker arrives, an opener arrives first
+  (then there is no template-opened block), or the stream ends. There is no length cap:
+  reasoning blocks of tens of thousands of characters are common, and a cap would either show
+  reasoning as the answer or make a complete parse disagree with its stream. The cost: an
+  answer that opens with prose streams nothing until one of those three (a preamble before a
+  call or a fenced value arrives with it at the end); a model that never reasons should say
+  ``False``.
 - ``True``: the template opened the reasoning: everything up to the first closing marker is
   reasoning (streamed as reasoning at once); with no closing marker, all of it is.
 - ``False``: a lone closing marker is plain text: nothing is held back.
@@ -39,6 +42,7 @@ import re
 __all__ = [
     "HARMONY_CLOSE",
     "MAX_HELD_OPENER",
+    "PAYLOAD_STARTS",
     "THINK_CLOSE",
     "THINK_NAMES",
     "THINK_OPEN",
@@ -46,6 +50,7 @@ __all__ = [
     "THINK_TAG",
     "THINK_TAIL",
     "ReasoningStream",
+    "TemplateHold",
     "block_end",
     "block_spans",
     "bracket_may_open",
@@ -210,6 +215,8 @@ def headless_end(text: str, pos: int = 0, template_opens: bool | None = None) ->
     text when there is none; ``False`` never."""
     if template_opens is False:
         return -1
+    if template_opens is None and _opens_payload(text, pos):
+        return -1
     close = find_closer(text, pos)
     if template_opens:
         return len(text) if close is None else close.end()
@@ -218,15 +225,50 @@ def headless_end(text: str, pos: int = 0, template_opens: bool | None = None) ->
     return close.end()
 
 
-def headless_settled(text: str, pos: int = 0) -> bool:
+PAYLOAD_STARTS = frozenset("{[<`~")
+"""First characters that show, in auto mode, that an answer does not start inside reasoning:
+a JSON value, a tag (a call marker, or a reasoning opener) or a fence. Reasoning is written in
+prose; what opens with one of these is the answer, and streams at once."""
+
+
+def _opens_payload(text: str, pos: int) -> bool:
+    """Whether the first character after whitespace at ``pos`` is one of `PAYLOAD_STARTS`."""
+    n = len(text)
+    while pos < n and text[pos].isspace():
+        pos += 1
+    return pos < n and text[pos] in PAYLOAD_STARTS
+
+
+def headless_settled(text: str, since: int = 0) -> bool:
     """Whether a stream's text so far tells, by `headless_end`'s auto rule, whether it starts
-    inside reasoning the template opened: a closing marker arrived, or an opener before any.
-    Until then a stream holds the text back (a closing marker still to come would make all of
-    it reasoning); at the stream's end, text never settled is no reasoning."""
-    close = find_closer(text, pos)
-    if close is not None:
+    inside reasoning the template opened: it opens with a payload (`PAYLOAD_STARTS`), or a
+    closing marker arrived, or an opener before any. Until then a stream holds the text back
+    (a closing marker still to come would make all of it reasoning); at the stream's end, text
+    never settled is no reasoning. ``since``: where text not looked at yet may hold a marker
+    (see `TemplateHold`)."""
+    if _opens_payload(text, 0) or find_closer(text, since) is not None:
         return True
-    return find_opener(text, pos) is not None
+    return find_opener(text, since) is not None
+
+
+class TemplateHold:
+    """A stream's watch for the end of its hold: in auto mode (``template_opens`` ``None``)
+    `headless_settled`; with ``True``, the first closing marker. Each look reads the new text
+    and, for a marker split across chunks, the end of the old."""
+
+    __slots__ = ("_looked", "_opened")
+
+    def __init__(self, template_opens: bool | None = None) -> None:
+        self._looked = 0
+        self._opened = bool(template_opens)
+
+    def settled(self, text: str) -> bool:
+        """Whether ``text`` (the stream so far, grown since the last look) has settled."""
+        since = max(0, self._looked - MAX_HELD_OPENER)  # the longest marker a chunk may split
+        self._looked = len(text)
+        if self._opened:
+            return find_closer(text, since) is not None
+        return headless_settled(text, since)
 
 
 def skip_reasoning(text: str, pos: int = 0, template_opens: bool | None = None) -> tuple[int, bool]:
@@ -352,13 +394,14 @@ class ReasoningStream:
         self._closer: re.Pattern[str] | None = THINK_CLOSE if template_opens else None
         self._after_block = False  # blank space right after a block is dropped
         self._pending = template_opens is None  # auto: not yet known whether headless
+        self._hold = TemplateHold()
 
     def feed(self, chunk: str) -> tuple[str, str]:
         """``(answer, reasoning)`` text that ``chunk`` completed."""
         text = self._held + chunk
         self._held = ""
         if self._pending:
-            if not headless_settled(text):
+            if not self._hold.settled(text):
                 self._held = text
                 return "", ""
             self._settle(text)
