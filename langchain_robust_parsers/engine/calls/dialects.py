@@ -576,6 +576,14 @@ def _decoded(
     return DecodedCalls(tuple(calls), dialect, kind, tuple(spans), report)
 
 
+def _check_input(text: str, dialect: str) -> None:
+    """Refuse a dialect that is not one (a caller's error) and input that is not text."""
+    if dialect not in _DIALECT_SET:
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
+    if not isinstance(text, str):
+        raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
+
+
 def decode_calls(
     text: str,
     *,
@@ -588,16 +596,11 @@ def decode_calls(
     Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
     any; else fenced blocks; else the whole text; else calls written inside prose. Returns
     `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
-    raises `CallDecodeError` when call-like text does not decode. ``template_opens_reasoning``
-    is `reasoning.headless_end`'s.
-    """
-    if dialect not in _DIALECT_SET:
-        raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
-    if not isinstance(text, str):
-        raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
+    raises `CallDecodeError` when call-like text does not decode. ``template_opens_reasoning``:
+    `reasoning.headless_end`'s."""
+    _check_input(text, dialect)
     opens = template_opens_reasoning
-    # the fast path, for answers of plain blocks (with no reasoning the template may open)
-    tagged = _clean_blocks(text, dialect) if opens is not True else None
+    tagged = None if opens else _clean_blocks(text, dialect)  # the fast path, for plain blocks
     if tagged is not None:
         return tagged
     log = RepairLog()

@@ -395,6 +395,7 @@ class ReasoningStream:
         self._after_block = False  # blank space right after a block is dropped
         self._pending = template_opens is None  # auto: not yet known whether headless
         self._hold = TemplateHold()
+        self._at_start = bool(template_opens)  # True: an opener written anyway is dropped
 
     def feed(self, chunk: str) -> tuple[str, str]:
         """``(answer, reasoning)`` text that ``chunk`` completed."""
@@ -405,6 +406,8 @@ class ReasoningStream:
                 self._held = text
                 return "", ""
             self._settle(text)
+        if self._at_start:
+            text = self._past_opener(text)
         answer: list[str] = []
         reasoning: list[str] = []
         pos = 0
@@ -420,6 +423,23 @@ class ReasoningStream:
                 self._after_block = False
             pos = self._in_answer(text, pos, answer)
         return "".join(answer), "".join(reasoning)
+
+    def _past_opener(self, text: str) -> str:
+        """``True`` mode: the text after an opener the model wrote at its start all the same
+        (``split_reasoning`` drops it too); ``""`` (held) while the start may still become one."""
+        ws = len(text) - len(text.lstrip())
+        if ws == len(text):
+            self._held = text
+            return ""
+        m = THINK_OPEN.match(text, ws)
+        if m is not None:
+            self._at_start = False
+            return text[m.end() :]
+        if len(text) - ws < MAX_HELD_OPENER and may_become_opener(text, ws):
+            self._held = text
+            return ""
+        self._at_start = False
+        return text
 
     def _settle(self, text: str) -> None:
         """The text so far tells whether the template opened reasoning: read on accordingly."""
