@@ -17,7 +17,7 @@ import pytest
 from fake_chat_models import ScriptedChatModel
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from reasoning_forms import HEADLESS, NO_REASONING, Form
 from tool_calling_fakes import get_weather
 
@@ -61,7 +61,7 @@ def chunkings(text: str) -> Iterator[list[str]]:
 class _Chunks(ScriptedChatModel):
     """A scripted model streaming the given pieces (marker splits included)."""
 
-    pieces: list[str] = []
+    pieces: list[str] = Field(default_factory=list)
 
     def _stream(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any) -> Any:
         from langchain_core.messages import AIMessageChunk
@@ -263,6 +263,8 @@ def test_option_round_trips(option: bool | None) -> None:
     for other in (
         FunctionCallOutputParser(template_opens_reasoning=option),
         TextToolCallAdapter(template_opens_reasoning=option),
-        TextToolCallingChatModel(ScriptedChatModel(responses=["x"]), template_opens_reasoning=option),
+        TextToolCallingChatModel(
+            ScriptedChatModel(responses=["x"]), template_opens_reasoning=option
+        ),
     ):
         assert pickle.loads(pickle.dumps(other)).template_opens_reasoning is option

@@ -591,13 +591,11 @@ def decode_calls(
     positional: Positional = "drop",
     template_opens_reasoning: bool | None = None,
 ) -> DecodedCalls:
-    """Find and decode the function calls in a model's answer.
-
-    Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
-    any; else fenced blocks; else the whole text; else calls written inside prose. Returns
-    `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
-    raises `CallDecodeError` when call-like text does not decode. ``template_opens_reasoning``:
-    `reasoning.headless_end`'s."""
+    """Find and decode the function calls in a model's answer. Order of work: skip a BOM and
+    reasoning (``template_opens_reasoning``: `reasoning.headless_end`'s); take dialect marker
+    blocks if there are any; else fenced blocks; else the whole text; else calls written inside
+    prose. Returns `DecodedCalls` (``calls`` empty when the text holds no call, or an empty
+    list); raises `CallDecodeError` when call-like text does not decode."""
     _check_input(text, dialect)
     opens = template_opens_reasoning
     tagged = None if opens else _clean_blocks(text, dialect)  # the fast path, for plain blocks

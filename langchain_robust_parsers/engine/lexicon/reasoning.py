@@ -231,12 +231,16 @@ a JSON value, a tag (a call marker, or a reasoning opener) or a fence. Reasoning
 prose; what opens with one of these is the answer, and streams at once."""
 
 
-def _opens_payload(text: str, pos: int) -> bool:
-    """Whether the first character after whitespace at ``pos`` is one of `PAYLOAD_STARTS`."""
+def _opens_payload(text: str, pos: int, streaming: bool = False) -> bool:
+    """Whether the first character after whitespace at ``pos`` is one of `PAYLOAD_STARTS` and
+    starts no closing marker (an empty block the template opened: ``</think>`` first); while
+    ``streaming``, not one that may still grow into a marker either."""
     n = len(text)
     while pos < n and text[pos].isspace():
         pos += 1
-    return pos < n and text[pos] in PAYLOAD_STARTS
+    if pos == n or text[pos] not in PAYLOAD_STARTS or THINK_CLOSE.match(text, pos):
+        return False
+    return not (streaming and n - pos < THINK_TAIL and may_become_marker(text[pos:]))
 
 
 def headless_settled(text: str, since: int = 0) -> bool:
@@ -246,7 +250,7 @@ def headless_settled(text: str, since: int = 0) -> bool:
     (a closing marker still to come would make all of it reasoning); at the stream's end, text
     never settled is no reasoning. ``since``: where text not looked at yet may hold a marker
     (see `TemplateHold`)."""
-    if _opens_payload(text, 0) or find_closer(text, since) is not None:
+    if _opens_payload(text, 0, streaming=True) or find_closer(text, since) is not None:
         return True
     return find_opener(text, since) is not None
 
