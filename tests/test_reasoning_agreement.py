@@ -176,10 +176,8 @@ REACT_ACTION = "Thought: look it up.\nAction: get_weather\nAction Input: Paris"
 
 
 def _react_forms() -> list[Any]:
-    """ReAct reads a whole text as it streams it, so a step before a lone closing marker is
-    read, invoked or streamed alike."""
-    headless = pytest.mark.xfail(reason="ReAct reads a whole text as a stream: no look-ahead")
-    return [pytest.param(f, id=f.name, marks=headless if not f.open else ()) for f in FORMS]
+    """Every form, the template-opened one (a lone closing marker) among them."""
+    return [pytest.param(f, id=f.name) for f in FORMS]
 
 
 def _react_answer(step: Any) -> Any:
@@ -203,8 +201,6 @@ def test_react_reads_after_reasoning(form: Form) -> None:
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 def test_react_stream_agrees_with_parse(form: Form) -> None:
-    if not form.open:
-        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
     parser = ReActOutputParser()
     for answer in (REACT_FINAL, REACT_ACTION):
         text = form.wrap(REACT_THOUGHT, answer)

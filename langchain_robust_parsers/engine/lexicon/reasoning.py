@@ -50,6 +50,7 @@ __all__ = [
     "THINK_TAG",
     "THINK_TAIL",
     "ReasoningStream",
+    "TemplateGate",
     "TemplateHold",
     "block_end",
     "block_spans",
@@ -273,6 +274,45 @@ class TemplateHold:
         if self._opened:
             return find_closer(text, since) is not None
         return headless_settled(text, since)
+
+
+class TemplateGate:
+    """Pass a stream's text on to a reader without the reasoning the chat template opened, by
+    `headless_end`'s rule with ``template_opens``: text is held back until the rule can tell
+    (`TemplateHold`), then what follows that reasoning (or all of it, when there is none)
+    passes, and every later chunk as it comes. A reader fed the whole text in one chunk reads
+    exactly what it reads streamed."""
+
+    __slots__ = ("_held", "_hold", "_open", "_opens")
+
+    def __init__(self, template_opens: bool | None = None) -> None:
+        self._opens = template_opens
+        self._open = template_opens is False  # nothing to hold back
+        self._held = ""
+        self._hold = TemplateHold(template_opens)
+
+    def feed(self, chunk: str) -> tuple[str, str]:
+        """``(skipped, passed)``: the reasoning ``chunk`` showed to skip, and the text it lets
+        through (both ``""`` while held)."""
+        if self._open:
+            return "", chunk
+        text = self._held + chunk
+        if not self._hold.settled(text):
+            self._held = text
+            return "", ""
+        self._open, self._held = True, ""
+        return self._split(text)
+
+    def close(self) -> tuple[str, str]:
+        """At the stream's end: `feed`'s pair for the text held back."""
+        if self._open:
+            return "", ""
+        self._open, held, self._held = True, self._held, ""
+        return self._split(held)
+
+    def _split(self, text: str) -> tuple[str, str]:
+        end = max(0, headless_end(text, 0, self._opens))
+        return text[:end], text[end:]
 
 
 def skip_reasoning(text: str, pos: int = 0, template_opens: bool | None = None) -> tuple[int, bool]:
