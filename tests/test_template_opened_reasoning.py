@@ -268,3 +268,48 @@ def test_option_round_trips(option: bool | None) -> None:
         ),
     ):
         assert pickle.loads(pickle.dumps(other)).template_opens_reasoning is option
+
+
+# ----------------------------------------------------------------------------- ReAct
+
+REACT_THOUGHT = "Draft:\nThought: guess\nFinal Answer: Madrid\nno, check the tool first."
+REACT_REPLIES = (
+    "Thought: I know it now.\nFinal Answer: Paris",
+    "Thought: look it up.\nAction: get_weather\nAction Input: Paris",
+)
+
+
+def _react_value(step: Any) -> Any:
+    from langchain_core.agents import AgentFinish
+
+    if isinstance(step, AgentFinish):
+        return step.return_values["output"]
+    return (step.tool, step.tool_input)
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=str)
+@pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
+def test_react_stream_equals_parse(option: bool | None, form: Form) -> None:
+    from langchain_robust_parsers import ReActOutputParser
+
+    for reply in REACT_REPLIES:
+        text = form.wrap(REACT_THOUGHT if form is not NO_REASONING else "", reply)
+        parser = ReActOutputParser(template_opens_reasoning=option)
+        texts = ReActOutputParser(stream_text=True, template_opens_reasoning=option)
+        try:
+            expected: Any = _react_value(parser.parse(text))
+        except OutputParserException:
+            expected = OutputParserException
+        if _expected_reasoning(option, form):
+            assert "Madrid" not in repr(expected)
+        for pieces in chunkings(text):
+            if expected is OutputParserException:
+                with pytest.raises(OutputParserException):
+                    list(parser.transform(iter(pieces)))
+                continue
+            steps = [s for s in parser.transform(iter(pieces)) if not isinstance(s, str)]
+            assert _react_value(steps[-1]) == expected, pieces
+            if form is HEADLESS and option is not False:
+                # skipped whole (thought text of a `<think>` block streams as thought deltas)
+                deltas = [s for s in texts.transform(iter(pieces)) if isinstance(s, str)]
+                assert "Madrid" not in "".join(deltas)
