@@ -530,7 +530,8 @@ class CallStreamSplitter:
                 if not self._scan_think():
                     return
             elif self._mode == "pending":
-                if not self._hold.settled(self.text):
+                new, self._pos = self.text[self._pos :], len(self.text)  # `_pos`: text watched
+                if not self._hold.settled(new):
                     return
                 self._pos = max(0, headless_end(self.text))
                 self._mode = "prose"

@@ -169,7 +169,7 @@ class JsonValueStream:
                 return value
             return None if not window.failed else self._leave_window()
         if self._watch:
-            if self._held():
+            if self._held(chunk):
                 return None
             chunk = self._body()  # nothing was read while held
         if not self._small:
@@ -189,12 +189,12 @@ class JsonValueStream:
             return self.settle(window.snapshot())
         return None if not window.failed else self._leave_window()
 
-    def _held(self) -> bool:
-        """Whether the text so far is still held back as possible headless reasoning; when it
-        no longer is, a headless block found is skipped (`_head`)."""
-        text = self._body()
-        if not self._hold.settled(text):
+    def _held(self, chunk: str) -> bool:
+        """Whether the text so far (the last ``chunk`` new) is still held back as possible
+        headless reasoning; when it no longer is, a headless block found is skipped (`_head`)."""
+        if not self._hold.settled(chunk):
             return True
+        text = self._body()
         self._watch = False
         end = payload_start(text, RepairLog(), self._opens)
         if end > 0:  # reasoning the template opened: the answer starts after it

@@ -258,22 +258,37 @@ def headless_settled(text: str, since: int = 0) -> bool:
 
 class TemplateHold:
     """A stream's watch for the end of its hold: in auto mode (``template_opens`` ``None``)
-    `headless_settled`; with ``True``, the first closing marker. Each look reads the new text
-    and, for a marker split across chunks, the end of the old."""
+    `headless_settled`; with ``True``, the first closing marker. Each look reads the new chunk
+    with the end of the text before it (a marker split across chunks), never the whole text
+    again, so a hold over a long reply costs time in proportion to it."""
 
-    __slots__ = ("_looked", "_opened")
+    __slots__ = ("_opened", "_start", "_tail")
 
     def __init__(self, template_opens: bool | None = None) -> None:
-        self._looked = 0
         self._opened = bool(template_opens)
+        self._tail = ""  # the end of the text so far, where a marker may have begun
+        self._start: str | None = ""  # the text's start until it shows whether it opens a payload
 
-    def settled(self, text: str) -> bool:
-        """Whether ``text`` (the stream so far, grown since the last look) has settled."""
-        since = max(0, self._looked - MAX_HELD_OPENER)  # the longest marker a chunk may split
-        self._looked = len(text)
+    def settled(self, chunk: str) -> bool:
+        """Whether the text so far, grown by ``chunk``, has settled."""
+        window = self._tail + chunk
+        self._tail = window[-MAX_HELD_OPENER:]  # the longest marker a chunk may split
         if self._opened:
-            return find_closer(text, since) is not None
-        return headless_settled(text, since)
+            return find_closer(window) is not None
+        if self._start is not None and self._opens(chunk):
+            return True
+        return find_closer(window) is not None or find_opener(window) is not None
+
+    def _opens(self, chunk: str) -> bool:
+        """Whether the text's start, grown by ``chunk``, opens a payload; its start is
+        dropped once it shows it does not."""
+        start = self._start = (self._start or "") + chunk
+        if _opens_payload(start, 0, streaming=True):
+            return True
+        head = start.lstrip()
+        if head and not (head[0] in PAYLOAD_STARTS and len(head) < THINK_TAIL):
+            self._start = None
+        return False
 
 
 class TemplateGate:
@@ -288,7 +303,7 @@ class TemplateGate:
     def __init__(self, template_opens: bool | None = None) -> None:
         self._opens = template_opens
         self._open = template_opens is False  # nothing to hold back
-        self._held = ""
+        self._held: list[str] = []
         self._hold = TemplateHold(template_opens)
 
     def feed(self, chunk: str) -> tuple[str, str]:
@@ -296,21 +311,18 @@ class TemplateGate:
         through (both ``""`` while held)."""
         if self._open:
             return "", chunk
-        text = self._held + chunk
-        if not self._hold.settled(text):
-            self._held = text
+        self._held.append(chunk)
+        if not self._hold.settled(chunk):
             return "", ""
-        self._open, self._held = True, ""
-        return self._split(text)
+        return self.close()
 
     def close(self) -> tuple[str, str]:
         """At the stream's end: `feed`'s pair for the text held back."""
         if self._open:
             return "", ""
-        self._open, held, self._held = True, self._held, ""
-        return self._split(held)
-
-    def _split(self, text: str) -> tuple[str, str]:
+        self._open = True
+        text = "".join(self._held)
+        self._held = []
         end = max(0, headless_end(text, 0, self._opens))
         return text[:end], text[end:]
 
@@ -439,17 +451,20 @@ class ReasoningStream:
         self._after_block = False  # blank space right after a block is dropped
         self._pending = template_opens is None  # auto: not yet known whether headless
         self._hold = TemplateHold()
+        self._parts: list[str] = []  # auto: the text held until it settles
         self._at_start = bool(template_opens)  # True: an opener written anyway is dropped
 
     def feed(self, chunk: str) -> tuple[str, str]:
         """``(answer, reasoning)`` text that ``chunk`` completed."""
+        if self._pending:
+            self._parts.append(chunk)
+            if not self._hold.settled(chunk):
+                return "", ""
+            chunk = "".join(self._parts)
+            self._parts = []
+            self._settle(chunk)
         text = self._held + chunk
         self._held = ""
-        if self._pending:
-            if not self._hold.settled(text):
-                self._held = text
-                return "", ""
-            self._settle(text)
         if self._at_start:
             text = self._past_opener(text)
         answer: list[str] = []
@@ -495,7 +510,7 @@ class ReasoningStream:
         """What was held back at the end of the stream."""
         if self._pending:  # never settled: no reasoning the template opened
             self._pending = False
-            held, self._held = self._held, ""
+            held, self._parts = "".join(self._parts), []
             answer, reasoning = self.feed(held)
             more_answer, more_reasoning = self.close()
             return answer + more_answer, reasoning + more_reasoning
