@@ -101,6 +101,7 @@ class ReActScanner(JsonActions, TextLayout):
         """``template_opens``: whether the chat template opened reasoning before the text (see
         `reasoning.headless_end`); that reasoning is never read for a step."""
         self._gate = TemplateGate(template_opens)
+        self._gated = template_opens is not False  # the gate may still hold text back
         self._init_base()
         self._think = ThinkState()
         self._name = NameLine()
@@ -126,9 +127,13 @@ class ReActScanner(JsonActions, TextLayout):
 
     def feed(self, chunk: str) -> list[Delta]:
         """Consume ``chunk``; the deltas it completed."""
+        if not self._gated:  # the usual chunk: the gate has opened
+            return self._read(chunk)
         skipped, passed = self._gate.feed(chunk)
         if skipped:
             self._skip(skipped)
+        if skipped or passed:
+            self._gated = False
         return self._read(passed)
 
     def _skip(self, reasoning: str) -> None:
