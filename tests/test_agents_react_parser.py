@@ -164,7 +164,7 @@ def test_tool_action_is_yielded_as_soon_as_it_is_complete() -> None:
             consumed.append(i)
             yield ch
 
-    parser = ReActOutputParser(stream_text=True)
+    parser = ReActOutputParser(stream_text=True, template_opens_reasoning=False)
     for item in parser.transform(chunks()):
         if isinstance(item, AgentAction):
             assert consumed[-1] == text.index("```\nObservation") + 2  # the closing fence
@@ -192,7 +192,9 @@ def test_first_answer_delta_comes_with_the_chunk_that_brings_it() -> None:
                     yield text[i : i + size]
 
             thoughts_done = False
-            for item in ReActOutputParser(stream_text=True).transform(chunks()):
+            for item in ReActOutputParser(
+                stream_text=True, template_opens_reasoning=False
+            ).transform(chunks()):
                 if isinstance(item, str) and arrived[-1] > first:
                     thoughts_done = True
                     # the chunk holding the first answer character (an escape may end a
@@ -310,7 +312,9 @@ def test_chain_stream_with_generic_fake_chat_model() -> None:
         {"action": "Final Answer", "action_input": answer}
     )
     model = GenericFakeChatModel(messages=iter([AIMessage(content=reply)]))
-    items = list((model | ReActOutputParser(stream_text=True)).stream("q"))
+    items = list(
+        (model | ReActOutputParser(stream_text=True, template_opens_reasoning=False)).stream("q")
+    )
     assert text_of(items) == "I know this.\n" + answer
     assert len([i for i in items if isinstance(i, str)]) > 5  # token by token
 
@@ -545,7 +549,9 @@ def test_tool_loop_default_mode() -> None:
 
 
 def test_tool_loop_streams_the_answer_token_by_token() -> None:
-    finish, shown, observations = run_tool_loop(ReActOutputParser(stream_text=True))
+    finish, shown, observations = run_tool_loop(
+        ReActOutputParser(stream_text=True, template_opens_reasoning=False)
+    )
     assert observations == ["Sunny and 24 C in Paris."]
     assert "".join(shown) == (
         "I should check the weather.\nI now know the final answer.\n" + ANSWER

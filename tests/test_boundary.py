@@ -245,7 +245,7 @@ def test_a_bug_while_splitting_a_stream_is_logged_once_and_the_answer_still_read
 def test_the_stream_splitter_reports_conflicts_instead_of_logging(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    splitter = CallStreamSplitter(frozenset({"f"}))
+    splitter = CallStreamSplitter(frozenset({"f"}), template_opens_reasoning=False)
     shown = splitter.feed("Hello there, this is prose. And more words here ")
     assert shown.content.startswith("Hello there")
     with caplog.at_level(logging.DEBUG, logger=LOGGER):

@@ -275,7 +275,7 @@ answer_text = "Let me check both.\\n" + render_calls(
 )
 decoded = decode_calls(answer_text)
 answer = parse_answer(answer_text, {{"get_weather"}})
-splitter = CallStreamSplitter({{"get_weather"}})
+splitter = CallStreamSplitter({{"get_weather"}}, template_opens_reasoning=False)
 content, calls = "", []
 for i in range(0, len(answer_text), 3):
     step = splitter.feed(answer_text[i : i + 3])

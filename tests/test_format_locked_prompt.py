@@ -413,6 +413,7 @@ def test_parser_is_stored_as_configuration() -> None:
         "drop_invalid_items": False,
         "read_labels": False,
         "diff": False,
+        "template_opens_reasoning": None,
     }
     assert "JSON schema" not in json.dumps(data)
     loaded = load(data, **load_kwargs(PromptTemplate))

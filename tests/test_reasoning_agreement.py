@@ -41,7 +41,6 @@ from langchain_robust_parsers import (
     loads,
 )
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.json.value_stream import HEADLESS_HOLD
 from langchain_robust_parsers.engine.lexicon.reasoning import split_reasoning
 
 CHUNK_SIZES = (1, 2, 3, 5, 8, 16, 64)
@@ -117,25 +116,47 @@ def _first_value_at(text: str, size: int = 4) -> tuple[int, int]:
     raise AssertionError("no value")
 
 
-def test_json_stream_shows_a_fenced_answer_after_prose_at_once() -> None:
-    """Prose before a fence is an answer's preamble, not held back as possible reasoning."""
-    text = (
-        "Here is the trip you asked for:\n```json\n"
-        + json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(40)]})
-        + "\n```"
-    )
-    read, total = _first_value_at(text)
-    assert read < total / 4
+def test_json_stream_shows_an_answer_that_opens_with_json_at_once() -> None:
+    """An answer opening with a payload is no reasoning (reasoning is prose): it streams."""
+    for text in (
+        json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(40)]}),
+        "```json\n" + json.dumps({"city": "Paris", "stops": ["Louvre"] * 40}) + "\n```",
+    ):
+        read, total = _first_value_at(text)
+        assert read < total / 4
 
 
-def test_json_stream_holds_prose_back_only_so_long() -> None:
-    """A stream that starts with prose and never closes a reasoning block shows its values
-    once :data:`HEADLESS_HOLD` characters have gone by, not only when it ends."""
-    prose = "Let me think about which city suits a short trip in spring. " * 80
-    payload = json.dumps({"city": "Paris", "stops": [f"stop {n}" for n in range(400)]})
-    assert len(prose) > HEADLESS_HOLD
-    read, total = _first_value_at(prose + payload)
-    assert read < total - 100
+LONG_THOUGHT = (
+    "Let me think about which city suits a short trip in spring. Maybe "
+    + json.dumps({"city": "Madrid", "stops": ["Prado"]})
+    + " would do, but the user said France.\n"
+) * 80
+"""Template-opened reasoning far longer than a few thousand characters, with JSON inside."""
+
+
+def test_json_stream_never_shows_json_from_long_template_opened_reasoning() -> None:
+    """However long the reasoning before a lone closer, none of its JSON is yielded: a stream
+    holds prose back until it knows, as a complete parse reads it."""
+    payload = {"city": "Paris", "stops": [f"stop {n}" for n in range(40)]}
+    text = LONG_THOUGHT + "</think>\n\n" + json.dumps(payload)
+    assert len(LONG_THOUGHT) > 8192
+    parser = RobustJsonOutputParser()
+    assert parser.parse(text) == payload
+    for size in (1, 7, 64, 1000):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        values = list(parser.transform(iter(chunks)))
+        assert values and values[-1] == payload
+        assert all("Madrid" not in json.dumps(v) for v in values)
+
+
+def test_json_stream_of_prose_then_json_ends_as_parse() -> None:
+    """An answer opening with prose and holding no closer is held to the end (it might still
+    be reasoning), then read as a complete parse reads it."""
+    text = "Here is the trip you asked for:\n```json\n" + json.dumps({"city": "Paris"}) + "\n```"
+    parser = RobustJsonOutputParser()
+    for size in (1, 4, 64):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(parser.transform(iter(chunks))) == [parser.parse(text)]
 
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
@@ -155,10 +176,8 @@ REACT_ACTION = "Thought: look it up.\nAction: get_weather\nAction Input: Paris"
 
 
 def _react_forms() -> list[Any]:
-    """ReAct reads a whole text as it streams it, so a step before a lone closing marker is
-    read, invoked or streamed alike."""
-    headless = pytest.mark.xfail(reason="ReAct reads a whole text as a stream: no look-ahead")
-    return [pytest.param(f, id=f.name, marks=headless if not f.open else ()) for f in FORMS]
+    """Every form, the template-opened one (a lone closing marker) among them."""
+    return [pytest.param(f, id=f.name) for f in FORMS]
 
 
 def _react_answer(step: Any) -> Any:
@@ -182,8 +201,6 @@ def test_react_reads_after_reasoning(form: Form) -> None:
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 def test_react_stream_agrees_with_parse(form: Form) -> None:
-    if not form.open:
-        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
     parser = ReActOutputParser()
     for answer in (REACT_FINAL, REACT_ACTION):
         text = form.wrap(REACT_THOUGHT, answer)
@@ -302,10 +319,6 @@ def test_chat_model_moves_reasoning_out_of_content(form: Form) -> None:
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)
 @pytest.mark.parametrize("chunk_size", CHUNK_SIZES)
 def test_chat_model_streams_reasoning_as_reasoning(form: Form, chunk_size: int) -> None:
-    if not form.open:
-        pytest.xfail("a stream cannot tell text is reasoning before a lone closing marker")
-    if form.name == "harmony" and chunk_size == 64:
-        pytest.xfail("the call splitter streams a harmony final message before it knows it")
     text = form.wrap(CHAT_THOUGHT, CHAT_ANSWER)
     invoked = _chat_model(text, chunk_size).invoke("weather?")
     chunks = list(_chat_model(text, chunk_size).stream("weather?"))

@@ -482,7 +482,9 @@ def test_stream_shows_content_then_call_chunks() -> None:
         '{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
         '<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}\n</tool_call>'
     )
-    llm, _ = model("hermes", [text], chunk_size=5)
+    # a model that does not reason: its prose streams at once (see the auto mode's hold in
+    # test_reasoning_agreement.py)
+    llm, _ = model("hermes", [text], chunk_size=5, template_opens_reasoning=False)
     chunks = list(llm.bind_tools(TOOLS).stream("q"))
     content_chunks = [c for c in chunks if c.content]
     call_chunks = [i for i, c in enumerate(chunks) if c.tool_call_chunks]
@@ -565,7 +567,9 @@ def test_gated_stream_holds_everything_until_a_call() -> None:
     def gate(calls: Sequence[Any]) -> bool:
         return any(c.name == "get_time" for c in calls)
 
-    splitter = CallStreamSplitter({"get_time", "get_weather"}, gate=gate)
+    splitter = CallStreamSplitter(
+        {"get_time", "get_weather"}, gate=gate, template_opens_reasoning=False
+    )
     steps = [
         splitter.feed("Checking.\n<tool_call>"),
         splitter.feed('{"name": "get_weather", "arguments": {}}</tool_call>'),

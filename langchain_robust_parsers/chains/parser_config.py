@@ -47,12 +47,13 @@ _PARSERS: dict[str, type[JsonOutputParser]] = {
 LangChain's own serialisation."""
 
 _OPTIONS: dict[str, tuple[str, ...]] = {
-    "RobustJsonOutputParser": ("on_truncation", "on_error", "diff"),
+    "RobustJsonOutputParser": ("on_truncation", "on_error", "diff", "template_opens_reasoning"),
     "RobustPydanticOutputParser": (
         "on_truncation",
         "drop_invalid_items",
         "read_labels",
         "diff",
+        "template_opens_reasoning",
     ),
     "JsonOutputParser": ("diff",),
     "PydanticOutputParser": ("diff",),

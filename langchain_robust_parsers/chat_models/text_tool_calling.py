@@ -38,13 +38,17 @@ from langchain_core.messages import (
     ToolCall,
     ToolMessage,
 )
-from langchain_core.messages.tool import invalid_tool_call, tool_call, tool_call_chunk
+from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
+from langchain_robust_parsers.chat_models.stream_chunks import (
+    StreamOut as _StreamOut,
+    json_args as _json_args,
+)
 from langchain_robust_parsers.chat_models.structured_answers import (
     StructuredMethod,
     structured_output_runnable,
@@ -83,7 +87,6 @@ from langchain_robust_parsers.parsers.function_calls import (
 )
 from langchain_robust_parsers.parsers.reasoning_content import (
     ReasoningStream,
-    reasoning_chunk,
     without_reasoning,
 )
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
@@ -253,10 +256,6 @@ def _output_text(output: Any) -> str:
     return output if isinstance(output, str) else str(output)
 
 
-def _json_args(args: Mapping[str, Any]) -> str:
-    return json.dumps(dict(args), ensure_ascii=False, default=str)
-
-
 def _tool_calls(calls: Sequence[ParsedCall], ids: Sequence[str]) -> list[ToolCall]:
     return [
         tool_call(name=c.name, args=dict(c.args), id=i) for c, i in zip(calls, ids, strict=True)
@@ -298,78 +297,6 @@ def _outcome(answer: ParsedAnswer) -> Outcome:
     ):
         return "recovered"
     return "success"
-
-
-def _metadata_chunk(chunk: Any) -> AIMessageChunk | None:
-    """The metadata of a wrapped model's chunk (no content), to pass on."""
-    if not isinstance(chunk, BaseMessage):
-        return None
-    usage = getattr(chunk, "usage_metadata", None)
-    if not chunk.additional_kwargs and not chunk.response_metadata and not usage:
-        return None
-    return AIMessageChunk(
-        content="",
-        additional_kwargs=dict(chunk.additional_kwargs),
-        response_metadata=dict(chunk.response_metadata),
-        usage_metadata=usage,
-    )
-
-
-class _StreamOut:
-    """Turns splitter steps into message chunks: ids and indexes for calls, and the wrapped
-    model's metadata passed on with the next chunk."""
-
-    def __init__(self, reasoning: ReasoningStream | None) -> None:
-        self.reasoning = reasoning  # splits reasoning from the content, unless it is kept
-        self.pending: AIMessageChunk | None = None
-        self.index = 0
-        self.stopped_at_limit = False  # a chunk's metadata said the token limit stopped it
-        self.reading = True  # False after an engine bug: the rest is read at the end only
-
-    def absorb(self, chunk: Any) -> None:
-        if isinstance(chunk, BaseMessage) and stop_reason_cut(chunk) is not None:
-            self.stopped_at_limit = True
-        meta = _metadata_chunk(chunk)
-        if meta is not None:
-            self.pending = meta if self.pending is None else self.pending + meta
-
-    def chunk(
-        self,
-        step: StreamStep,
-        *,
-        final: bool = False,
-        invalid: Sequence[InvalidToolCall] = (),
-    ) -> ChatGenerationChunk | None:
-        if not step.content and not step.calls and not final:
-            return None
-        message = self._content_chunk(step.content, final=final)
-        if not message.content and not message.additional_kwargs and not step.calls and not final:
-            return None
-        chunks = []
-        for call in step.calls:
-            chunks.append(
-                tool_call_chunk(
-                    name=call.name, args=_json_args(call.args), id=new_call_id(), index=self.index
-                )
-            )
-            self.index += 1
-        message = message + AIMessageChunk(
-            content="", tool_call_chunks=chunks, invalid_tool_calls=list(invalid)
-        )
-        if self.pending is not None:
-            message = self.pending + message
-            self.pending = None
-        return ChatGenerationChunk(message=message)
-
-    def _content_chunk(self, content: str, *, final: bool) -> AIMessageChunk:
-        """The content of a step: reasoning text goes to ``reasoning_content`` deltas."""
-        if self.reasoning is None:
-            return AIMessageChunk(content=content)
-        answer, reasoning = self.reasoning.feed(content)
-        if final:
-            more_answer, more_reasoning = self.reasoning.close()
-            answer, reasoning = answer + more_answer, reasoning + more_reasoning
-        return reasoning_chunk(answer, reasoning)
 
 
 def _plain_chunk(chunk: Any) -> ChatGenerationChunk:
@@ -511,9 +438,15 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     """Reasoning the model wrote in its text (``<think>...</think>``, ``[THINK]...[/THINK]``,
     harmony's analysis channel...) goes to ``additional_kwargs["reasoning_content"]`` without
     its markers (streamed as ``reasoning_content`` deltas), and ``content`` keeps the answer
-    only, as ``TextToolCallAdapter`` does. Set this to leave it in ``content``. A stream cannot
-    tell reasoning from answer before a lone closing marker (``...</think>`` with the opening
-    tag in the prompt): that text streams as content, while the final message moves it."""
+    only, as ``TextToolCallAdapter`` does. Set this to leave it in ``content``."""
+
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template wrote the reasoning opener into the prompt, so that the answer
+    starts inside reasoning and holds only its closer (``...</think>``). ``None`` (auto): a
+    closer with no opener before it ends such reasoning; a stream holds back the answer until
+    a closer or an opener arrives (or the answer ends), so that no reasoning streams as
+    content or calls. ``True``: all text up to the first closer is reasoning, streamed as it
+    comes. ``False``: a lone closer is text, and nothing is held (models that never reason)."""
 
     allow_truncated_calls: bool = False
     """An answer that stopped at the output token limit (``finish_reason`` ``length``,
@@ -659,6 +592,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
                     dialect=self.parse_dialect,
                     max_calls=turn.max_calls,
                     policy=turn.policy,
+                    template_opens_reasoning=self.template_opens_reasoning,
                 )
         except EngineBugError as err:
             return ParsedAnswer(
@@ -720,7 +654,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         )
         if self.keep_reasoning_in_content:
             return message
-        return without_reasoning(message, answer.text)
+        return without_reasoning(message, answer.text, self.template_opens_reasoning)
 
     def with_structured_output(
         self,
@@ -807,7 +741,12 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
             max_calls=turn.max_calls,
             gate=gate,
             policy=turn.policy,
+            template_opens_reasoning=self.template_opens_reasoning,
         )
+
+    def _stream_out(self) -> _StreamOut:
+        keep = self.keep_reasoning_in_content
+        return _StreamOut(None if keep else ReasoningStream(self.template_opens_reasoning))
 
     def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
         """`_feed` the chunk, withholding its calls once the stop reason says the token
@@ -855,7 +794,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         attempt = 0
         while True:
             splitter = self._splitter(turn, attempt)
-            out = _StreamOut(None if self.keep_reasoning_in_content else ReasoningStream())
+            out = self._stream_out()
             for chunk in self.llm.stream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
                 piece = out.chunk(self._limit_step(splitter, out, chunk))
@@ -886,7 +825,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         attempt = 0
         while True:
             splitter = self._splitter(turn, attempt)
-            out = _StreamOut(None if self.keep_reasoning_in_content else ReasoningStream())
+            out = self._stream_out()
             async for chunk in self.llm.astream(model_input, config, **call_kwargs):
                 out.absorb(chunk)
                 piece = out.chunk(self._limit_step(splitter, out, chunk))

@@ -144,12 +144,14 @@ def with_no_value_reason(message: str, text: str, format_name: str) -> str:
 
 
 def guarded_candidates(
-    parser: str, text: str, *, allow_truncated: bool
+    parser: str, text: str, *, allow_truncated: bool, template_opens: bool | None = None
 ) -> Iterator[tuple[Any, ParseReport]]:
     """The engine's JSON candidates of ``text`` in rank order, read for ``parser`` (its name)
     inside `engine_call`: an engine error (or bug) ends the candidates found so far."""
     try:
         with engine_call(parser, "reading JSON candidates"):
-            yield from iter_candidates(text, allow_truncated=allow_truncated)
+            yield from iter_candidates(
+                text, allow_truncated=allow_truncated, template_opens=template_opens
+            )
     except EngineError:
         return

@@ -40,6 +40,7 @@ from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.lexicon.reasoning import headless_settled
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
@@ -199,16 +200,24 @@ _EMPTY_JSON = "\nIf no function applies, respond with []."
 
 
 def _decode(
-    parser: str, text: str, dialect: str, positional: Literal["drop", "keep"], bound: bool
+    parser: str,
+    text: str,
+    dialect: str,
+    positional: Literal["drop", "keep"],
+    bound: bool,
+    template_opens: bool | None = None,
 ) -> DecodedCalls:
     """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
     text that does not decode, ``EngineBugError`` (after logging once) for an engine bug.
     With ``bound`` tools, positional arguments are placed on the tool's parameters whatever
     ``positional`` says (the call policy places them, or makes the call invalid when they do not
-    fit): a bound signature says what they mean, so they are never dropped nor renamed."""
+    fit): a bound signature says what they mean, so they are never dropped nor renamed.
+    ``template_opens``: see `reasoning.headless_end`."""
     mode: Positional = "map" if bound else positional
     with engine_call(parser, "reading function calls"):
-        return decode_calls(text, dialect=dialect, positional=mode)
+        return decode_calls(
+            text, dialect=dialect, positional=mode, template_opens_reasoning=template_opens
+        )
 
 
 def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
@@ -277,6 +286,15 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
+
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, and a stream holds an
+    answer that opens with prose back until it knows (a closer, an opener or the end), so that
+    no call of the reasoning is shown however long it is; ``True``: everything up to the first
+    closer is reasoning (all of it when none comes); ``False``: a lone closer is text and
+    nothing is held back (models that never reason)."""
 
     tools: Sequence[Any] | None = None
     """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
@@ -372,9 +390,17 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         native = self._native(generation)
         if native is not None:
             return native
+        opens = self.template_opens_reasoning
+        if opens is None and not headless_settled(generation.text):
+            return None  # it may still be reasoning the template opened: wait
         try:
             decoded = _decode(
-                self.get_name(), generation.text, self.dialect, self.positional, bool(self.tools)
+                self.get_name(),
+                generation.text,
+                self.dialect,
+                self.positional,
+                bool(self.tools),
+                opens,
             )
         except EngineError:
             return None
@@ -400,7 +426,14 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
-            decoded = _decode(name, text, self.dialect, self.positional, bool(self.tools))
+            decoded = _decode(
+                name,
+                text,
+                self.dialect,
+                self.positional,
+                bool(self.tools),
+                self.template_opens_reasoning,
+            )
         except CallDecodeError as err:
             return self._failure(text, err.kind, err.reason, name)
         except EngineError as err:  # a bug, logged once by the boundary
@@ -508,6 +541,13 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     without its markers, and ``content`` keeps the answer only. Set this to leave the reasoning
     in ``content`` as the model wrote it."""
 
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template opened the model's reasoning (the answer holds only its
+    closer, ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence; ``True``: everything
+    up to the first closer is reasoning (all of it when none comes); ``False``: a lone closer is
+    text. As `TextToolCallingChatModel`'s option of the same name."""
+
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @property
@@ -535,7 +575,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         adapted, event = self._adapt(message)
         if isinstance(adapted, AIMessage) and not self.keep_reasoning_in_content:
             original = message if isinstance(message, str) else content_text(message.content)
-            adapted = without_reasoning(adapted, original)
+            adapted = without_reasoning(adapted, original, self.template_opens_reasoning)
         return adapted, event
 
     def _adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:
@@ -546,7 +586,14 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
             return message, ParseEvent(name, FORMAT, "success")
         text = content_text(message.content)
         try:
-            decoded = _decode(name, text, self.dialect, self.positional, bool(self.tools))
+            decoded = _decode(
+                name,
+                text,
+                self.dialect,
+                self.positional,
+                bool(self.tools),
+                self.template_opens_reasoning,
+            )
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)

@@ -92,6 +92,15 @@ class RobustJsonOutputParser(
     """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
     a plain-text dict."""
 
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, and a stream holds an
+    answer that opens with prose back until it knows (a closer, an opener or the end), so that
+    no value of the reasoning is yielded however long it is; ``True``: everything up to the first
+    closer is reasoning (all of it when none comes); ``False``: a lone closer is text and
+    nothing is held back (models that never reason)."""
+
     several_values: Literal["first", "list"] = "first"
     """An answer holding several JSON values: ``"first"`` returns the best one (fenced before
     tagged before bare, fewer repairs, then earlier) and the report's ``dropped_values`` names
@@ -205,13 +214,25 @@ class RobustJsonOutputParser(
                 return found
         complete = self._completes()
         if self.several_values == "list":
-            values = gather_values(text, iter_candidates(text, allow_truncated=complete))
+            values = gather_values(
+                text,
+                iter_candidates(
+                    text, allow_truncated=complete, template_opens=self.template_opens_reasoning
+                ),
+            )
             if not values:
-                decode(text, allow_truncated=complete)  # raises the reason there is none
+                decode(
+                    text, allow_truncated=complete, template_opens=self.template_opens_reasoning
+                )  # raises the reason there is none
             return join_values(values)
         if self.pydantic_object is None:
             return self._first_value(text, complete)
-        candidates = guarded_candidates(self.get_name(), text, allow_truncated=complete)
+        candidates = guarded_candidates(
+            self.get_name(),
+            text,
+            allow_truncated=complete,
+            template_opens=self.template_opens_reasoning,
+        )
         choice = first_fitting(candidates, lambda value, _report: self._conforms(value))
         if choice is None:
             raise JsonEngineError("no JSON value found in the text")
@@ -219,10 +240,14 @@ class RobustJsonOutputParser(
 
     def _first_value(self, text: str, complete: bool) -> tuple[Any, ParseReport]:
         """The best value of ``text``, its report naming every other value of the answer."""
-        candidates = iter_candidates(text, allow_truncated=complete)
+        candidates = iter_candidates(
+            text, allow_truncated=complete, template_opens=self.template_opens_reasoning
+        )
         best = next(candidates, None)
         if best is None:
-            return decode(text, allow_truncated=complete)  # raises the reason there is none
+            return decode(
+                text, allow_truncated=complete, template_opens=self.template_opens_reasoning
+            )  # raises the reason there is none
         report = best[1]
         if is_alone(text, report) or len(report.dropped_values) >= MAX_DROPPED_VALUES:
             return best  # the answer's only value, or the report names all it can
@@ -261,7 +286,11 @@ class RobustJsonOutputParser(
         """True when ``text`` holds only cut-off JSON (asked after a failure in raise mode)."""
         try:
             with engine_call(self.get_name(), "reading cut-off JSON"):
-                return bool(decode(text, allow_truncated=True)[1].truncated)
+                return bool(
+                    decode(
+                        text, allow_truncated=True, template_opens=self.template_opens_reasoning
+                    )[1].truncated
+                )
         except EngineError:
             return False
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonpatch
 from langchain_core.messages import BaseMessage
@@ -80,6 +80,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     incremental decoder gives up (`_stream_partial`) and what the whole text parses to
     (`_stream_final`, which also returns the event to publish once the stream ends).
     """
+
+    if TYPE_CHECKING:  # the pydantic field of the parsers (each declares and documents it)
+        template_opens_reasoning: bool | None
 
     def _stream_partial(self, text: str) -> Any:
         """The value of a stream prefix by the complete-text engine, or ``None``."""
@@ -165,7 +168,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     def _transform(
         self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
     ) -> Iterator[Any]:
-        stream = JsonValueStream(self._stream_partial, headless=True)
+        stream = JsonValueStream(
+            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
+        )
         push = stream.push
         plain = self._plain_items()
         prev: Any = None
@@ -192,7 +197,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         input: AsyncIterator[str | BaseMessage],
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        stream = JsonValueStream(self._stream_partial, headless=True)
+        stream = JsonValueStream(
+            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
+        )
         push = stream.push
         plain = self._plain_items()
         prev: Any = None

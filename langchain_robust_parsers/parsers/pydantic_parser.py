@@ -112,6 +112,15 @@ class RobustPydanticOutputParser(
     seen), or ``"raise"`` ``TruncatedOutputError``. A cut answer that does not validate raises
     ``TruncatedOutputError`` whatever this says, when the provider reported the cut."""
 
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, and a stream holds an
+    answer that opens with prose back until it knows (a closer, an opener or the end), so that
+    no value of the reasoning is yielded however long it is; ``True``: everything up to the first
+    closer is reasoning (all of it when none comes); ``False``: a lone closer is text and
+    nothing is held back (models that never reason)."""
+
     drop_invalid_items: bool = False
     """When a value fails validation only because of some list items, keep the valid ones: the
     report's ``dropped`` lists the JSON paths of those left out (repair
@@ -294,7 +303,8 @@ class RobustPydanticOutputParser(
         if not self._completes() or stop_reason is not None:
             try:
                 with engine_call(self.get_name(), "reading cut-off JSON"):
-                    cut = bool(decode(text, allow_truncated=True)[1].truncated)
+                    opens = self.template_opens_reasoning
+                    cut = bool(decode(text, template_opens=opens)[1].truncated)
             except EngineError:
                 cut = False
         if not cut and stop_reason is None:
@@ -315,7 +325,12 @@ class RobustPydanticOutputParser(
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
         """`_parse_final` before ``on_error`` applies."""
-        found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
+        found = guarded_candidates(
+            self.get_name(),
+            text,
+            allow_truncated=self._completes(),
+            template_opens=self.template_opens_reasoning,
+        )
         candidates = _joined_first(self.pydantic_object, text, found)
         choice = first_fitting(
             candidates,

@@ -194,6 +194,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ``TruncatedOutputError`` (a final answer cut off mid-sentence is only seen through the
     stop reason)."""
 
+    template_opens_reasoning: bool | None = None
+    """Whether the chat template opened the model's reasoning (the answer holds only its
+    closer, ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, and a stream holds an answer that opens with prose back until it knows (a
+    closer, an opener or the end), so that no step drafted in the reasoning is read, invoked or
+    streamed; ``True``: everything up to the first closer is reasoning (all of it when none
+    comes); ``False``: a lone closer is text and nothing is held back."""
+
     stats: ParseStats | None = None
     """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
 
@@ -224,7 +232,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
-        scan = scan_react(text)
+        scan = scan_react(text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         publish(event, self.stats)
         if error is not None:
@@ -234,7 +242,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
-        scan = await run_in_executor(None, scan_react, text)
+        scan = await run_in_executor(None, scan_react, text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         await apublish(event, self.stats)
         if error is not None:
@@ -249,7 +257,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
         if partial:
-            return _partial_step(text, self.multiple)
+            return _partial_step(text, self.multiple, self.template_opens_reasoning)
         value = self.parse(text)
         _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
@@ -260,7 +268,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Async `parse_result`."""
         text = _generation_text(result[0])
         if partial:
-            return _partial_step(text, self.multiple)
+            return _partial_step(text, self.multiple, self.template_opens_reasoning)
         value = await self.aparse(text)
         _raise_if_cut(self, text, stop_reason_cut(result[0]))
         return value
@@ -297,7 +305,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        scanner = ReActScanner()
+        scanner = ReActScanner(self.template_opens_reasoning)
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
@@ -315,7 +323,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        scanner = ReActScanner()
+        scanner = ReActScanner(self.template_opens_reasoning)
         pending = self.stream_text and not self.multiple  # a tool action may still be due
         async for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
@@ -463,15 +471,15 @@ def _raise_if_cut(
     ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
     if parser.on_truncation != "raise":
         return
-    steps = scan_react(text).steps if steps is None else steps
+    steps = scan_react(text, parser.template_opens_reasoning).steps if steps is None else steps
     truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
     if truncated is not None:
         raise truncation_error(parser.get_name(), text, truncated, stop_reason)
 
 
-def _partial_step(text: str, multiple: bool) -> Step | None:
+def _partial_step(text: str, multiple: bool, template_opens: bool | None) -> Step | None:
     """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
-    scanner = ReActScanner()
+    scanner = ReActScanner(template_opens)
     scanner.feed(text)
     if not scanner.steps:
         return None

@@ -34,14 +34,17 @@ def _joined(earlier: Any, reasoning: str) -> str:
     return f"{earlier}\n\n{reasoning}" if isinstance(earlier, str) and earlier else reasoning
 
 
-def without_reasoning(message: AIMessage, original: str | None = None) -> AIMessage:
+def without_reasoning(
+    message: AIMessage, original: str | None = None, template_opens: bool | None = None
+) -> AIMessage:
     """``message`` with the reasoning written in its text moved to ``reasoning_content``
     (markers removed); the message itself when its text holds none. ``original``: the model's
     text when the message's content was already cut from it (harmony keeps its final message
-    only), which the reasoning is read from."""
-    answer, reasoning = split_reasoning(content_text(message.content))
+    only), which the reasoning is read from. ``template_opens``: see
+    `reasoning.headless_end`."""
+    answer, reasoning = split_reasoning(content_text(message.content), template_opens)
     if original is not None:
-        reasoning = split_reasoning(original)[1]
+        reasoning = split_reasoning(original, template_opens)[1]
     if not reasoning and answer == content_text(message.content):
         return message
     kwargs = dict(message.additional_kwargs)

@@ -80,9 +80,10 @@ _MAYBE = Match.MAYBE
 _YES = Match.YES
 
 
-def scan_react(text: str) -> ReActScan:
-    """Scan a whole text: the same reading as streaming it, in one chunk."""
-    scanner = ReActScanner()
+def scan_react(text: str, template_opens: bool | None = None) -> ReActScan:
+    """Scan a whole text: the same reading as streaming it, in one chunk (``template_opens``:
+    see `reasoning.headless_end`)."""
+    scanner = ReActScanner(template_opens)
     scanner.feed(text)
     scanner.close()
     return scanner.result()

@@ -34,6 +34,7 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_CLOSE,
     THINK_OPEN,
     THINK_TAIL,
+    TemplateGate,
     bracket_may_open,
     closer_of,
     may_become_marker,
@@ -96,7 +97,11 @@ class ReActScanner(JsonActions, TextLayout):
     step is known to be a final answer, its answer; nothing after the first step completes.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, template_opens: bool | None = None) -> None:
+        """``template_opens``: whether the chat template opened reasoning before the text (see
+        `reasoning.headless_end`); that reasoning is never read for a step."""
+        self._gate = TemplateGate(template_opens)
+        self._gated = template_opens is not False  # the gate may still hold text back
         self._init_base()
         self._think = ThinkState()
         self._name = NameLine()
@@ -122,6 +127,22 @@ class ReActScanner(JsonActions, TextLayout):
 
     def feed(self, chunk: str) -> list[Delta]:
         """Consume ``chunk``; the deltas it completed."""
+        if not self._gated:  # the usual chunk: the gate has opened
+            return self._read(chunk)
+        skipped, passed = self._gate.feed(chunk)
+        if skipped:
+            self._skip(skipped)
+        if skipped or passed:
+            self._gated = False
+        return self._read(passed)
+
+    def _skip(self, reasoning: str) -> None:
+        """Reasoning the template opened: part of the text (positions count it), never read."""
+        self._raw.append(reasoning)
+        self._fed += len(reasoning)
+
+    def _read(self, chunk: str) -> list[Delta]:
+        """Consume ``chunk`` of the text after the template's reasoning."""
         if not chunk:
             return []
         if self._in_plain_input and '"' not in chunk and "\\" not in chunk:
@@ -156,6 +177,11 @@ class ReActScanner(JsonActions, TextLayout):
         """End of the stream: flush what was held back and complete an open step."""
         if self.closed:
             return []
+        skipped, rest = self._gate.close()
+        if skipped:
+            self._skip(skipped)
+        if rest:
+            return self._read(rest) + self.close()
         self._in_plain_input = False
         self._emitted.out = []
         # Each round either finishes or replays a strictly shorter held text.

@@ -50,11 +50,14 @@ from langchain_robust_parsers.engine.lexicon.markers import (
     HARMONY_TOKENS,
 )
 from langchain_robust_parsers.engine.lexicon.reasoning import (
+    HARMONY_CLOSE,
     THINK_CLOSE,
     THINK_OPEN,
     THINK_TAG,
     THINK_TAIL,
+    TemplateHold,
     closer_of,
+    headless_end,
     may_become_opener,
 )
 from langchain_robust_parsers.engine.report import ParseReport
@@ -254,16 +257,23 @@ def parse_answer(
     dialect: str = "auto",
     max_calls: int | None = None,
     policy: CallPolicy = _DEFAULT_POLICY,
+    template_opens_reasoning: bool | None = None,
 ) -> ParsedAnswer:
     """The calls in a complete answer (see the module doc for which count) and the text left.
 
     ``dialect`` is the function-call decoder's (``auto`` reads every dialect); ``max_calls``
     keeps the first calls only (the text of the others is removed all the same); ``policy``
-    types the arguments and sets apart calls that must not run (``invalid``). Anything but a
+    types the arguments and sets apart calls that must not run (``invalid``);
+    ``template_opens_reasoning`` is `reasoning.headless_end`'s. Anything but a
     ``CallDecodeError`` escaping the decoder is a bug and propagates to the caller's boundary.
     """
     try:
-        decoded = decode_calls(text, dialect=dialect, positional=policy.positional)
+        decoded = decode_calls(
+            text,
+            dialect=dialect,
+            positional=policy.positional,
+            template_opens_reasoning=template_opens_reasoning,
+        )
     except CallDecodeError as err:
         return ParsedAnswer(text, (), text, err.message)
     if content_without_calls(decoded, text):  # harmony's final text; a marker cut at the end
@@ -292,7 +302,7 @@ class StreamStep:
 
 
 _Verdict = Literal["prose", "calls"]
-_Mode = Literal["prose", "think", "candidate", "calls"]
+_Mode = Literal["pending", "prose", "think", "candidate", "calls"]
 _Kind = Literal["marker", "fence", "bracket"]
 
 
@@ -326,6 +336,11 @@ class CallStreamSplitter:
 
     ``gate``, when given, keeps everything back until the calls found so far satisfy it (the
     tool choice requires a call): an answer that does not may be replaced by another one.
+
+    ``template_opens_reasoning`` is `reasoning.headless_end`'s: in auto mode (``None``) nothing
+    is handed out until the text tells whether it starts in reasoning the chat template
+    opened; with ``True`` the text up to the first closing marker is handed out as it comes
+    (as content, for the caller's `ReasoningStream` to route), never read for calls.
     """
 
     tool_names: Set[str]
@@ -333,6 +348,7 @@ class CallStreamSplitter:
     max_calls: int | None = None
     gate: Callable[[Sequence[ParsedCall]], bool] | None = None
     policy: CallPolicy = _DEFAULT_POLICY
+    template_opens_reasoning: bool | None = None
 
     text: str = field(default="", init=False)
     """The answer so far."""
@@ -352,9 +368,14 @@ class CallStreamSplitter:
     _early: bool = field(default=True, init=False)  # marker calls may go out before the end
     _fence_close: int = field(default=-1, init=False)  # closing fence of a block read as text
     _fence_close_len: int = field(default=0, init=False)
+    _hold: TemplateHold = field(default_factory=TemplateHold, init=False)  # "pending" mode
 
     def __post_init__(self) -> None:
         self._open = self.gate is None
+        if self.template_opens_reasoning is None:
+            self._mode = "pending"  # maybe inside reasoning the template opened: hold all
+        elif self.template_opens_reasoning:
+            self._mode = "think"  # the template opened reasoning: up to its closing marker
 
     # ------------------------------------------------------------------ public
 
@@ -409,6 +430,8 @@ class CallStreamSplitter:
             return self._candidate.start
         if self._mode == "think":
             return len(self.text)
+        if self._mode == "pending":
+            return self._released
         if self._quote_start >= 0:  # a quote opening the answer, maybe around a call
             return min(self._pos, self._quote_start)
         return self._pos
@@ -506,6 +529,12 @@ class CallStreamSplitter:
             elif self._mode == "think":
                 if not self._scan_think():
                     return
+            elif self._mode == "pending":
+                new, self._pos = self.text[self._pos :], len(self.text)  # `_pos`: text watched
+                if not self._hold.settled(new):
+                    return
+                self._pos = max(0, headless_end(self.text))
+                self._mode = "prose"
             elif self._mode == "candidate":
                 if not self._scan_candidate():
                     return
@@ -517,6 +546,11 @@ class CallStreamSplitter:
         m = self._think_close.search(self.text, self._pos)
         if m is None:
             self._pos = max(self._pos, len(self.text) - THINK_TAIL)
+            return False
+        if m.re is HARMONY_CLOSE:
+            # gpt-oss: the final message (or a call) follows, which only the whole answer
+            # reads, as for harmony's other tokens: held to the end.
+            self._mode, self._calls_start, self._calls_scan = "calls", m.end(), m.end()
             return False
         self._pos = m.end()
         self._mode = "prose"

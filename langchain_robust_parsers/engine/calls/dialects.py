@@ -576,26 +576,34 @@ def _decoded(
     return DecodedCalls(tuple(calls), dialect, kind, tuple(spans), report)
 
 
-def decode_calls(
-    text: str, *, dialect: str = "auto", positional: Positional = "drop"
-) -> DecodedCalls:
-    """Find and decode the function calls in a model's answer.
-
-    Order of work: skip a BOM and reasoning blocks; take dialect marker blocks if there are
-    any; else fenced blocks; else the whole text; else calls written inside prose. Returns
-    `DecodedCalls` (``calls`` empty when the text holds no call, or an empty list);
-    raises `CallDecodeError` when call-like text does not decode.
-    """
+def _check_input(text: str, dialect: str) -> None:
+    """Refuse a dialect that is not one (a caller's error) and input that is not text."""
     if dialect not in _DIALECT_SET:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     if not isinstance(text, str):
         raise CallDecodeError("ast", f"Expected text, got {type(text).__name__}")
-    tagged = _clean_blocks(text, dialect)  # the fast path, for answers of plain blocks
+
+
+def decode_calls(
+    text: str,
+    *,
+    dialect: str = "auto",
+    positional: Positional = "drop",
+    template_opens_reasoning: bool | None = None,
+) -> DecodedCalls:
+    """Find and decode the function calls in a model's answer. Order of work: skip a BOM and
+    reasoning (``template_opens_reasoning``: `reasoning.headless_end`'s); take dialect marker
+    blocks if there are any; else fenced blocks; else the whole text; else calls written inside
+    prose. Returns `DecodedCalls` (``calls`` empty when the text holds no call, or an empty
+    list); raises `CallDecodeError` when call-like text does not decode."""
+    _check_input(text, dialect)
+    opens = template_opens_reasoning
+    tagged = None if opens else _clean_blocks(text, dialect)  # the fast path, for plain blocks
     if tagged is not None:
         return tagged
     log = RepairLog()
     ctx = _Ctx(text, _kinds(dialect), positional, log)
-    begin, skip = locate.payload_bounds(text, log)
+    begin, skip = locate.payload_bounds(text, log, opens)
 
     # 0. gpt-oss's harmony messages; 1. dialect markers: every block is decoded, and a block
     # that fails is dropped unless all do.

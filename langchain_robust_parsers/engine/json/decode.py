@@ -319,19 +319,26 @@ def _unescape_document(text: str, begin: int) -> str | None:
 
 
 def iter_candidates(
-    text: str, *, allow_truncated: bool = True, stream_prefix: bool = False
+    text: str,
+    *,
+    allow_truncated: bool = True,
+    stream_prefix: bool = False,
+    template_opens: bool | None = None,
 ) -> Iterator[tuple[Any, ParseReport]]:
     """Every decodable payload of ``text`` with its report, best first.
 
     The order is DESIGN.md's total order: source (fenced, tagged, whole text, spans in prose),
     then fewer repairs, then earlier position. With ``allow_truncated=False`` payloads that were
     cut off are skipped; ``stream_prefix`` reads ``text`` as an unfinished stream (LangChain's
-    partial semantics for an open string).
+    partial semantics for an open string). ``template_opens`` says whether the chat template
+    opened reasoning (`reasoning.headless_end`).
     """
     if not isinstance(text, str):
         raise JsonEngineError(f"expected text, got {type(text).__name__}")
     first_error: tuple[int, str] | None = None
     try:
+        if template_opens:  # the text starts in reasoning: never the whole of it
+            raise ValueError("template-opened reasoning")
         value = json.loads(text)
     except json.JSONDecodeError as err:
         if err.msg != "Extra data":
@@ -344,7 +351,7 @@ def iter_candidates(
         yield value, ParseReport(source="whole", start=0, end=len(text), repairs=tuple(log.repairs))
         return
     prefix = RepairLog()
-    begin = locate.payload_start(text, prefix)
+    begin = locate.payload_start(text, prefix, template_opens)
     unescaped = _unescape_document(text, begin)
     if unescaped is not None:
         prefix.add("escaped_quotes", begin)
@@ -466,15 +473,24 @@ def _span_candidates(
 
 
 def decode(
-    text: str, *, allow_truncated: bool = True, stream_prefix: bool = False
+    text: str,
+    *,
+    allow_truncated: bool = True,
+    stream_prefix: bool = False,
+    template_opens: bool | None = None,
 ) -> tuple[Any, ParseReport]:
     """The best payload of ``text``; raises `JsonEngineError` when there is none.
-    ``stream_prefix`` reads ``text`` as an unfinished stream (see `iter_candidates`)."""
+    ``stream_prefix`` and ``template_opens``: see `iter_candidates`."""
     for value, report in iter_candidates(
-        text, allow_truncated=allow_truncated, stream_prefix=stream_prefix
+        text,
+        allow_truncated=allow_truncated,
+        stream_prefix=stream_prefix,
+        template_opens=template_opens,
     ):
         return value, report
     if not allow_truncated:
-        for _value, report in iter_candidates(text, allow_truncated=True):
+        for _value, report in iter_candidates(
+            text, allow_truncated=True, template_opens=template_opens
+        ):
             raise JsonEngineError("the JSON value is cut off", report.end)
     raise JsonEngineError("no JSON value found in the text")

@@ -17,9 +17,8 @@ from langchain_robust_parsers.engine.lexicon.reasoning import (
     THINK_OPEN as _THINK_OPEN,
     block_end,
     block_spans,
-    find_closer,
-    find_opener,
     has_marker,
+    headless_end,
 )
 from langchain_robust_parsers.engine.lexicon.tags import closing_tag, skip_space
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -40,14 +39,18 @@ class Region:
     closed: bool
 
 
-def payload_start(text: str, log: RepairLog) -> int:
-    """Skip a byte-order mark and leading reasoning (the forms of
-    `reasoning`): closed blocks, and everything
-    before a lone closing marker (templates that put the opening marker in the prompt)."""
+def payload_start(text: str, log: RepairLog, template_opens: bool | None = None) -> int:
+    """Skip a byte-order mark, reasoning the chat template opened (`headless_end`'s rule with
+    ``template_opens``; in auto mode not a closing marker inside a code fence, which is data)
+    and leading reasoning blocks (the forms of `reasoning`)."""
     pos = 0
     if text.startswith("\ufeff"):
         log.add("bom", 0)
         pos = 1
+    end = headless_end(text, pos, template_opens)
+    if end > pos and (template_opens or not _in_fence(text, pos, end - 1)):
+        log.add("think_block", pos)
+        pos = end
     while True:
         ws = skip_space(text, pos)
         m = _THINK_OPEN.match(text, ws)
@@ -58,14 +61,6 @@ def payload_start(text: str, log: RepairLog) -> int:
             break
         log.add("think_block", ws)
         pos = stop
-    close = find_closer(text, pos)
-    if (
-        close is not None
-        and find_opener(text, pos, close.start()) is None
-        and not _in_fence(text, pos, close.start())
-    ):
-        log.add("think_block", pos)
-        pos = close.end()
     return pos
 
 
@@ -87,12 +82,14 @@ def think_regions(text: str, start: int) -> list[tuple[int, int]]:
     return block_spans(text, start)
 
 
-def payload_bounds(text: str, log: RepairLog) -> tuple[int, list[tuple[int, int]]]:
+def payload_bounds(
+    text: str, log: RepairLog, template_opens: bool | None = None
+) -> tuple[int, list[tuple[int, int]]]:
     """`payload_start` and the `think_regions` after it, with one scan of the text
     when it holds no reasoning tag (most answers; each function scans it whole)."""
-    if not has_marker(text):
+    if template_opens is not True and not has_marker(text):
         return payload_start(text[:1], log), []  # only a byte-order mark to skip
-    begin = payload_start(text, log)
+    begin = payload_start(text, log, template_opens)
     return begin, think_regions(text, begin)
 
 

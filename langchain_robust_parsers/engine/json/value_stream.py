@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from langchain_robust_parsers.engine.json.locate import payload_start
 from langchain_robust_parsers.engine.json.plain_partial import (
     JSON_WS,
     NOT_PLAIN,
@@ -32,7 +33,7 @@ from langchain_robust_parsers.engine.json.plain_partial import (
 )
 from langchain_robust_parsers.engine.json.snapshot_diff import same_json
 from langchain_robust_parsers.engine.lexicon import reasoning
-from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
+from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport, Source
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from langchain_robust_parsers.engine.json.window_stream import WindowDecoder
 
 __all__ = [
-    "HEADLESS_HOLD",
     "REPARSE_GROWTH",
     "REPARSE_MAX_SIZE",
     "REPARSE_MIN_GROWTH",
@@ -68,17 +68,6 @@ REPARSE_MAX_SIZE = 1 << 18
 it streams: only once, when it ends. The re-reads cost a few times the text at the lenient
 scanner's speed (about a microsecond a character), which past a megabyte is seconds; a model's
 broken answer that long is a runaway, and its final value is still exact."""
-
-
-HEADLESS_HOLD = 4096
-"""Characters of prose a stream holds back, when it does not start with a payload, while they
-may still be reasoning whose opener the chat template wrote (a lone ``</think>`` ends it): about
-a thousand tokens, past which the text is read as it comes (a longer headless block may then
-show its own JSON before the answer's; the final value is the answer's either way)."""
-
-ANSWER_STARTS = frozenset('{[<`~"')
-"""First characters that show a stream is not headless reasoning: a JSON value, a tag (a
-reasoning opener, a payload tag) or a fence."""
 
 
 class StreamedList(list[Any]):
@@ -134,17 +123,28 @@ class JsonValueStream:
     ``reparse`` is the complete-text engine's partial parse (``None`` when nothing is found),
     used in fallback mode, when the incremental decoder cannot follow the text.
 
-    With ``headless``, a stream of a whole answer (not tool arguments) that starts with prose
-    is held back until it shows whether it is reasoning opened by the chat template: a lone
-    closing marker (the values then come from the text after it, as a complete parse reads
-    them), a fence or `HEADLESS_HOLD` characters (read as they are). A value from the
-    reasoning is therefore never yielded as a state of the answer.
+    With ``headless``, a stream of a whole answer (not tool arguments) that opens with prose
+    is held back until it shows, by the rule a complete parse applies
+    (`reasoning.headless_settled`, auto mode), whether it starts in reasoning the chat template
+    opened: a lone closing marker (the values then come from the text after it, as a complete
+    parse reads them), an opener, or the end of the stream. A value from the reasoning is
+    therefore never yielded as a state of the answer, however long the reasoning is.
+    ``template_opens``: ``True`` holds the text back up to the first closing marker (all of it
+    when none comes); ``False`` holds nothing (see `reasoning.headless_end`).
     """
 
-    def __init__(self, reparse: Callable[[str], Any], *, headless: bool = False) -> None:
+    def __init__(
+        self,
+        reparse: Callable[[str], Any],
+        *,
+        headless: bool = False,
+        template_opens: bool | None = None,
+    ) -> None:
         self._reparse = reparse
-        self._watch = headless  # the text may still be headless reasoning: held back
-        self._scanned = 0  # characters looked at for a closing marker or a fence
+        # the text may still be reasoning the template opened: held back
+        self._watch = headless and template_opens is not False
+        self._opens = template_opens
+        self._hold = reasoning.TemplateHold(template_opens)
         self._head = ""  # a headless reasoning block, skipped
         self._decoder: JsonStreamDecoder | None = None  # made when first needed
         self._parts: list[str] = []
@@ -169,7 +169,7 @@ class JsonValueStream:
                 return value
             return None if not window.failed else self._leave_window()
         if self._watch:
-            if self._held():
+            if self._held(chunk):
                 return None
             chunk = self._body()  # nothing was read while held
         if not self._small:
@@ -189,34 +189,20 @@ class JsonValueStream:
             return self.settle(window.snapshot())
         return None if not window.failed else self._leave_window()
 
-    def _held(self) -> bool:
-        """Whether the text so far is still held back as possible headless reasoning; when it
-        no longer is, a headless block found is skipped (`_head`)."""
+    def _held(self, chunk: str) -> bool:
+        """Whether the text so far (the last ``chunk`` new) is still held back as possible
+        headless reasoning; when it no longer is, a headless block found is skipped (`_head`)."""
+        if not self._hold.settled(chunk):
+            return True
         text = self._body()
-        n = len(text)
-        start = n - len(text.lstrip())
-        if start == n:  # nothing but whitespace yet
-            self._watch = n <= HEADLESS_HOLD
-            return self._watch
-        from_pos = max(0, self._scanned - reasoning.THINK_TAIL)
-        # A fence opened in prose shows an answer: reasoning written in prose rarely holds one.
-        if text[start] in ANSWER_STARTS or any(text.find(f, from_pos) >= 0 for f in FENCE_MARKS):
-            self._watch = False
-            return False
-        if reasoning.find_closer(text, from_pos) is not None:
-            self._watch = False
-            end, skipped = reasoning.skip_reasoning(text)
-            if skipped:  # a lone closing marker: the answer starts after it
-                self._head = text[:end]
-                rest = text[end:]
-                self._parts = [rest] if rest else []
-                self._size = len(rest)
-            return False
-        if n > HEADLESS_HOLD:
-            self._watch = False
-            return False
-        self._scanned = n
-        return True
+        self._watch = False
+        end = payload_start(text, RepairLog(), self._opens)
+        if end > 0:  # reasoning the template opened: the answer starts after it
+            self._head = text[:end]
+            rest = text[end:]
+            self._parts = [rest] if rest else []
+            self._size = len(rest)
+        return False
 
     def _leave_window(self) -> Any:
         """The text is not plain JSON after all: the decoder reads it all once."""

@@ -15,6 +15,23 @@ Forms recognised (any case for the tag forms, attributes allowed in ``<think ...
 - a headless closing marker: when a chat template writes the opening tag into the prompt, the
   output starts inside the reasoning, so everything before a lone closing marker is reasoning.
 
+Whether the chat template opened the reasoning is one option, ``template_opens_reasoning``, read
+by one rule, `headless_end`, in a complete text and in a stream alike:
+
+- ``None`` (auto): a closing marker with no opener before it ends template-opened reasoning,
+  unless the text opens with a payload (JSON, a tag or a fence: `PAYLOAD_STARTS`), which
+  reasoning, written in prose, never does. A stream holds back an answer that opens with prose
+  until it can tell (`headless_settled`): a closing marker arrives, an opener arrives first
+  (then there is no template-opened block), or the stream ends. There is no length cap:
+  reasoning blocks of tens of thousands of characters are common, and a cap would either show
+  reasoning as the answer or make a complete parse disagree with its stream. The cost: an
+  answer that opens with prose streams nothing until one of those three (a preamble before a
+  call or a fenced value arrives with it at the end); a model that never reasons should say
+  ``False``.
+- ``True``: the template opened the reasoning: everything up to the first closing marker is
+  reasoning (streamed as reasoning at once); with no closing marker, all of it is.
+- ``False``: a lone closing marker is plain text: nothing is held back.
+
 A block never closed runs to the end of the text: the model was cut off while still thinking.
 """
 
@@ -23,7 +40,9 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "HARMONY_CLOSE",
     "MAX_HELD_OPENER",
+    "PAYLOAD_STARTS",
     "THINK_CLOSE",
     "THINK_NAMES",
     "THINK_OPEN",
@@ -31,6 +50,8 @@ __all__ = [
     "THINK_TAG",
     "THINK_TAIL",
     "ReasoningStream",
+    "TemplateGate",
+    "TemplateHold",
     "block_end",
     "block_spans",
     "bracket_may_open",
@@ -38,6 +59,8 @@ __all__ = [
     "find_closer",
     "find_opener",
     "has_marker",
+    "headless_end",
+    "headless_settled",
     "may_become_marker",
     "may_become_opener",
     "outside_reasoning",
@@ -90,7 +113,7 @@ _CLOSE_OF = {
     "tag": re.compile(_TAG_CLOSE),
     "bracket": (_BRACKET_CLOSE_RX := re.compile(_BRACKET_CLOSE)),
     "gemma": re.compile(_GEMMA_CLOSE),
-    "harmony": re.compile(_HARMONY_CLOSE),
+    "harmony": (HARMONY_CLOSE := re.compile(_HARMONY_CLOSE)),
     "kimi": re.compile(_KIMI_CLOSE),
     "frame": re.compile(""),  # a frame marker is a block of its own, with no body
 }
@@ -208,20 +231,133 @@ def block_end(text: str, m: re.Match[str]) -> int:
     return -1 if close is None else close.end()
 
 
-def _headless_end(text: str, pos: int) -> int:
-    """The end of a lone closing marker after ``pos`` with no opener before it, or -1."""
+def headless_end(text: str, pos: int = 0, template_opens: bool | None = None) -> int:
+    """The end of the reasoning the chat template opened before ``text[pos:]`` (its closing
+    marker included), or -1 when there is none: the one rule every reader applies, whole or
+    streamed (see the module doc). ``template_opens``: ``None`` reads a closing marker with no
+    opener before it as that block's end; ``True`` the first closing marker, or the end of the
+    text when there is none; ``False`` never."""
+    if template_opens is False:
+        return -1
+    if template_opens is None and _opens_payload(text, pos):
+        return -1
     close = find_closer(text, pos)
+    if template_opens:
+        return len(text) if close is None else close.end()
     if close is None or find_opener(text, pos, close.start()) is not None:
         return -1
     return close.end()
 
 
-def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
-    """Where the answer starts at or after ``pos``: past whitespace, leading reasoning blocks
-    and everything before a lone closing marker. The flag tells whether any was skipped; a
-    block never closed ends at the end of the text (there is no answer)."""
-    skipped = False
+PAYLOAD_STARTS = frozenset("{[<`~")
+"""First characters that show, in auto mode, that an answer does not start inside reasoning:
+a JSON value, a tag (a call marker, or a reasoning opener) or a fence. Reasoning is written in
+prose; what opens with one of these is the answer, and streams at once."""
+
+
+def _opens_payload(text: str, pos: int, streaming: bool = False) -> bool:
+    """Whether the first character after whitespace at ``pos`` is one of `PAYLOAD_STARTS` and
+    starts no closing marker (an empty block the template opened: ``</think>`` first); while
+    ``streaming``, not one that may still grow into a marker either."""
     n = len(text)
+    while pos < n and text[pos].isspace():
+        pos += 1
+    if pos == n or text[pos] not in PAYLOAD_STARTS or THINK_CLOSE.match(text, pos):
+        return False
+    return not (streaming and n - pos < THINK_TAIL and may_become_marker(text[pos:]))
+
+
+def headless_settled(text: str, since: int = 0) -> bool:
+    """Whether a stream's text so far tells, by `headless_end`'s auto rule, whether it starts
+    inside reasoning the template opened: it opens with a payload (`PAYLOAD_STARTS`), or a
+    closing marker arrived, or an opener before any. Until then a stream holds the text back
+    (a closing marker still to come would make all of it reasoning); at the stream's end, text
+    never settled is no reasoning. ``since``: where text not looked at yet may hold a marker
+    (see `TemplateHold`)."""
+    if _opens_payload(text, 0, streaming=True) or find_closer(text, since) is not None:
+        return True
+    return find_opener(text, since) is not None
+
+
+class TemplateHold:
+    """A stream's watch for the end of its hold: in auto mode (``template_opens`` ``None``)
+    `headless_settled`; with ``True``, the first closing marker. Each look reads the new chunk
+    with the end of the text before it (a marker split across chunks), never the whole text
+    again, so a hold over a long reply costs time in proportion to it."""
+
+    __slots__ = ("_opened", "_start", "_tail")
+
+    def __init__(self, template_opens: bool | None = None) -> None:
+        self._opened = bool(template_opens)
+        self._tail = ""  # the end of the text so far, where a marker may have begun
+        self._start: str | None = ""  # the text's start until it shows whether it opens a payload
+
+    def settled(self, chunk: str) -> bool:
+        """Whether the text so far, grown by ``chunk``, has settled."""
+        window = self._tail + chunk
+        self._tail = window[-MAX_HELD_OPENER:]  # the longest marker a chunk may split
+        if self._opened:
+            return find_closer(window) is not None
+        if self._start is not None and self._opens(chunk):
+            return True
+        return find_closer(window) is not None or find_opener(window) is not None
+
+    def _opens(self, chunk: str) -> bool:
+        """Whether the text's start, grown by ``chunk``, opens a payload; its start is
+        dropped once it shows it does not."""
+        start = self._start = (self._start or "") + chunk
+        if _opens_payload(start, 0, streaming=True):
+            return True
+        head = start.lstrip()
+        if head and not (head[0] in PAYLOAD_STARTS and len(head) < THINK_TAIL):
+            self._start = None
+        return False
+
+
+class TemplateGate:
+    """Pass a stream's text on to a reader without the reasoning the chat template opened, by
+    `headless_end`'s rule with ``template_opens``: text is held back until the rule can tell
+    (`TemplateHold`), then what follows that reasoning (or all of it, when there is none)
+    passes, and every later chunk as it comes. A reader fed the whole text in one chunk reads
+    exactly what it reads streamed."""
+
+    __slots__ = ("_held", "_hold", "_open", "_opens")
+
+    def __init__(self, template_opens: bool | None = None) -> None:
+        self._opens = template_opens
+        self._open = template_opens is False  # nothing to hold back
+        self._held: list[str] = []
+        self._hold = TemplateHold(template_opens)
+
+    def feed(self, chunk: str) -> tuple[str, str]:
+        """``(skipped, passed)``: the reasoning ``chunk`` showed to skip, and the text it lets
+        through (both ``""`` while held)."""
+        if self._open:
+            return "", chunk
+        self._held.append(chunk)
+        if not self._hold.settled(chunk):
+            return "", ""
+        return self.close()
+
+    def close(self) -> tuple[str, str]:
+        """At the stream's end: `feed`'s pair for the text held back."""
+        if self._open:
+            return "", ""
+        self._open = True
+        text = "".join(self._held)
+        self._held = []
+        end = max(0, headless_end(text, 0, self._opens))
+        return text[:end], text[end:]
+
+
+def skip_reasoning(text: str, pos: int = 0, template_opens: bool | None = None) -> tuple[int, bool]:
+    """Where the answer starts at or after ``pos``: past reasoning the template opened (by
+    `headless_end`), whitespace and leading reasoning blocks. The flag tells whether any was
+    skipped; a block never closed ends at the end of the text (there is no answer)."""
+    n = len(text)
+    end = headless_end(text, pos, template_opens)
+    skipped = end >= 0
+    pos = max(pos, end)
     while True:
         ws = pos
         while ws < n and text[ws].isspace():
@@ -234,19 +370,21 @@ def skip_reasoning(text: str, pos: int = 0) -> tuple[int, bool]:
         if stop < 0:
             return n, True
         pos = stop
-    end = _headless_end(text, pos)
-    if end >= 0:
-        return end, True
     return pos, skipped
 
 
-def reasoning_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
-    """Reasoning blocks at or after ``start`` as ``(begin, end)`` spans, markers included. A
-    lone closing marker makes everything from ``start`` to its end a span; a block that is
-    never closed runs to the end of the text."""
+def reasoning_spans(
+    text: str, start: int = 0, template_opens: bool | None = None
+) -> list[tuple[int, int]]:
+    """Reasoning blocks at or after ``start`` as ``(begin, end)`` spans, markers included.
+    Reasoning the template opened (`headless_end`) is the span from ``start`` to its end; a
+    block that is never closed runs to the end of the text."""
+    if template_opens is True and text[start:]:
+        headless = headless_end(text, start, True)
+        return [(start, headless), *block_spans(text, headless)]
     if not has_marker(text, start):
         return []
-    headless = _headless_end(text, start)
+    headless = headless_end(text, start, template_opens)
     if headless < 0:
         return block_spans(text, start)
     return [(start, headless), *block_spans(text, headless)]
@@ -283,11 +421,12 @@ def _marker_free(text: str) -> str:
     return body.strip()
 
 
-def split_reasoning(text: str) -> tuple[str, str]:
+def split_reasoning(text: str, template_opens: bool | None = None) -> tuple[str, str]:
     """``(answer, reasoning)``: the text without its reasoning blocks (and without the blank
     space right after each), and the reasoning without its markers (blocks joined by a blank
-    line; ``""`` when there is none). `ReasoningStream` splits a stream the same way."""
-    spans = reasoning_spans(text)
+    line; ``""`` when there is none). `ReasoningStream` splits a stream the same way;
+    ``template_opens`` is `headless_end`'s."""
+    spans = reasoning_spans(text, 0, template_opens)
     if not spans:
         return text, ""
     answer: list[str] = []
@@ -324,19 +463,33 @@ def _may_grow(text: str, close: re.Match[str]) -> bool:
 
 class ReasoningStream:
     """Split streamed text into answer text and reasoning text, markers removed, as
-    `split_reasoning` splits a whole text. Text that may still become a marker is held
-    back until the next chunk tells. A stream cannot know that text is reasoning before a lone
-    closing marker (one the chat template opened): that text stays answer text."""
+    `split_reasoning` splits a whole text with the same ``template_opens``. Text that may still
+    become a marker is held back until the next chunk tells; in auto mode (``None``) so is the
+    text from the start until `headless_settled` (see the module doc)."""
 
-    def __init__(self) -> None:
+    def __init__(self, template_opens: bool | None = None) -> None:
         self._held = ""
-        self._closer: re.Pattern[str] | None = None  # inside a block: its closing marker
+        # inside a block: its closing marker; the template may have opened one
+        self._closer: re.Pattern[str] | None = THINK_CLOSE if template_opens else None
         self._after_block = False  # blank space right after a block is dropped
+        self._pending = template_opens is None  # auto: not yet known whether headless
+        self._hold = TemplateHold()
+        self._parts: list[str] = []  # auto: the text held until it settles
+        self._at_start = bool(template_opens)  # True: an opener written anyway is dropped
 
     def feed(self, chunk: str) -> tuple[str, str]:
         """``(answer, reasoning)`` text that ``chunk`` completed."""
+        if self._pending:
+            self._parts.append(chunk)
+            if not self._hold.settled(chunk):
+                return "", ""
+            chunk = "".join(self._parts)
+            self._parts = []
+            self._settle(chunk)
         text = self._held + chunk
         self._held = ""
+        if self._at_start:
+            text = self._past_opener(text)
         answer: list[str] = []
         reasoning: list[str] = []
         pos = 0
@@ -353,8 +506,37 @@ class ReasoningStream:
             pos = self._in_answer(text, pos, answer)
         return "".join(answer), "".join(reasoning)
 
+    def _past_opener(self, text: str) -> str:
+        """``True`` mode: the text after an opener the model wrote at its start all the same
+        (``split_reasoning`` drops it too); ``""`` (held) while the start may still become one."""
+        ws = len(text) - len(text.lstrip())
+        if ws == len(text):
+            self._held = text
+            return ""
+        m = THINK_OPEN.match(text, ws)
+        if m is not None:
+            self._at_start = False
+            return text[m.end() :]
+        if len(text) - ws < MAX_HELD_OPENER and may_become_opener(text, ws):
+            self._held = text
+            return ""
+        self._at_start = False
+        return text
+
+    def _settle(self, text: str) -> None:
+        """The text so far tells whether the template opened reasoning: read on accordingly."""
+        self._pending = False
+        if headless_end(text) >= 0:
+            self._closer = THINK_CLOSE
+
     def close(self) -> tuple[str, str]:
         """What was held back at the end of the stream."""
+        if self._pending:  # never settled: no reasoning the template opened
+            self._pending = False
+            held, self._parts = "".join(self._parts), []
+            answer, reasoning = self.feed(held)
+            more_answer, more_reasoning = self.close()
+            return answer + more_answer, reasoning + more_reasoning
         held, self._held = self._held, ""
         if self._closer is None:
             return held, ""
