@@ -86,7 +86,7 @@ from langchain_robust_parsers.parsers.reasoning_content import (
     reasoning_chunk,
     without_reasoning,
 )
-from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, stop_reason_cut
 from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
@@ -515,12 +515,14 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     tell reasoning from answer before a lone closing marker (``...</think>`` with the opening
     tag in the prompt): that text streams as content, while the final message moves it."""
 
-    allow_truncated_calls: bool = False
+    on_truncation: OnTruncation = "raise"
     """An answer that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
-    ``invalid_tool_calls`` with the reason unless this is set, as ``TextToolCallAdapter`` does.
-    When streaming, calls already handed out before the stop reason arrived stay calls (a
-    chunk cannot be taken back); those of the last chunk become invalid."""
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete:
+    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (an agent never runs half
+    a call), ``"complete"`` keeps them in ``tool_calls``, as ``TextToolCallAdapter`` does. Calls
+    that closed in blocks of their own before the cut are whole and stay calls either way. When
+    streaming, calls already handed out before the stop reason arrived stay calls (a chunk
+    cannot be taken back); those of the last chunk become invalid."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
@@ -699,9 +701,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         return [*turn.messages, AIMessage(content=answer.text), HumanMessage(content=text)]
 
     def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
-        """The token-limit rule: see `allow_truncated_calls`."""
+        """The token-limit rule: see `on_truncation`."""
         cut = isinstance(output, BaseMessage) and stop_reason_cut(output) is not None
-        if not cut or self.allow_truncated_calls or whole_before_cut(answer.report):
+        if not cut or self.on_truncation == "complete" or whole_before_cut(answer.report):
             return answer
         return _cut_at_limit(answer)
 
@@ -811,9 +813,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
 
     def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
         """`_feed` the chunk, withholding its calls once the stop reason says the token
-        limit cut the answer: they end as invalid calls (see `allow_truncated_calls`)."""
+        limit cut the answer: they end as invalid calls (see `on_truncation`)."""
         step = self._feed(splitter, out, chunk)
-        if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
+        if not step.calls or not out.stopped_at_limit or self.on_truncation == "complete":
             return step
         del splitter.emitted[out.index :]  # handed out: only the calls before this chunk
         return StreamStep(step.content, ())
@@ -826,7 +828,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         handed_out = bool(splitter.emitted) or bool(splitter.released)
         if not handed_out and self._needs_clarification(answer, turn, attempt):
             return None, answer
-        limited = out.stopped_at_limit and not self.allow_truncated_calls
+        limited = out.stopped_at_limit and self.on_truncation == "raise"
         if limited and not whole_before_cut(answer.report):
             answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:

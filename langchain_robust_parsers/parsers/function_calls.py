@@ -273,7 +273,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """A cut-off answer (a call cut off in the text, or a provider stop reason such as
     ``finish_reason="length"``): ``"complete"`` returns the calls that were whole (the report
     says ``truncated``), ``"raise"`` raises ``TruncatedOutputError`` (or returns its message
-    under ``on_error="fallback"``)."""
+    under ``on_error="fallback"``), so an agent never runs half a call. Calls that closed in
+    blocks of their own before the cut are whole and are returned either way, as
+    ``TextToolCallAdapter`` keeps them."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
@@ -418,6 +420,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         outcome = _outcome(decoded) if decoded.calls else "success"
         event = ParseEvent(name, FORMAT, outcome, report)
         final = FinalParse(self._shape(decoded.calls), report, event)
+        if whole_before_cut(report):  # the unfinished call was dropped: the rest are whole
+            return final
         return self._check_truncation(final, generation, text_cut=bool(report.truncated))
 
     def _check_truncation(
@@ -493,10 +497,12 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     allow_unknown_tools: bool = False
     """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
 
-    allow_truncated_calls: bool = False
+    on_truncation: OnTruncation = "raise"
     """A message that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
-    ``invalid_tool_calls`` with the reason unless this is set."""
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete:
+    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (an agent never runs half
+    a call), ``"complete"`` keeps them in ``tool_calls``. Calls that closed in blocks of their
+    own before the cut are whole and stay in ``tool_calls`` either way."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``); a message without calls counts as
@@ -571,7 +577,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         ]
         calls = [_tool_call(c) for c in vetted.calls]
         cut = stop_reason_cut(message) is not None and not whole_before_cut(decoded.report)
-        if calls and not self.allow_truncated_calls and cut:
+        if calls and self.on_truncation == "raise" and cut:
             invalid += [_cut_call(c) for c in calls]
             calls = []
         adapted = self._rebuild(
