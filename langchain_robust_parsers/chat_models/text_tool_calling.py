@@ -516,13 +516,11 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     tag in the prompt): that text streams as content, while the final message moves it."""
 
     on_truncation: OnTruncation = "raise"
-    """An answer that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete:
-    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (an agent never runs half
-    a call), ``"complete"`` keeps them in ``tool_calls``, as ``TextToolCallAdapter`` does. Calls
-    that closed in blocks of their own before the cut are whole and stay calls either way. When
-    streaming, calls already handed out before the stop reason arrived stay calls (a chunk
-    cannot be taken back); those of the last chunk become invalid."""
+    """Calls of an answer the output token limit cut (``finish_reason`` ``length``...):
+    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (no agent runs half a
+    call), ``"complete"`` keeps them, as ``TextToolCallAdapter`` does; calls closed in blocks of
+    their own before the cut stay calls. A stream cannot take back calls handed out before the
+    stop reason arrived; those of the last chunk become invalid."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""

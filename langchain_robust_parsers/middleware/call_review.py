@@ -21,6 +21,7 @@ from langchain_core.messages.tool import tool_call
 from langchain_core.tools import BaseTool
 
 from langchain_robust_parsers.chains.step_types import describe_validation_error
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
 from langchain_robust_parsers.engine.calls.parsed_call import whole_before_cut
 from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
@@ -52,10 +53,6 @@ MAX_SCHEMA_CHARS = 1500
 """The schema quoted back to the model is cut here: enough for an ordinary tool's parameters,
 short enough not to crowd the model's context when a tool takes a large nested model."""
 
-CUT_PROBLEM = (
-    "This call was cut off at the output token limit (stop reason {reason!r}), so its "
-    "arguments may be incomplete; it was not run."
-)
 CUT_REQUIREMENT = (
     "Send the call again, complete. If its arguments are long, make them shorter or split the "
     "work over several calls."
@@ -227,7 +224,7 @@ def _args_problem(name: str, error: str) -> str:
 
 
 def _cut(call: ToolCall, reason: str, raw: str = "") -> Rejection:
-    return Rejection(call, (CUT_PROBLEM.format(reason=reason),), CUT_REQUIREMENT, raw)
+    return Rejection(call, (cut_call_problem(reason),), CUT_REQUIREMENT, raw)
 
 
 def _text_calls(message: AIMessage, tools: Sequence[Any]) -> tuple[AIMessage, ParseEvent]:

@@ -26,6 +26,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
 from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
 from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -42,7 +43,11 @@ from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.boundary import (
+    engine_call,
+    output_parser_error,
+    with_no_value_reason,
+)
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -154,10 +159,8 @@ def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolic
     return CallPolicy(schemas, allow_unknown), frozenset(schemas)
 
 
-LIMIT_REASON = (
-    "The answer stopped at the output token limit (the provider's stop reason says so): this "
-    "call may be incomplete and was not run."
-)
+LIMIT_REASON = cut_call_problem()
+"""The error of a call moved to ``invalid_tool_calls`` because the token limit cut the answer."""
 
 
 def _cut_call(call: ToolCall) -> InvalidToolCall:
@@ -386,7 +389,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return self._shape(calls) if calls else None
 
     def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
-        message = ERROR_PREFIX[kind] + reason
+        # The reader only knows it found no call; say why when it cannot see it (an empty
+        # answer, a refusal, reasoning only), as the JSON parsers do.
+        message = with_no_value_reason(ERROR_PREFIX[kind] + reason, text, "a function call")
         error = output_parser_error(message, text)
         if self.on_error == "fallback":
             event = ParseEvent(name, FORMAT, "fallback", None, message)
