@@ -255,7 +255,7 @@ def test_a_finished_answer_runs_its_calls() -> None:
 
 
 def test_opt_in_keeps_calls_of_a_cut_off_answer() -> None:
-    answer = _model({"finish_reason": "length"}, allow_truncated_calls=True).invoke("book")
+    answer = _model({"finish_reason": "length"}, on_truncation="complete").invoke("book")
     assert [c["name"] for c in answer.tool_calls] == ["book_table"]
 
 

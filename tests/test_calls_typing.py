@@ -130,6 +130,6 @@ def test_calls_of_an_answer_stopped_at_the_token_limit_are_not_run() -> None:
     assert not adapted.tool_calls
     (invalid,) = adapted.invalid_tool_calls
     assert invalid["name"] == "book_room" and "token limit" in str(invalid["error"])
-    allowed = TextToolCallAdapter(allow_truncated_calls=True).invoke(cut)
+    allowed = TextToolCallAdapter(on_truncation="complete").invoke(cut)
     assert isinstance(allowed, AIMessage)
     assert [c["name"] for c in allowed.tool_calls] == ["book_room"]

@@ -176,6 +176,29 @@ def test_text_format_failures_name_a_refusal_and_an_empty_answer(
     assert "reasoning block that never closes" in thinking
 
 
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("", "The answer is empty"),
+        ("I cannot help with that request.", "The model refused the request"),
+        ("<think>The user wants Oslo. I will call get_weather", "reasoning block that never"),
+        ("<think>Oslo, in Celsius.</think>\n", "The answer holds only reasoning"),
+    ],
+)
+def test_function_call_failures_say_why_there_is_no_call(answer: str, reason: str) -> None:
+    # BFCL evaluators match the prefix: it stays first, the reason follows on its own line.
+    error = _error_of(FunctionCallOutputParser().invoke, answer)
+    assert str(error).startswith("Failed to decode AST: No function call found in the text.")
+    assert reason in str(error) and error.llm_output == answer
+    returned = FunctionCallOutputParser(on_error="fallback").invoke(answer)
+    assert returned.startswith("Failed to decode AST:") and reason in returned
+
+
+def test_a_function_call_answer_in_prose_keeps_the_readers_words() -> None:
+    error = _error_of(FunctionCallOutputParser().invoke, "The weather in Oslo is mild today.")
+    assert str(error).splitlines()[0] == "Failed to decode AST: No function call found in the text."
+
+
 # --------------------------------------------------------------------------- every entry point
 
 

@@ -207,7 +207,8 @@ def function_call_verdict(meta: dict[str, Any], mode: str, stream: bool) -> Any:
 
 
 def adapter_verdict(meta: dict[str, Any], allow: bool) -> Any:
-    adapter = TextToolCallAdapter(tools=[get_weather], allow_truncated_calls=allow)
+    mode = "complete" if allow else "raise"
+    adapter = TextToolCallAdapter(tools=[get_weather], on_truncation=mode)
     return message_calls(adapter.invoke(AIMessage(HERMES_CALL, response_metadata=meta)))
 
 

@@ -89,7 +89,7 @@ from langchain_robust_parsers.parsers.reasoning_content import (
     ReasoningStream,
     without_reasoning,
 )
-from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.stop_reason import OnTruncation, stop_reason_cut
 from langchain_robust_parsers.parsers.vocabulary import StrictOptions
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
@@ -448,12 +448,12 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     content or calls. ``True``: all text up to the first closer is reasoning, streamed as it
     comes. ``False``: a lone closer is text, and nothing is held (models that never reason)."""
 
-    allow_truncated_calls: bool = False
-    """An answer that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
-    ``invalid_tool_calls`` with the reason unless this is set, as ``TextToolCallAdapter`` does.
-    When streaming, calls already handed out before the stop reason arrived stay calls (a
-    chunk cannot be taken back); those of the last chunk become invalid."""
+    on_truncation: OnTruncation = "raise"
+    """Calls of an answer the output token limit cut (``finish_reason`` ``length``...):
+    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (no agent runs half a
+    call), ``"complete"`` keeps them, as ``TextToolCallAdapter`` does; calls closed in blocks of
+    their own before the cut stay calls. A stream cannot take back calls handed out before the
+    stop reason arrived; those of the last chunk become invalid."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every answer read for calls."""
@@ -633,9 +633,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         return [*turn.messages, AIMessage(content=answer.text), HumanMessage(content=text)]
 
     def _limited(self, answer: ParsedAnswer, output: Any) -> ParsedAnswer:
-        """The token-limit rule: see `allow_truncated_calls`."""
+        """The token-limit rule: see `on_truncation`."""
         cut = isinstance(output, BaseMessage) and stop_reason_cut(output) is not None
-        if not cut or self.allow_truncated_calls or whole_before_cut(answer.report):
+        if not cut or self.on_truncation == "complete" or whole_before_cut(answer.report):
             return answer
         return _cut_at_limit(answer)
 
@@ -750,9 +750,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
 
     def _limit_step(self, splitter: CallStreamSplitter, out: _StreamOut, chunk: Any) -> StreamStep:
         """`_feed` the chunk, withholding its calls once the stop reason says the token
-        limit cut the answer: they end as invalid calls (see `allow_truncated_calls`)."""
+        limit cut the answer: they end as invalid calls (see `on_truncation`)."""
         step = self._feed(splitter, out, chunk)
-        if not step.calls or not out.stopped_at_limit or self.allow_truncated_calls:
+        if not step.calls or not out.stopped_at_limit or self.on_truncation == "complete":
             return step
         del splitter.emitted[out.index :]  # handed out: only the calls before this chunk
         return StreamStep(step.content, ())
@@ -765,7 +765,7 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         handed_out = bool(splitter.emitted) or bool(splitter.released)
         if not handed_out and self._needs_clarification(answer, turn, attempt):
             return None, answer
-        limited = out.stopped_at_limit and not self.allow_truncated_calls
+        limited = out.stopped_at_limit and self.on_truncation == "raise"
         if limited and not whole_before_cut(answer.report):
             answer = _cut_at_limit(answer, keep=out.index)
         if self.stats is not None:

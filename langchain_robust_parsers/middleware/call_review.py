@@ -21,9 +21,12 @@ from langchain_core.messages.tool import tool_call
 from langchain_core.tools import BaseTool
 
 from langchain_robust_parsers.chains.step_types import describe_validation_error
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
+from langchain_robust_parsers.engine.calls.parsed_call import whole_before_cut
 from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
 from langchain_robust_parsers.engine.model_validation import validate_model
+from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.function_calls import TextToolCallAdapter, new_call_id
 from langchain_robust_parsers.parsers.report_events import ParseEvent
@@ -50,10 +53,6 @@ MAX_SCHEMA_CHARS = 1500
 """The schema quoted back to the model is cut here: enough for an ordinary tool's parameters,
 short enough not to crowd the model's context when a tool takes a large nested model."""
 
-CUT_PROBLEM = (
-    "This call was cut off at the output token limit (stop reason {reason!r}), so its "
-    "arguments may be incomplete; it was not run."
-)
 CUT_REQUIREMENT = (
     "Send the call again, complete. If its arguments are long, make them shorter or split the "
     "work over several calls."
@@ -225,7 +224,7 @@ def _args_problem(name: str, error: str) -> str:
 
 
 def _cut(call: ToolCall, reason: str, raw: str = "") -> Rejection:
-    return Rejection(call, (CUT_PROBLEM.format(reason=reason),), CUT_REQUIREMENT, raw)
+    return Rejection(call, (cut_call_problem(reason),), CUT_REQUIREMENT, raw)
 
 
 def _text_calls(message: AIMessage, tools: Sequence[Any]) -> tuple[AIMessage, ParseEvent]:
@@ -233,7 +232,7 @@ def _text_calls(message: AIMessage, tools: Sequence[Any]) -> tuple[AIMessage, Pa
     # Unknown names pass: the review matches names to the bound tools itself, as for native
     # calls, and refuses what matches none with the names there are.
     adapter = TextToolCallAdapter(
-        tools=list(tools) or None, allow_unknown_tools=True, allow_truncated_calls=True
+        tools=list(tools) or None, allow_unknown_tools=True, on_truncation="complete"
     )
     adapted, event = adapter.adapt(message)
     return (adapted if isinstance(adapted, AIMessage) else message), event
@@ -241,7 +240,9 @@ def _text_calls(message: AIMessage, tools: Sequence[Any]) -> tuple[AIMessage, Pa
 
 def _read_text_calls(
     message: AIMessage, tools: Sequence[Any], reviewer: _Reviewer, review: CallReview
-) -> None:
+) -> bool:
+    """Review the calls written in the text; whether they are whole despite a cut (they
+    closed in blocks of their own before it: `whole_before_cut`)."""
     adapted, event = _text_calls(message, tools)
     review.events.append(event)
     review.content = adapted.content
@@ -259,6 +260,7 @@ def _read_text_calls(
             continue
         requirement = _requirement(bound, _schema_of(reviewer.tools[bound])) if bound else ""
         review.rejected.append(Rejection(kept, (problem,), requirement, invalid.get("args") or ""))
+    return whole_before_cut(event.report if isinstance(event.report, ParseReport) else None)
 
 
 def review_calls(
@@ -269,12 +271,14 @@ def review_calls(
 
     Native calls are checked; invalid native calls are repaired first; a message without
     native calls has the calls written in its text read. When the provider says the answer
-    stopped at its output token limit, no call of it is accepted. The repair of each invalid
+    stopped at its output token limit, no call of it is accepted, except calls written in the
+    text that closed in blocks of their own before the cut. The repair of each invalid
     native call is published (and counted in ``stats``) as it happens; the other events are in
     the review, for the caller to publish.
     """
     reviewer = _Reviewer(tools, stats)
     review = CallReview(message.content, dict(message.additional_kwargs))
+    whole = False  # text calls that closed before a cut run; native ones cannot show that
     if message.tool_calls or message.invalid_tool_calls:
         for call in message.tool_calls:
             fresh = tool_call(name=call["name"], args=call["args"], id=call["id"] or new_call_id())
@@ -282,9 +286,9 @@ def review_calls(
         for invalid in message.invalid_tool_calls:
             reviewer.repair(invalid, review)
     else:
-        _read_text_calls(message, tools, reviewer, review)
+        whole = _read_text_calls(message, tools, reviewer, review)
     reason = stop_reason_cut(message)
-    if reason is not None:  # every call may be incomplete: none runs, each says why
+    if reason is not None and not whole:  # every call may be incomplete: none runs, each says why
         cut = [_cut(c, reason, _args_text(c["args"])) for c in review.accepted]
         cut += [_cut(r.call, reason, r.raw_args) for r in review.rejected]
         review.accepted, review.rejected = [], cut

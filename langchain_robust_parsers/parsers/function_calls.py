@@ -26,6 +26,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
 from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
 from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -43,7 +44,11 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.lexicon.reasoning import headless_settled
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
+from langchain_robust_parsers.parsers.boundary import (
+    engine_call,
+    output_parser_error,
+    with_no_value_reason,
+)
 from langchain_robust_parsers.parsers.final_parse import (
     GenerationReaders,
     aparse_generation,
@@ -155,10 +160,8 @@ def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolic
     return CallPolicy(schemas, allow_unknown), frozenset(schemas)
 
 
-LIMIT_REASON = (
-    "The answer stopped at the output token limit (the provider's stop reason says so): this "
-    "call may be incomplete and was not run."
-)
+LIMIT_REASON = cut_call_problem()
+"""The error of a call moved to ``invalid_tool_calls`` because the token limit cut the answer."""
 
 
 def _cut_call(call: ToolCall) -> InvalidToolCall:
@@ -282,7 +285,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """A cut-off answer (a call cut off in the text, or a provider stop reason such as
     ``finish_reason="length"``): ``"complete"`` returns the calls that were whole (the report
     says ``truncated``), ``"raise"`` raises ``TruncatedOutputError`` (or returns its message
-    under ``on_error="fallback"``)."""
+    under ``on_error="fallback"``), so an agent never runs half a call. Calls that closed in
+    blocks of their own before the cut are whole and are returned either way, as
+    ``TextToolCallAdapter`` keeps them."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
@@ -410,7 +415,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return self._shape(calls) if calls else None
 
     def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
-        message = ERROR_PREFIX[kind] + reason
+        # The reader only knows it found no call; say why when it cannot see it (an empty
+        # answer, a refusal, reasoning only), as the JSON parsers do.
+        message = with_no_value_reason(ERROR_PREFIX[kind] + reason, text, "a function call")
         error = output_parser_error(message, text)
         if self.on_error == "fallback":
             event = ParseEvent(name, FORMAT, "fallback", None, message)
@@ -451,6 +458,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         outcome = _outcome(decoded) if decoded.calls else "success"
         event = ParseEvent(name, FORMAT, outcome, report)
         final = FinalParse(self._shape(decoded.calls), report, event)
+        if whole_before_cut(report):  # the unfinished call was dropped: the rest are whole
+            return final
         return self._check_truncation(final, generation, text_cut=bool(report.truncated))
 
     def _check_truncation(
@@ -526,10 +535,12 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     allow_unknown_tools: bool = False
     """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
 
-    allow_truncated_calls: bool = False
+    on_truncation: OnTruncation = "raise"
     """A message that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete: they go to
-    ``invalid_tool_calls`` with the reason unless this is set."""
+    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete:
+    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (an agent never runs half
+    a call), ``"complete"`` keeps them in ``tool_calls``. Calls that closed in blocks of their
+    own before the cut are whole and stay in ``tool_calls`` either way."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``); a message without calls counts as
@@ -618,7 +629,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         ]
         calls = [_tool_call(c) for c in vetted.calls]
         cut = stop_reason_cut(message) is not None and not whole_before_cut(decoded.report)
-        if calls and not self.allow_truncated_calls and cut:
+        if calls and self.on_truncation == "raise" and cut:
             invalid += [_cut_call(c) for c in calls]
             calls = []
         adapted = self._rebuild(

@@ -38,7 +38,7 @@ from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, whole_before_cut
 from langchain_robust_parsers.engine.calls.tool_args import (
     ToolNameMatcher,
     tool_name_matcher,
@@ -139,7 +139,9 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     """A cut-off answer (arguments cut off, or a provider stop reason such as
     ``finish_reason="length"``): ``"complete"`` it (the call's report says ``truncated``), or
     ``"raise"`` ``TruncatedOutputError``, for tools whose calls must never run on partial
-    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn)."""
+    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn). Calls
+    written in the text that closed in blocks of their own before the cut are whole and are
+    returned either way, as ``TextToolCallAdapter`` keeps them."""
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
@@ -240,7 +242,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
         """The final parse of a whole stream, from the calls it accumulated."""
         final = self._finish(final_calls(stream), stream.text(), stop_reason=stream.cut_stop_reason)
-        return self._check_truncation(final, stream.cut_stop_reason, stream.text())
+        text = stream.text()
+        return self._check_truncation(final, stream.cut_stop_reason, text, from_text=bool(text))
 
     # ---------------------------------------------------------------- work
 
@@ -301,10 +304,10 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         text = content_text(message.content) if not calls and self.text_fallback else None
         stop_reason = stop_reason_cut(generation)
         final = self._finish(calls, text, stop_reason=stop_reason)
-        return self._check_truncation(final, stop_reason, generation.text)
+        return self._check_truncation(final, stop_reason, generation.text, from_text=bool(text))
 
     def _check_truncation(
-        self, final: FinalParse[Any], stop_reason: str | None, text: str
+        self, final: FinalParse[Any], stop_reason: str | None, text: str, *, from_text: bool
     ) -> FinalParse[Any]:
         """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
         arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``."""
@@ -313,9 +316,18 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
         text_cut = any(c.report.truncated in ("text", "both") for c in calls)
         truncated = merge_truncation(text_cut, stop_reason is not None)
-        if truncated is None:
+        if truncated is None or (from_text and self._whole_before_cut(text)):
             return final
         return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason), [])
+
+    def _whole_before_cut(self, text: str) -> bool:
+        """Whether the calls written in ``text`` closed in blocks of their own before the cut
+        (read again: only a cut-off answer asks)."""
+        try:
+            with engine_call(self.get_name(), "reading calls written in the text"):
+                return whole_before_cut(decode_calls(text).report)
+        except EngineError:  # CallDecodeError, or a bug logged once by the boundary
+            return False
 
     def _finish(
         self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None

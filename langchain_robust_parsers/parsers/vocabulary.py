@@ -57,6 +57,10 @@ REMOVED_OPTIONS: Mapping[str, str] = {
     ),
     "lenient_finish": "on_error='fallback' (was lenient_finish=True; False is on_error='raise')",
     "allow_truncated": "on_truncation='raise' (was allow_truncated=False; True is the default)",
+    "allow_truncated_calls": (
+        "on_truncation='complete' (was allow_truncated_calls=True; False is on_truncation='raise', "
+        "the default)"
+    ),
 }
 """Options removed in 0.3.0 (deprecated in 0.2), with what to write instead."""
 

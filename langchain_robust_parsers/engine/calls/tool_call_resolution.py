@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_hint
 from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
 from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas, type_calls
 from langchain_robust_parsers.engine.calls.tool_args import (
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from langchain_robust_parsers.engine.calls.tool_call_stream import StreamedCall
 
 __all__ = [
-    "MAX_TOKENS_HINT",
     "UnrecoverableCall",
     "WorkingCall",
     "mark_cut",
@@ -35,11 +35,6 @@ __all__ = [
     "text_calls",
     "typed_text_calls",
 ]
-
-MAX_TOKENS_HINT = (
-    "The model stopped at its output token limit (max_tokens): the arguments are likely "
-    "incomplete. Increase max_tokens or shorten the prompt."
-)
 
 
 @dataclass
@@ -131,7 +126,7 @@ def resolve_arguments(call: WorkingCall, *, strict: bool, max_tokens: bool) -> N
     try:
         args, report = decode_arguments(raw, allow_truncated=True, strict=strict)
     except ToolArgumentsError as err:
-        hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
+        hint = f"\n{cut_call_hint()}" if max_tokens else ""
         message = (
             f"Could not recover the arguments of tool call {call.raw_name!r} "
             f"(id {call.id}): {err.reason}.{hint}\nRaw arguments:\n{raw}"

@@ -11,8 +11,8 @@ from typing import Any
 
 import pydantic
 
+from langchain_robust_parsers.engine.calls.cut_calls import cut_call_hint
 from langchain_robust_parsers.engine.calls.tool_call_resolution import (
-    MAX_TOKENS_HINT,
     UnrecoverableCall,
     WorkingCall,
 )
@@ -118,7 +118,7 @@ def final_model(call: WorkingCall, tool: type[Any], *, max_tokens: bool) -> Any:
             call.report = dataclasses.replace(report, repairs=(*report.repairs, *extra))
         return fit.model
     first_error = fit.error
-    hint = f"\n{MAX_TOKENS_HINT}" if max_tokens else ""
+    hint = f"\n{cut_call_hint()}" if max_tokens else ""
     raw = call.raw_args_text()
     raise UnrecoverableCall(
         f"Failed to parse {tool.__name__} from tool call {call.raw_name!r} "
