@@ -116,6 +116,15 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         its patch, a list as a `StreamedList`."""
         return streamed(self._diff(prev, item) if self.diff else item)
 
+    def _last_output(self, prev: Any, value: Any) -> Any:
+        """What to yield for the final ``value`` after ``prev``, or ``None`` when the stream
+        already showed it: a final ``None`` after values (an ``on_error`` fallback) is shown;
+        an empty patch (a partial model completed into equal data) is not."""
+        if same_json(value, prev):
+            return None
+        out = self._output(prev, value)
+        return None if self.diff and not out else out
+
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
@@ -183,9 +192,9 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         publish(final.event, self._stats)
-        value = final.unwrap()
-        if not same_json(value, prev):  # a final None after values (an on_error fallback) too
-            yield self._output(prev, value)
+        last = self._last_output(prev, final.unwrap())
+        if last is not None:
+            yield last
 
     async def _atransform(
         self,
@@ -210,6 +219,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         await apublish(final.event, self._stats)
-        value = final.unwrap()
-        if not same_json(value, prev):  # a final None after values (an on_error fallback) too
-            yield self._output(prev, value)
+        last = self._last_output(prev, final.unwrap())
+        if last is not None:
+            yield last

@@ -26,6 +26,7 @@ from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
     has_required_fields,
     is_model_class,
+    model_data,
     validate_model,
 )
 from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
@@ -211,6 +212,12 @@ class RobustPydanticOutputParser(
             return super()._next_item(value, prev)
         item = read_partial(self.pydantic_object, value)
         return item if item is not None and only_grew(prev, item) else None
+
+    def _diff(self, prev: Any, next: Any) -> Any:
+        """With ``diff=True``: JSON-patch operations between the models' JSON data (as
+        ``model_dump(mode="json")`` gives it), so that applying every patch in turn to ``None``
+        gives the data of the final model."""
+        return super()._diff(model_data(prev), model_data(next))
 
     def _stream_item(self, value: Any) -> Any:
         """The model a partial value validates to, or ``None``. A value that lacks a required
