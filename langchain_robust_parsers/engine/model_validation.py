@@ -6,6 +6,7 @@ validated value back into JSON data (what ``diff=True`` streams patches of).
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import typing
 import weakref
@@ -15,7 +16,13 @@ import pydantic
 import pydantic.v1
 import pydantic_core
 
-__all__ = ["has_required_fields", "is_model_class", "model_data", "validate_model"]
+__all__ = [
+    "has_required_fields",
+    "is_list_target",
+    "is_model_class",
+    "model_data",
+    "validate_model",
+]
 
 ADAPTER_CACHE_SIZE = 64
 """Type adapters kept for targets that are not model classes (``list[Model]``): building one
@@ -30,6 +37,12 @@ def is_model_class(model: Any) -> bool:
         and typing.get_origin(model) is None
         and issubclass(model, (pydantic.BaseModel, pydantic.v1.BaseModel))
     )
+
+
+def is_list_target(target: Any) -> bool:
+    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
+    holds several (JSON Lines, several fenced blocks) is an item of it."""
+    return typing.get_origin(target) in (list, collections.abc.Sequence)
 
 
 @functools.lru_cache(maxsize=ADAPTER_CACHE_SIZE)

@@ -3,10 +3,7 @@ engine, with schema-aligned coercion when a payload almost fits."""
 
 from __future__ import annotations
 
-import collections.abc
-import dataclasses
 import json
-import typing
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
 import pydantic
@@ -19,12 +16,12 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine import ParseReport, decode
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
-from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
-from langchain_robust_parsers.engine.json.several_values import gather_values, join_values
+from langchain_robust_parsers.engine.json.several_values import candidates_for_list
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
     has_required_fields,
+    is_list_target,
     is_model_class,
     model_data,
     validate_model,
@@ -32,10 +29,10 @@ from langchain_robust_parsers.engine.model_validation import (
 from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
-    VALIDATION_ERRORS,
-    coercion_repairs,
     first_fitting,
     fit_model,
+    with_fit_notes,
+    without_invalid_items,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
@@ -74,10 +71,6 @@ _SCHEMA_INSTRUCTIONS = (
 )
 """As langchain-core words its instructions, for a target that is not a model class (its
 wording for a model deletes the schema's ``type``, which for a list is ``array``)."""
-
-DROPPED_NOTE_PREFIX = "dropped:"
-"""A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
-entry of the report's ``dropped``, not a repair."""
 
 
 class RobustPydanticOutputParser(
@@ -261,7 +254,8 @@ class RobustPydanticOutputParser(
         if fit.error is None:
             return cast(TBaseModel, fit.model), fit.notes
         if self.drop_invalid_items:
-            kept = _without_invalid_items(self.get_name(), self._validate, fit.closest, fit.notes)
+            with engine_call(self.get_name(), "dropping invalid items"):
+                kept = without_invalid_items(self._validate, fit.closest, fit.notes)
             if kept is not None:
                 return kept
         return fit.error
@@ -323,14 +317,15 @@ class RobustPydanticOutputParser(
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
         """`_parse_final` before ``on_error`` applies."""
         found = guarded_candidates(self.get_name(), text, allow_truncated=self._completes())
-        candidates = _joined_first(self.pydantic_object, text, found)
+        target = self.pydantic_object
+        candidates = candidates_for_list(text, found) if is_list_target(target) else found
         choice = first_fitting(
             candidates,
             lambda value, report: self._fit_guarded(value, text[report.start : report.end]),
         )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
-            report = with_stop_reason(_with_notes(choice.report, notes), stop_reason)
+            report = with_stop_reason(with_fit_notes(choice.report, notes), stop_reason)
             if report.truncation is not None and not self._completes():
                 how = report.truncation
                 return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
@@ -365,23 +360,6 @@ class RobustPydanticOutputParser(
             return exc
 
 
-def _without_invalid_items(
-    name: str, validate: Any, value: Any, notes: tuple[str, ...]
-) -> tuple[Any, tuple[str, ...]] | None:
-    """The model of ``value`` without its invalid list items, with the rules used and one
-    ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
-    with engine_call(name, "dropping invalid items"):
-        kept, dropped = drop_invalid_items(value, validate)
-    if not dropped:
-        return None
-    try:
-        model = validate(kept)
-    except VALIDATION_ERRORS:
-        return None
-    paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
-    return model, (*notes, "drop_invalid_items", *paths)
-
-
 def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalParse[Any] | None:
     """The model read from ``text``'s ``label: value`` lines, for text with no JSON; ``None``
     when there are none, or they do not validate."""
@@ -400,14 +378,8 @@ def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalPar
     if isinstance(fitted, Exception):
         return None
     model, notes = fitted
-    report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
+    report = with_fit_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
     return FinalParse(model, report, ParseEvent(name, "pydantic", "fallback", report))
-
-
-def is_list_target(target: Any) -> bool:
-    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
-    holds several (JSON Lines, several fenced blocks) is an item of it."""
-    return typing.get_origin(target) in (list, collections.abc.Sequence)
 
 
 def _schema(target: Any) -> str:
@@ -415,34 +387,6 @@ def _schema(target: Any) -> str:
     array of the item model)."""
     schema = pydantic.TypeAdapter(target).json_schema()
     return _SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
-
-
-def _joined_first(
-    target: Any, text: str, found: collections.abc.Iterator[tuple[Any, ParseReport]]
-) -> collections.abc.Iterable[tuple[Any, ParseReport]]:
-    """The candidates ``found`` for ``target``; for a list target, when the answer holds
-    several values, the list of them all first, then each value alone."""
-    if not is_list_target(target):
-        return found
-    candidates = list(found)
-    values = gather_values(text, candidates)
-    if len(values) < 2:
-        return candidates
-    return [join_values(values), *candidates]
-
-
-def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
-    """``report`` with the coercion rules of ``notes`` as repairs and its dropped paths."""
-    if not notes:
-        return report
-    rules = tuple(n for n in notes if not n.startswith(DROPPED_NOTE_PREFIX))
-    dropped = tuple(
-        n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
-    )
-    coercions = coercion_repairs(rules, report.start)
-    return dataclasses.replace(
-        report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
-    )
 
 
 def _rebuild_parametrized(
