@@ -22,11 +22,14 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
+from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch, same_json
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream, streamed
 from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -82,8 +85,21 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     """
 
     def _stream_partial(self, text: str) -> Any:
-        """The value of a stream prefix by the complete-text engine, or ``None``."""
-        raise NotImplementedError
+        """The value of a stream prefix by the complete-text engine, or ``None``; never
+        raises."""
+        try:
+            with engine_call(self.get_name(), "reading a partial JSON value"):
+                return decode(text, allow_truncated=True, stream_prefix=True)[0]
+        except EngineError:  # nothing to show yet
+            return None
+
+    def _text_cut(self, text: str) -> bool:
+        """True when ``text`` holds only cut-off JSON (asked after a failure)."""
+        try:
+            with engine_call(self.get_name(), "reading cut-off JSON"):
+                return bool(decode(text, allow_truncated=True)[1].truncated)
+        except EngineError:
+            return False
 
     def _stream_item(self, value: Any) -> Any:
         """What to yield for a JSON ``value`` (``None`` to skip it)."""

@@ -13,7 +13,7 @@ from langchain_core.outputs import Generation
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine import ParseReport, decode
+from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.several_values import candidates_for_list
@@ -193,13 +193,6 @@ class RobustPydanticOutputParser(
 
     # ---------------------------------------------------------------- streaming hooks
 
-    def _stream_partial(self, text: str) -> Any:
-        try:
-            with engine_call(self.get_name(), "reading a partial JSON value"):
-                return decode(text, allow_truncated=True, stream_prefix=True)[0]
-        except EngineError:  # nothing to show yet
-            return None
-
     def _next_item(self, value: Any, prev: Any) -> Any:
         if not self.partial or partial_model(self.pydantic_object) is None:
             return super()._next_item(value, prev)
@@ -265,10 +258,8 @@ class RobustPydanticOutputParser(
 
         Only the first candidate is tried: a prefix is re-parsed on every chunk, and the
         candidates further down rarely validate while the payload is still arriving."""
-        try:
-            with engine_call(self.get_name(), "reading a partial JSON value"):
-                value, _ = decode(text, allow_truncated=True, stream_prefix=True)
-        except EngineError:
+        value = self._stream_partial(text)
+        if value is None:
             return None
         if self.partial and partial_model(self.pydantic_object) is not None:
             return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
@@ -291,13 +282,7 @@ class RobustPydanticOutputParser(
     def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
         """The failure for a cut answer that gave no model: ``None`` when the text is not cut
         (in raise mode) and the provider did not say so."""
-        cut = False
-        if not self._completes() or stop_reason is not None:
-            try:
-                with engine_call(self.get_name(), "reading cut-off JSON"):
-                    cut = bool(decode(text, allow_truncated=True)[1].truncated)
-            except EngineError:
-                cut = False
+        cut = (not self._completes() or stop_reason is not None) and self._text_cut(text)
         if not cut and stop_reason is None:
             return None
         how = merge_truncation(cut, stop_reason is not None)
