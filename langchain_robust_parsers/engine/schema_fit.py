@@ -9,6 +9,7 @@ a payload that one parser accepts another accepts too, with the same coercions i
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
@@ -27,6 +28,7 @@ __all__ = [
     "coercion_repairs",
     "first_fitting",
     "fit_model",
+    "fit_target",
     "with_fit_notes",
     "without_invalid_items",
 ]
@@ -113,6 +115,23 @@ def without_invalid_items(
         return None
     paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
     return model, (*notes, "drop_invalid_items", *paths)
+
+
+def fit_target(
+    target: Any, value: Any, source: str | None = None, *, drop_items: bool = False
+) -> tuple[Any, tuple[str, ...]] | Exception:
+    """``value`` validated into ``target`` as `fit_model` does, and, with ``drop_items``, without
+    its invalid list items when nothing else makes it fit: the model and the rules used, or what
+    is still wrong. Anything a user validator raises besides a validation error propagates."""
+    fit = fit_model(target, value, source)
+    if fit.error is None:
+        return fit.model, fit.notes
+    if drop_items:
+        validate = functools.partial(validate_model, target)
+        kept = without_invalid_items(validate, fit.closest, fit.notes)
+        if kept is not None:
+            return kept
+    return fit.error
 
 
 def with_fit_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:

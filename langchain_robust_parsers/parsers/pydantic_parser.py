@@ -30,9 +30,8 @@ from langchain_robust_parsers.engine.partial_models import only_grew, partial_mo
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
     first_fitting,
-    fit_model,
+    fit_target,
     with_fit_notes,
-    without_invalid_items,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
@@ -239,19 +238,16 @@ class RobustPydanticOutputParser(
     def _fit(
         self, value: Any, source: str | None = None
     ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """``value`` validated, coercing it first only if it fails as is (and, with
-        ``drop_invalid_items``, without its invalid list items): the model and the coercion
-        rules used, or what is still wrong after coercion. ``source``: the payload's text, so
-        that a number written for a ``str`` field keeps its spelling."""
-        fit = fit_model(self.pydantic_object, value, source)
-        if fit.error is None:
-            return cast(TBaseModel, fit.model), fit.notes
-        if self.drop_invalid_items:
-            with engine_call(self.get_name(), "dropping invalid items"):
-                kept = without_invalid_items(self._validate, fit.closest, fit.notes)
-            if kept is not None:
-                return kept
-        return fit.error
+        """``value`` validated (coerced only if it fails as is; see `fit_target`): the model
+        and the coercion rules used, or what is still wrong. ``source``: the payload's text, so
+        that a number written for a ``str`` field keeps its spelling. Anything a user validator
+        raises counts as a misfit."""
+        target = self.pydantic_object
+        try:
+            fitted = fit_target(target, value, source, drop_items=self.drop_invalid_items)
+        except Exception as exc:  # a validator raising something unexpected
+            return exc
+        return cast("tuple[TBaseModel, tuple[str, ...]] | Exception", fitted)
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
         """The model from the best value of a stream prefix, or ``None``; never raises.
@@ -263,31 +259,8 @@ class RobustPydanticOutputParser(
             return None
         if self.partial and partial_model(self.pydantic_object) is not None:
             return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
-        try:
-            fitted = self._fit(value)
-        except Exception:  # a user validator raising something pydantic does not wrap
-            return None
+        fitted = self._fit(value)
         return None if isinstance(fitted, Exception) else fitted[0]
-
-    def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
-        """The failed parse, its exception chained from the ``ValidationError`` (as
-        LangChain's parser chains it) when there was one."""
-        target: Any = self.pydantic_object
-        name = target.__name__ if is_model_class(target) else str(target)
-        msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
-        event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
-        cause = error if isinstance(error, BaseException) else None
-        return FinalParse(None, None, event, output_parser_error(msg, text, cause))
-
-    def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
-        """The failure for a cut answer that gave no model: ``None`` when the text is not cut
-        (in raise mode) and the provider did not say so."""
-        cut = (not self._completes() or stop_reason is not None) and self._text_cut(text)
-        if not cut and stop_reason is None:
-            return None
-        how = merge_truncation(cut, stop_reason is not None)
-        assert how is not None  # one of the two holds
-        return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
 
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
@@ -306,7 +279,7 @@ class RobustPydanticOutputParser(
         candidates = candidates_for_list(text, found) if is_list_target(target) else found
         choice = first_fitting(
             candidates,
-            lambda value, report: self._fit_guarded(value, text[report.start : report.end]),
+            lambda value, report: self._fit(value, text[report.start : report.end]),
         )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
@@ -316,33 +289,50 @@ class RobustPydanticOutputParser(
                 return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
-        cut_failure = self._cut(text, stop_reason)
+        cut_failure = _cut(self, text, stop_reason)
         if cut_failure is not None:
             return cut_failure
         if choice is None:
             labelled = _from_labels(self, text) if self.read_labels else None
             if labelled is not None:
                 return labelled
-            return self._failure(text, text, no_value_reason(text))
+            return _failure(self, text, text, no_value_reason(text))
         try:
             completion = json.dumps(choice.value, ensure_ascii=False)
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
-        return self._failure(text, completion, choice.error)
+        return _failure(self, text, completion, choice.error)
 
     def get_format_instructions(self) -> str:
         """LangChain's instructions around the target's JSON schema."""
         target: Any = self.pydantic_object
         return super().get_format_instructions() if is_model_class(target) else _schema(target)
 
-    def _fit_guarded(
-        self, value: Any, source: str | None = None
-    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """`_fit`, with anything a user validator raises counted as a misfit."""
-        try:
-            return self._fit(value, source)
-        except Exception as exc:  # a validator raising something unexpected
-            return exc
+
+def _failure(
+    parser: RobustPydanticOutputParser[Any], text: str, completion: str, error: object
+) -> FinalParse[Any]:
+    """The failed parse, its exception chained from the ``ValidationError`` (as LangChain's
+    parser chains it) when there was one."""
+    target: Any = parser.pydantic_object
+    name = target.__name__ if is_model_class(target) else str(target)
+    msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
+    event = ParseEvent(parser.get_name(), "pydantic", "failed", None, msg)
+    cause = error if isinstance(error, BaseException) else None
+    return FinalParse(None, None, event, output_parser_error(msg, text, cause))
+
+
+def _cut(
+    parser: RobustPydanticOutputParser[Any], text: str, stop_reason: str | None
+) -> FinalParse[Any] | None:
+    """The failure for a cut answer that gave no model: ``None`` when the text is not cut (in
+    raise mode) and the provider did not say so."""
+    cut = (not parser._completes() or stop_reason is not None) and parser._text_cut(text)
+    if not cut and stop_reason is None:
+        return None
+    how = merge_truncation(cut, stop_reason is not None)
+    assert how is not None  # one of the two holds
+    return truncation_failure(parser.get_name(), "pydantic", text, how, stop_reason)
 
 
 def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalParse[Any] | None:
@@ -356,10 +346,7 @@ def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalPar
         return None
     if found is None:
         return None
-    try:
-        fitted = parser._fit(found)
-    except Exception:  # a validator raising something unexpected
-        return None
+    fitted = parser._fit(found)
     if isinstance(fitted, Exception):
         return None
     model, notes = fitted
