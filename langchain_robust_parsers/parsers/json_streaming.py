@@ -132,14 +132,14 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         its patch, a list as a `StreamedList`."""
         return streamed(self._diff(prev, item) if self.diff else item)
 
-    def _last_output(self, prev: Any, value: Any) -> Any:
-        """What to yield for the final ``value`` after ``prev``, or ``None`` when the stream
-        already showed it: a final ``None`` after values (an ``on_error`` fallback) is shown;
-        an empty patch (a partial model completed into equal data) is not."""
+    def _last_outputs(self, prev: Any, value: Any) -> tuple[Any, ...]:
+        """What to yield for the final ``value`` after ``prev`` (nothing when the stream already
+        showed it): a final ``None`` after values (an ``on_error`` fallback) is shown; an empty
+        patch (a partial model completed into equal data) is not."""
         if same_json(value, prev):
-            return None
+            return ()
         out = self._output(prev, value)
-        return None if self.diff and not out else out
+        return () if self.diff and out == [] else (out,)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
@@ -208,9 +208,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         publish(final.event, self._stats)
-        last = self._last_output(prev, final.unwrap())
-        if last is not None:
-            yield last
+        yield from self._last_outputs(prev, final.unwrap())
 
     async def _atransform(
         self,
@@ -235,6 +233,5 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         await apublish(final.event, self._stats)
-        last = self._last_output(prev, final.unwrap())
-        if last is not None:
+        for last in self._last_outputs(prev, final.unwrap()):
             yield last
