@@ -19,13 +19,13 @@ from langchain_robust_parsers.chat_models import TextToolCallingChatModel, text_
 from langchain_robust_parsers.engine.agents.dialog import COMPLETE_FAILURE
 from langchain_robust_parsers.engine.calls.call_stream import CallStreamSplitter, ParsedAnswer
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError, JsonEngineError
+from langchain_robust_parsers.engine.json import answer_value
 from langchain_robust_parsers.parsers import (
     actions,
     dialog,
     function_calls,
-    json_parser,
+    json_streaming,
     list_parsers,
-    pydantic_parser,
     tools,
 )
 from langchain_robust_parsers.parsers.actions import ActionOutputParser
@@ -70,7 +70,7 @@ def test_engine_errors_pass_through_untouched() -> None:
 
 
 def test_a_bug_propagates_in_strict_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(json_parser, "decode", _broken_engine)
+    monkeypatch.setattr(answer_value, "decode", _broken_engine)
     with pytest.raises(KeyError):
         RobustJsonOutputParser().parse("no json here")
 
@@ -79,7 +79,7 @@ def test_a_bug_propagates_in_strict_mode(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_bug_becomes_an_output_parser_exception_logged_once(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(json_parser, "decode", _broken_engine)
+    monkeypatch.setattr(answer_value, "decode", _broken_engine)
     text = "the model's answer"
     with (
         caplog.at_level(logging.DEBUG, logger=LOGGER),
@@ -98,7 +98,7 @@ def test_a_bug_becomes_an_output_parser_exception_logged_once(
 def test_a_bug_while_streaming_gives_no_partial_and_no_crash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(pydantic_parser, "decode", _broken_engine)
+    monkeypatch.setattr(json_streaming, "decode", _broken_engine)
     parser = RobustPydanticOutputParser(pydantic_object=Person)
     assert parser._parse_partial('{"name": "Ada"') is None
 

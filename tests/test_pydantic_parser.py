@@ -9,6 +9,7 @@ import pickle
 import sys
 from typing import Any, Literal
 
+import jsonpatch
 import langchain_core.exceptions
 import pydantic
 import pydantic.v1
@@ -375,3 +376,72 @@ def test_refusal_raises_like_the_parent() -> None:
     message = AIMessage(content=[{"type": "refusal", "refusal": "I can't help with that."}])
     with pytest.raises(ModelRefusalError):
         review_parser().parse_result([ChatGeneration(message=message)])
+
+
+# ---------------------------------------------------------------- diff=True
+
+STREAMED_REVIEW = [
+    'Here is my review:\n```json\n{"title": "Past ',
+    'Lives", "score": 8.',
+    '5, "verdict": "recommend"',
+    ', "genres": ["drama", "roman',
+    'ce"]}\n```',
+]
+
+
+def _applied(patches: list[Any]) -> Any:
+    """The document the streamed patches build, applied in order from nothing."""
+    doc: Any = None
+    for patch in patches:
+        doc = jsonpatch.apply_patch(doc, patch)
+    return doc
+
+
+def test_diff_streams_patches_of_the_model_data() -> None:
+    parser = RobustPydanticOutputParser(pydantic_object=FilmReview, diff=True)
+    patches = list(parser.transform(iter(STREAMED_REVIEW)))
+    assert patches and all(isinstance(p, list) and p for p in patches)
+    final = parser.parse("".join(STREAMED_REVIEW))
+    assert _applied(patches) == final.model_dump(mode="json")
+
+
+async def test_diff_streams_the_same_patches_async() -> None:
+    parser = RobustPydanticOutputParser(pydantic_object=FilmReview, diff=True)
+
+    async def chunks() -> Any:
+        for chunk in STREAMED_REVIEW:
+            yield chunk
+
+    patches = [p async for p in parser.atransform(chunks())]
+    assert patches == list(parser.transform(iter(STREAMED_REVIEW)))
+
+
+def test_diff_with_partial_models_ends_on_the_final_data() -> None:
+    parser = RobustPydanticOutputParser(pydantic_object=FilmReview, diff=True, partial=True)
+    patches = list(parser.transform(iter(STREAMED_REVIEW)))
+    assert len(patches) > 2 and all(patches)  # fields arrive one by one; no empty patch
+    assert _applied(patches) == parser.parse("".join(STREAMED_REVIEW)).model_dump(mode="json")
+
+
+def test_diff_for_a_list_target_and_a_v1_model() -> None:
+    class Step(pydantic.BaseModel):
+        action: str
+
+    class OldStep(pydantic.v1.BaseModel):
+        action: str
+
+    text = '[{"action": "search"}, {"action": "click"}]'
+    steps = RobustPydanticOutputParser(pydantic_object=list[Step], diff=True)
+    assert _applied(list(steps.transform(iter([text[:20], text[20:]])))) == [
+        {"action": "search"},
+        {"action": "click"},
+    ]
+    old = RobustPydanticOutputParser(pydantic_object=OldStep, diff=True)
+    assert _applied(list(old.transform(iter(['{"action": "sea', 'rch"}'])))) == {"action": "search"}
+
+
+def test_diff_parser_pickles_and_invokes_the_model() -> None:
+    parser = RobustPydanticOutputParser(pydantic_object=FilmReview, diff=True)
+    clone = pickle.loads(pickle.dumps(parser))
+    assert clone.diff
+    assert clone.invoke("".join(STREAMED_REVIEW)).title == "Past Lives"

@@ -1,10 +1,12 @@
 """What the parsers ask of a user's Pydantic model, for pydantic v2 models and the ``pydantic.v1``
 models LangChain still accepts: validate a value into it, and tell whether a value carries every
-required field (which parsers use to pick the candidate meant as the answer).
+required field (which parsers use to pick the candidate meant as the answer), and turn a
+validated value back into JSON data (what ``diff=True`` streams patches of).
 """
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import typing
 import weakref
@@ -12,8 +14,15 @@ from typing import Any
 
 import pydantic
 import pydantic.v1
+import pydantic_core
 
-__all__ = ["has_required_fields", "is_model_class", "validate_model"]
+__all__ = [
+    "has_required_fields",
+    "is_list_target",
+    "is_model_class",
+    "model_data",
+    "validate_model",
+]
 
 ADAPTER_CACHE_SIZE = 64
 """Type adapters kept for targets that are not model classes (``list[Model]``): building one
@@ -28,6 +37,12 @@ def is_model_class(model: Any) -> bool:
         and typing.get_origin(model) is None
         and issubclass(model, (pydantic.BaseModel, pydantic.v1.BaseModel))
     )
+
+
+def is_list_target(target: Any) -> bool:
+    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
+    holds several (JSON Lines, several fenced blocks) is an item of it."""
+    return typing.get_origin(target) in (list, collections.abc.Sequence)
 
 
 @functools.lru_cache(maxsize=ADAPTER_CACHE_SIZE)
@@ -47,6 +62,19 @@ def validate_model(model: Any, value: Any) -> Any:
     if issubclass(model, pydantic.BaseModel):
         return model.model_validate(value)
     return model.parse_obj(value)
+
+
+def _v1_data(value: Any) -> Any:
+    """A ``pydantic.v1`` model as a dict (pydantic-core serializes v2 models only)."""
+    if isinstance(value, pydantic.v1.BaseModel):
+        return value.dict()
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def model_data(value: Any) -> Any:
+    """``value`` (a model, a list of models, or plain data) as JSON data, as
+    ``model_dump(mode="json")`` gives it; ``None`` stays ``None``."""
+    return pydantic_core.to_jsonable_python(value, fallback=_v1_data)
 
 
 _REQUIRED_KEYS: weakref.WeakKeyDictionary[type[Any], tuple[tuple[str, ...], ...]] = (

@@ -9,27 +9,37 @@ a payload that one parser accepts another accepts too, with the same coercions i
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 from langchain_robust_parsers.engine.coercion import coerce_with_notes
+from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.number_literals import plain_numbers, with_number_literals
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
 __all__ = [
     "COERCION_REPAIR_PREFIX",
+    "DROPPED_NOTE_PREFIX",
     "VALIDATION_ERRORS",
     "CandidateChoice",
     "ModelFit",
     "coercion_repairs",
     "first_fitting",
     "fit_model",
+    "fit_target",
+    "with_fit_notes",
+    "without_invalid_items",
 ]
 
 COERCION_REPAIR_PREFIX = "coerce:"
 """Coercion rules that fired are added to a report as repairs named ``coerce:<rule>``, placed at
 the payload's start (they act on the decoded value, not on a text position)."""
+
+DROPPED_NOTE_PREFIX = "dropped:"
+"""A note carrying the JSON path of a dropped list item (`without_invalid_items`); it becomes an
+entry of the report's ``dropped``, not a repair."""
 
 VALIDATION_ERRORS = (ValueError, TypeError, AssertionError)
 """What validating a model may raise: pydantic's ``ValidationError`` (v2 and v1) are
@@ -88,6 +98,55 @@ def fit_model(model: type[Any], value: Any, source: str | None = None) -> ModelF
 def coercion_repairs(notes: Iterable[str], start: int) -> tuple[Repair, ...]:
     """The report repairs (``coerce:<rule>``, at ``start``) for the coercion rules ``notes``."""
     return tuple(Repair(COERCION_REPAIR_PREFIX + note, start) for note in notes)
+
+
+def without_invalid_items(
+    validate: Callable[[Any], T], value: Any, notes: tuple[str, ...]
+) -> tuple[T, tuple[str, ...]] | None:
+    """The model of ``value`` without its invalid list items, with the rules used (``notes``
+    plus ``drop_invalid_items``) and one ``dropped:<path>`` note an item; ``None`` when no item
+    was dropped or the rest does not validate either."""
+    kept, dropped = drop_invalid_items(value, validate)
+    if not dropped:
+        return None
+    try:
+        model = validate(kept)
+    except VALIDATION_ERRORS:
+        return None
+    paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
+    return model, (*notes, "drop_invalid_items", *paths)
+
+
+def fit_target(
+    target: Any, value: Any, source: str | None = None, *, drop_items: bool = False
+) -> tuple[Any, tuple[str, ...]] | Exception:
+    """``value`` validated into ``target`` as `fit_model` does, and, with ``drop_items``, without
+    its invalid list items when nothing else makes it fit: the model and the rules used, or what
+    is still wrong. Anything a user validator raises besides a validation error propagates."""
+    fit = fit_model(target, value, source)
+    if fit.error is None:
+        return fit.model, fit.notes
+    if drop_items:
+        validate = functools.partial(validate_model, target)
+        kept = without_invalid_items(validate, fit.closest, fit.notes)
+        if kept is not None:
+            return kept
+    return fit.error
+
+
+def with_fit_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
+    """``report`` with the coercion rules of ``notes`` as repairs and its dropped paths."""
+    if not notes:
+        return report
+    rules = tuple(n for n in notes if not n.startswith(DROPPED_NOTE_PREFIX))
+    dropped = tuple(
+        n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
+    )
+    return dataclasses.replace(
+        report,
+        repairs=report.repairs + coercion_repairs(rules, report.start),
+        dropped=report.dropped + dropped,
+    )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
@@ -10,24 +9,21 @@ from langchain_core.output_parsers import JsonOutputParser
 from langchain_core.outputs import Generation
 from pydantic import ConfigDict, field_validator
 
-from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode, iter_candidates
+from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.json.answer_value import (
+    all_values,
+    best_value,
+    conforms,
+    first_conforming,
+)
 from langchain_robust_parsers.engine.json.commentjson_strategy import (
     commentjson_available,
     decode_with_commentjson,
 )
-from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES
-from langchain_robust_parsers.engine.json.several_values import (
-    gather_values,
-    is_alone,
-    join_values,
-    with_dropped_values,
-)
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
-from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import merge_truncation
-from langchain_robust_parsers.engine.schema_fit import VALIDATION_ERRORS, first_fitting
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
@@ -165,9 +161,6 @@ class RobustJsonOutputParser(
 
     # ---------------------------------------------------------------- streaming hooks
 
-    def _stream_partial(self, text: str) -> Any:
-        return self._prefix_value(text)
-
     def _stream_final(
         self,
         stream: JsonValueStream,
@@ -184,18 +177,6 @@ class RobustJsonOutputParser(
 
     # ---------------------------------------------------------------- work
 
-    def _conforms(self, value: Any) -> bool | Exception:
-        """True when ``value`` validates against ``pydantic_object``, else the error."""
-        model: Any = self.pydantic_object
-        if model is None:
-            return True
-        try:
-            validate_model(model, value)
-        except (*VALIDATION_ERRORS, RecursionError) as exc:
-            # RecursionError: pydantic.v1 validates nested data recursively in Python.
-            return exc
-        return True
-
     @field_validator("use_commentjson")
     @classmethod
     def _commentjson_installed(cls, value: bool) -> bool:
@@ -208,65 +189,27 @@ class RobustJsonOutputParser(
 
     def _best(self, text: str) -> tuple[Any, ParseReport]:
         """The value to return for ``text`` and its report; raises ``JsonEngineError``."""
+        model: Any = self.pydantic_object
         if self.use_commentjson:
             found = decode_with_commentjson(text)
-            if found is not None and self._conforms(found[0]) is True:
+            if found is not None and conforms(model, found[0]) is True:
                 return found
         complete = self._completes()
         if self.several_values == "list":
-            values = gather_values(
-                text,
-                iter_candidates(
-                    text, allow_truncated=complete, template_opens=self.template_opens_reasoning
-                ),
-            )
-            if not values:
-                decode(
-                    text, allow_truncated=complete, template_opens=self.template_opens_reasoning
-                )  # raises the reason there is none
-            return join_values(values)
-        if self.pydantic_object is None:
-            return self._first_value(text, complete)
-        candidates = guarded_candidates(
+            return all_values(text, complete, self.template_opens_reasoning)
+        if model is None:
+            return best_value(text, complete, self.template_opens_reasoning)
+        found_all = guarded_candidates(
             self.get_name(),
             text,
             allow_truncated=complete,
             template_opens=self.template_opens_reasoning,
         )
-        choice = first_fitting(candidates, lambda value, _report: self._conforms(value))
-        if choice is None:
-            raise JsonEngineError("no JSON value found in the text")
-        return choice.value, choice.report
-
-    def _first_value(self, text: str, complete: bool) -> tuple[Any, ParseReport]:
-        """The best value of ``text``, its report naming every other value of the answer."""
-        candidates = iter_candidates(
-            text, allow_truncated=complete, template_opens=self.template_opens_reasoning
-        )
-        best = next(candidates, None)
-        if best is None:
-            return decode(
-                text, allow_truncated=complete, template_opens=self.template_opens_reasoning
-            )  # raises the reason there is none
-        report = best[1]
-        if is_alone(text, report) or len(report.dropped_values) >= MAX_DROPPED_VALUES:
-            return best  # the answer's only value, or the report names all it can
-        values = gather_values(
-            text, itertools.chain([best], candidates), limit=MAX_DROPPED_VALUES + 1
-        )
-        return best[0], with_dropped_values(report, values)
-
-    def _prefix_value(self, text: str) -> Any:
-        """The best JSON value of a stream prefix, or ``None``; never raises."""
-        try:
-            with engine_call(self.get_name(), "reading a partial JSON value"):
-                return decode(text, allow_truncated=True, stream_prefix=True)[0]
-        except EngineError:
-            return None
+        return first_conforming(found_all, model)
 
     def _parse_partial(self, text: str) -> Any:
         """What a stream prefix shows so far (see `_stream_item`), or ``None``."""
-        value = self._prefix_value(text)
+        value = self._stream_partial(text)
         return None if value is None else self._stream_item(value)
 
     def _stream_item(self, value: Any) -> Any:
@@ -281,18 +224,6 @@ class RobustJsonOutputParser(
 
     def _plain(self) -> bool:
         return self.on_error == "fallback"
-
-    def _text_cut(self, text: str) -> bool:
-        """True when ``text`` holds only cut-off JSON (asked after a failure in raise mode)."""
-        try:
-            with engine_call(self.get_name(), "reading cut-off JSON"):
-                return bool(
-                    decode(
-                        text, allow_truncated=True, template_opens=self.template_opens_reasoning
-                    )[1].truncated
-                )
-        except EngineError:
-            return False
 
     def _parse_final(
         self, text: str, use_fallback: bool = True, stop_reason: str | None = None

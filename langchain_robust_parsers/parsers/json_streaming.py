@@ -22,11 +22,14 @@ from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseCumulativeTransformOutputParser
 from langchain_core.runnables import RunnableConfig
 
+from langchain_robust_parsers.engine.errors import EngineError
+from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch, same_json
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream, streamed
 from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -85,8 +88,22 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         template_opens_reasoning: bool | None
 
     def _stream_partial(self, text: str) -> Any:
-        """The value of a stream prefix by the complete-text engine, or ``None``."""
-        raise NotImplementedError
+        """The value of a stream prefix by the complete-text engine, or ``None``; never
+        raises."""
+        try:
+            with engine_call(self.get_name(), "reading a partial JSON value"):
+                return decode(text, allow_truncated=True, stream_prefix=True)[0]
+        except EngineError:  # nothing to show yet
+            return None
+
+    def _text_cut(self, text: str) -> bool:
+        """True when ``text`` holds only cut-off JSON (asked after a failure)."""
+        try:
+            with engine_call(self.get_name(), "reading cut-off JSON"):
+                opens = self.template_opens_reasoning
+                return bool(decode(text, allow_truncated=True, template_opens=opens)[1].truncated)
+        except EngineError:
+            return False
 
     def _stream_item(self, value: Any) -> Any:
         """What to yield for a JSON ``value`` (``None`` to skip it)."""
@@ -118,6 +135,15 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
         its patch, a list as a `StreamedList`."""
         return streamed(self._diff(prev, item) if self.diff else item)
+
+    def _last_outputs(self, prev: Any, value: Any) -> tuple[Any, ...]:
+        """What to yield for the final ``value`` after ``prev`` (nothing when the stream already
+        showed it): a final ``None`` after values (an ``on_error`` fallback) is shown; an empty
+        patch (a partial model completed into equal data) is not."""
+        if same_json(value, prev):
+            return ()
+        out = self._output(prev, value)
+        return () if self.diff and out == [] else (out,)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
@@ -188,9 +214,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         publish(final.event, self._stats)
-        value = final.unwrap()
-        if not same_json(value, prev):  # a final None after values (an on_error fallback) too
-            yield self._output(prev, value)
+        yield from self._last_outputs(prev, final.unwrap())
 
     async def _atransform(
         self,
@@ -217,6 +241,5 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 prev = item
         final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
         await apublish(final.event, self._stats)
-        value = final.unwrap()
-        if not same_json(value, prev):  # a final None after values (an on_error fallback) too
-            yield self._output(prev, value)
+        for last in self._last_outputs(prev, final.unwrap()):
+            yield last

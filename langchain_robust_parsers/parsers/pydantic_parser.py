@@ -3,10 +3,7 @@ engine, with schema-aligned coercion when a payload almost fits."""
 
 from __future__ import annotations
 
-import collections.abc
-import dataclasses
 import json
-import typing
 from typing import Any, Generic, Literal, SupportsIndex, cast, overload
 
 import pydantic
@@ -16,25 +13,25 @@ from langchain_core.outputs import Generation
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine import ParseReport, decode
+from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
-from langchain_robust_parsers.engine.item_dropping import drop_invalid_items
-from langchain_robust_parsers.engine.json.several_values import gather_values, join_values
+from langchain_robust_parsers.engine.json.several_values import candidates_for_list
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
     has_required_fields,
+    is_list_target,
     is_model_class,
+    model_data,
     validate_model,
 )
 from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.schema_fit import (
-    VALIDATION_ERRORS,
-    coercion_repairs,
     first_fitting,
-    fit_model,
+    fit_target,
+    with_fit_notes,
 )
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
@@ -73,10 +70,6 @@ _SCHEMA_INSTRUCTIONS = (
 )
 """As langchain-core words its instructions, for a target that is not a model class (its
 wording for a model deletes the schema's ``type``, which for a list is ``array``)."""
-
-DROPPED_NOTE_PREFIX = "dropped:"
-"""A note carrying the JSON path of a dropped list item (``drop_invalid_items``); it becomes an
-entry of the report's ``dropped``, not a repair."""
 
 
 class RobustPydanticOutputParser(
@@ -208,18 +201,17 @@ class RobustPydanticOutputParser(
 
     # ---------------------------------------------------------------- streaming hooks
 
-    def _stream_partial(self, text: str) -> Any:
-        try:
-            with engine_call(self.get_name(), "reading a partial JSON value"):
-                return decode(text, allow_truncated=True, stream_prefix=True)[0]
-        except EngineError:  # nothing to show yet
-            return None
-
     def _next_item(self, value: Any, prev: Any) -> Any:
         if not self.partial or partial_model(self.pydantic_object) is None:
             return super()._next_item(value, prev)
         item = read_partial(self.pydantic_object, value)
         return item if item is not None and only_grew(prev, item) else None
+
+    def _diff(self, prev: Any, next: Any) -> Any:
+        """With ``diff=True``: JSON-patch operations between the models' JSON data (as
+        ``model_dump(mode="json")`` gives it), so that applying every patch in turn to ``None``
+        gives the data of the final model."""
+        return super()._diff(model_data(prev), model_data(next))
 
     def _stream_item(self, value: Any) -> Any:
         """The model a partial value validates to, or ``None``. A value that lacks a required
@@ -255,63 +247,29 @@ class RobustPydanticOutputParser(
     def _fit(
         self, value: Any, source: str | None = None
     ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """``value`` validated, coercing it first only if it fails as is (and, with
-        ``drop_invalid_items``, without its invalid list items): the model and the coercion
-        rules used, or what is still wrong after coercion. ``source``: the payload's text, so
-        that a number written for a ``str`` field keeps its spelling."""
-        fit = fit_model(self.pydantic_object, value, source)
-        if fit.error is None:
-            return cast(TBaseModel, fit.model), fit.notes
-        if self.drop_invalid_items:
-            kept = _without_invalid_items(self.get_name(), self._validate, fit.closest, fit.notes)
-            if kept is not None:
-                return kept
-        return fit.error
+        """``value`` validated (coerced only if it fails as is; see `fit_target`): the model
+        and the coercion rules used, or what is still wrong. ``source``: the payload's text, so
+        that a number written for a ``str`` field keeps its spelling. Anything a user validator
+        raises counts as a misfit."""
+        target = self.pydantic_object
+        try:
+            fitted = fit_target(target, value, source, drop_items=self.drop_invalid_items)
+        except Exception as exc:  # a validator raising something unexpected
+            return exc
+        return cast("tuple[TBaseModel, tuple[str, ...]] | Exception", fitted)
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
         """The model from the best value of a stream prefix, or ``None``; never raises.
 
         Only the first candidate is tried: a prefix is re-parsed on every chunk, and the
         candidates further down rarely validate while the payload is still arriving."""
-        try:
-            with engine_call(self.get_name(), "reading a partial JSON value"):
-                value, _ = decode(text, allow_truncated=True, stream_prefix=True)
-        except EngineError:
+        value = self._stream_partial(text)
+        if value is None:
             return None
         if self.partial and partial_model(self.pydantic_object) is not None:
             return cast("TBaseModel | None", read_partial(self.pydantic_object, value))
-        try:
-            fitted = self._fit(value)
-        except Exception:  # a user validator raising something pydantic does not wrap
-            return None
+        fitted = self._fit(value)
         return None if isinstance(fitted, Exception) else fitted[0]
-
-    def _failure(self, text: str, completion: str, error: object) -> FinalParse[TBaseModel]:
-        """The failed parse, its exception chained from the ``ValidationError`` (as
-        LangChain's parser chains it) when there was one."""
-        target: Any = self.pydantic_object
-        name = target.__name__ if is_model_class(target) else str(target)
-        msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
-        event = ParseEvent(self.get_name(), "pydantic", "failed", None, msg)
-        cause = error if isinstance(error, BaseException) else None
-        return FinalParse(None, None, event, output_parser_error(msg, text, cause))
-
-    def _cut(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel] | None:
-        """The failure for a cut answer that gave no model: ``None`` when the text is not cut
-        (in raise mode) and the provider did not say so."""
-        cut = False
-        if not self._completes() or stop_reason is not None:
-            try:
-                with engine_call(self.get_name(), "reading cut-off JSON"):
-                    opens = self.template_opens_reasoning
-                    cut = bool(decode(text, template_opens=opens)[1].truncated)
-            except EngineError:
-                cut = False
-        if not cut and stop_reason is None:
-            return None
-        how = merge_truncation(cut, stop_reason is not None)
-        assert how is not None  # one of the two holds
-        return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
 
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
@@ -331,63 +289,64 @@ class RobustPydanticOutputParser(
             allow_truncated=self._completes(),
             template_opens=self.template_opens_reasoning,
         )
-        candidates = _joined_first(self.pydantic_object, text, found)
+        target = self.pydantic_object
+        candidates = candidates_for_list(text, found) if is_list_target(target) else found
         choice = first_fitting(
             candidates,
-            lambda value, report: self._fit_guarded(value, text[report.start : report.end]),
+            lambda value, report: self._fit(value, text[report.start : report.end]),
         )
         if choice is not None and choice.fitted is not None:
             model, notes = choice.fitted
-            report = with_stop_reason(_with_notes(choice.report, notes), stop_reason)
+            report = with_stop_reason(with_fit_notes(choice.report, notes), stop_reason)
             if report.truncation is not None and not self._completes():
                 how = report.truncation
                 return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
             event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
             return FinalParse(model, report, event)
-        cut_failure = self._cut(text, stop_reason)
+        cut_failure = _cut(self, text, stop_reason)
         if cut_failure is not None:
             return cut_failure
         if choice is None:
             labelled = _from_labels(self, text) if self.read_labels else None
             if labelled is not None:
                 return labelled
-            return self._failure(text, text, no_value_reason(text))
+            return _failure(self, text, text, no_value_reason(text))
         try:
             completion = json.dumps(choice.value, ensure_ascii=False)
         except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
             completion = text
-        return self._failure(text, completion, choice.error)
+        return _failure(self, text, completion, choice.error)
 
     def get_format_instructions(self) -> str:
         """LangChain's instructions around the target's JSON schema."""
         target: Any = self.pydantic_object
         return super().get_format_instructions() if is_model_class(target) else _schema(target)
 
-    def _fit_guarded(
-        self, value: Any, source: str | None = None
-    ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """`_fit`, with anything a user validator raises counted as a misfit."""
-        try:
-            return self._fit(value, source)
-        except Exception as exc:  # a validator raising something unexpected
-            return exc
+
+def _failure(
+    parser: RobustPydanticOutputParser[Any], text: str, completion: str, error: object
+) -> FinalParse[Any]:
+    """The failed parse, its exception chained from the ``ValidationError`` (as LangChain's
+    parser chains it) when there was one."""
+    target: Any = parser.pydantic_object
+    name = target.__name__ if is_model_class(target) else str(target)
+    msg = f"Failed to parse {name} from completion {completion}. Got: {error}"
+    event = ParseEvent(parser.get_name(), "pydantic", "failed", None, msg)
+    cause = error if isinstance(error, BaseException) else None
+    return FinalParse(None, None, event, output_parser_error(msg, text, cause))
 
 
-def _without_invalid_items(
-    name: str, validate: Any, value: Any, notes: tuple[str, ...]
-) -> tuple[Any, tuple[str, ...]] | None:
-    """The model of ``value`` without its invalid list items, with the rules used and one
-    ``dropped:<path>`` note an item; ``None`` when that does not validate either."""
-    with engine_call(name, "dropping invalid items"):
-        kept, dropped = drop_invalid_items(value, validate)
-    if not dropped:
+def _cut(
+    parser: RobustPydanticOutputParser[Any], text: str, stop_reason: str | None
+) -> FinalParse[Any] | None:
+    """The failure for a cut answer that gave no model: ``None`` when the text is not cut (in
+    raise mode) and the provider did not say so."""
+    cut = (not parser._completes() or stop_reason is not None) and parser._text_cut(text)
+    if not cut and stop_reason is None:
         return None
-    try:
-        model = validate(kept)
-    except VALIDATION_ERRORS:
-        return None
-    paths = tuple(DROPPED_NOTE_PREFIX + path for path in dropped)
-    return model, (*notes, "drop_invalid_items", *paths)
+    how = merge_truncation(cut, stop_reason is not None)
+    assert how is not None  # one of the two holds
+    return truncation_failure(parser.get_name(), "pydantic", text, how, stop_reason)
 
 
 def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalParse[Any] | None:
@@ -401,21 +360,12 @@ def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalPar
         return None
     if found is None:
         return None
-    try:
-        fitted = parser._fit(found)
-    except Exception:  # a validator raising something unexpected
-        return None
+    fitted = parser._fit(found)
     if isinstance(fitted, Exception):
         return None
     model, notes = fitted
-    report = _with_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
+    report = with_fit_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
     return FinalParse(model, report, ParseEvent(name, "pydantic", "fallback", report))
-
-
-def is_list_target(target: Any) -> bool:
-    """True when ``target`` is a list type (``list[Model]``): every value of an answer that
-    holds several (JSON Lines, several fenced blocks) is an item of it."""
-    return typing.get_origin(target) in (list, collections.abc.Sequence)
 
 
 def _schema(target: Any) -> str:
@@ -423,34 +373,6 @@ def _schema(target: Any) -> str:
     array of the item model)."""
     schema = pydantic.TypeAdapter(target).json_schema()
     return _SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
-
-
-def _joined_first(
-    target: Any, text: str, found: collections.abc.Iterator[tuple[Any, ParseReport]]
-) -> collections.abc.Iterable[tuple[Any, ParseReport]]:
-    """The candidates ``found`` for ``target``; for a list target, when the answer holds
-    several values, the list of them all first, then each value alone."""
-    if not is_list_target(target):
-        return found
-    candidates = list(found)
-    values = gather_values(text, candidates)
-    if len(values) < 2:
-        return candidates
-    return [join_values(values), *candidates]
-
-
-def _with_notes(report: ParseReport, notes: tuple[str, ...]) -> ParseReport:
-    """``report`` with the coercion rules of ``notes`` as repairs and its dropped paths."""
-    if not notes:
-        return report
-    rules = tuple(n for n in notes if not n.startswith(DROPPED_NOTE_PREFIX))
-    dropped = tuple(
-        n[len(DROPPED_NOTE_PREFIX) :] for n in notes if n.startswith(DROPPED_NOTE_PREFIX)
-    )
-    coercions = coercion_repairs(rules, report.start)
-    return dataclasses.replace(
-        report, repairs=report.repairs + coercions, dropped=report.dropped + dropped
-    )
 
 
 def _rebuild_parametrized(

@@ -14,15 +14,13 @@ from langchain_core.outputs import Generation
 from pydantic import ConfigDict, PrivateAttr
 
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
+from langchain_robust_parsers.engine.model_validation import is_list_target
 from langchain_robust_parsers.engine.schema_models import (
     dump_value,
     model_from_json_schema,
     model_from_typed_dict,
 )
-from langchain_robust_parsers.parsers.pydantic_parser import (
-    RobustPydanticOutputParser,
-    is_list_target,
-)
+from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]

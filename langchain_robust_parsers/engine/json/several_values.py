@@ -29,6 +29,7 @@ from langchain_robust_parsers.engine.report import ParseReport, Source
 
 __all__ = [
     "TopValue",
+    "candidates_for_list",
     "clean_value_at",
     "gather_values",
     "is_alone",
@@ -299,3 +300,15 @@ def join_values(values: list[TopValue]) -> tuple[list[Any], ParseReport]:
         dropped=tuple(p for v in values for p in v.report.dropped),
     )
     return joined, report
+
+
+def candidates_for_list(
+    text: str, found: Iterable[tuple[Any, ParseReport]]
+) -> list[tuple[Any, ParseReport]]:
+    """The candidates ``found`` in ``text`` for a list target: when the answer holds several
+    values, the list of them all first, then each value alone."""
+    candidates = list(found)
+    values = gather_values(text, candidates)
+    if len(values) < 2:
+        return candidates
+    return [join_values(values), *candidates]
