@@ -149,14 +149,35 @@ def test_json_stream_never_shows_json_from_long_template_opened_reasoning() -> N
         assert all("Madrid" not in json.dumps(v) for v in values)
 
 
-def test_json_stream_of_prose_then_json_ends_as_parse() -> None:
-    """An answer opening with prose and holding no closer is held to the end (it might still
-    be reasoning), then read as a complete parse reads it."""
-    text = "Here is the trip you asked for:\n```json\n" + json.dumps({"city": "Paris"}) + "\n```"
+def test_json_stream_of_prose_then_a_fence_streams_the_fenced_value() -> None:
+    """ "Here is the JSON:" and a fence is an answer's shape: in auto mode a fence line before
+    any closing marker ends the hold, so the fenced value streams as it comes and ends as a
+    complete parse reads it."""
+    text = (
+        "Here is the trip you asked for:\n```json\n"
+        + json.dumps({"city": "Paris", "stops": ["Louvre", "Orsay"]})
+        + "\n```"
+    )
     parser = RobustJsonOutputParser()
-    for size in (1, 4, 64):
+    for size in (1, 4, 16):
         chunks = [text[i : i + size] for i in range(0, len(text), size)]
-        assert list(parser.transform(iter(chunks))) == [parser.parse(text)]
+        values = list(parser.transform(iter(chunks)))
+        assert len(values) > 1 and values[-1] == parser.parse(text), size
+
+
+def test_a_fence_line_before_a_lone_closer_means_no_template_reasoning() -> None:
+    """The auto rule is one rule: a fenced block before a lone closer makes the text the
+    answer for parse and for every stream alike; ``template_opens_reasoning=True`` reads the
+    same text as reasoning first."""
+    text = 'Draft:\n```json\n{"city": "Lyon"}\n```\n</think>\n{"city": "Paris"}'
+    auto = RobustJsonOutputParser()
+    assert auto.parse(text) == {"city": "Lyon"}
+    opened = RobustJsonOutputParser(template_opens_reasoning=True)
+    assert opened.parse(text) == {"city": "Paris"}
+    for parser in (auto, opened):
+        for size in (1, 3, 8, 64):
+            chunks = [text[i : i + size] for i in range(0, len(text), size)]
+            assert list(parser.transform(iter(chunks)))[-1] == parser.parse(text), size
 
 
 @pytest.mark.parametrize("form", FORMS, ids=FORM_IDS)

@@ -20,14 +20,16 @@ by one rule, `headless_end`, in a complete text and in a stream alike:
 
 - ``None`` (auto): a closing marker with no opener before it ends template-opened reasoning,
   unless the text opens with a payload (JSON, a tag or a fence: `PAYLOAD_STARTS`), which
-  reasoning, written in prose, never does. A stream holds back an answer that opens with prose
-  until it can tell (`headless_settled`): a closing marker arrives, an opener arrives first
-  (then there is no template-opened block), or the stream ends. There is no length cap:
-  reasoning blocks of tens of thousands of characters are common, and a cap would either show
-  reasoning as the answer or make a complete parse disagree with its stream. The cost: an
-  answer that opens with prose streams nothing until one of those three (a preamble before a
-  call or a fenced value arrives with it at the end); a model that never reasons should say
-  ``False``.
+  reasoning, written in prose, never does, or a fenced block starts on a line of its own before
+  the closing marker (`FENCE_LINE`: "Here is the JSON:" and a fence is an answer's shape, and
+  chat models that do not reason write it all the time). A stream holds back an answer that
+  opens with prose until it can tell (`headless_settled`): a closing marker arrives, an opener
+  or a fence line arrives first (then there is no template-opened block), or the stream ends.
+  There is no length cap: reasoning blocks of tens of thousands of characters are common, and
+  a cap would either show reasoning as the answer or make a complete parse disagree with its
+  stream. The cost: an answer that opens with prose and shows no fence streams nothing until
+  one of those (a preamble before a call arrives with it); a model that never reasons should
+  say ``False``.
 - ``True``: the template opened the reasoning: everything up to the first closing marker is
   reasoning (streamed as reasoning at once); with no closing marker, all of it is.
 - ``False``: a lone closing marker is plain text: nothing is held back.
@@ -38,6 +40,8 @@ A block never closed runs to the end of the text: the model was cut off while st
 from __future__ import annotations
 
 import re
+
+from langchain_robust_parsers.engine.lexicon.fences import FENCE_MARKS
 
 __all__ = [
     "HARMONY_CLOSE",
@@ -246,7 +250,16 @@ def headless_end(text: str, pos: int = 0, template_opens: bool | None = None) ->
         return len(text) if close is None else close.end()
     if close is None or find_opener(text, pos, close.start()) is not None:
         return -1
+    if FENCE_LINE.search(text, pos, close.start()) is not None:
+        return -1
     return close.end()
+
+
+FENCE_LINE = re.compile("\\n[ \\t]*(?:" + "|".join(map(re.escape, FENCE_MARKS)) + ")")
+"""A fence opening a line, in auto mode the sign that the answer has begun: reasoning the
+template opened may draft a fenced value, but a reply that shows one before any closing
+marker is read as the answer (set ``template_opens_reasoning=True`` when drafts do that). A
+fence at the very start is a `PAYLOAD_STARTS` opening."""
 
 
 PAYLOAD_STARTS = frozenset("{[<`~")
@@ -276,7 +289,16 @@ def headless_settled(text: str, since: int = 0) -> bool:
     (see `TemplateHold`)."""
     if _opens_payload(text, 0, streaming=True) or find_closer(text, since) is not None:
         return True
-    return find_opener(text, since) is not None
+    return find_opener(text, since) is not None or _fence_line(text, since)
+
+
+def _fence_line(text: str, since: int) -> bool:
+    """Whether a `FENCE_LINE` ends after ``since`` (one may have begun a little before it)."""
+    return FENCE_LINE.search(text, max(0, since - MAX_FENCE_LINE)) is not None
+
+
+MAX_FENCE_LINE = 64
+"""How far before new text a fence line may have begun: its line break and indentation."""
 
 
 class TemplateHold:
@@ -300,7 +322,11 @@ class TemplateHold:
             return find_closer(window) is not None
         if self._start is not None and self._opens(chunk):
             return True
-        return find_closer(window) is not None or find_opener(window) is not None
+        return (
+            find_closer(window) is not None
+            or find_opener(window) is not None
+            or FENCE_LINE.search(window) is not None
+        )
 
     def _opens(self, chunk: str) -> bool:
         """Whether the text's start, grown by ``chunk``, opens a payload; its start is
