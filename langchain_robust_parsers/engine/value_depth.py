@@ -1,5 +1,5 @@
 """How deep a value read from model text may nest: the one bound the readers that build values
-(the lenient JSON scanner and stream decoder, the tool-call decoder on both its routes, the XML
+(the JSON parsers on every route, the tool-call decoder on both its routes, the XML
 and YAML readers) share, so that a payload one of them reads is not refused by another.
 
 Depth counts containers (``[[1]]`` is 2); the XML reader's dicts take two levels an element
@@ -13,6 +13,7 @@ MAX_VALUE_DEPTH = 256
 """Deepest nesting a reader builds. ``copy.deepcopy`` and ``pickle`` spend about two Python
 frames a level, so a 500-deep value already fails them at the top of a script under CPython's
 default recursion limit (1000); 256 leaves room for the caller's own stack (LangChain
-runnables, tracing, test runners). Model answers nest a few levels, rarely twenty. Strict JSON
-that the JSON parsers' C decoder reads whole is not re-read, and so not bounded here; a tool
-call's is (`calls.json_depth`)."""
+runnables, tracing, test runners). Model answers nest a few levels, rarely twenty. JSON the C
+decoder could read whole is bounded too: the JSON parsers refuse an answer nested deeper as a
+whole, before any route reads it (`json.nesting_bound`), and a tool call's arguments likewise
+(`calls.json_depth`)."""

@@ -24,6 +24,7 @@ from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.json.json_path import paths_at
+from langchain_robust_parsers.engine.json.nesting_bound import MAX_JSON_NESTING, nests_too_deep
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.scan_containers import (
     MAX_STRAY_CLOSERS,
@@ -326,10 +327,14 @@ def iter_candidates(
     The order is DESIGN.md's total order: source (fenced, tagged, whole text, spans in prose),
     then fewer repairs, then earlier position. With ``allow_truncated=False`` payloads that were
     cut off are skipped; ``stream_prefix`` reads ``text`` as an unfinished stream (LangChain's
-    partial semantics for an open string).
+    partial semantics for an open string). Text whose brackets nest deeper than
+    `MAX_JSON_NESTING` raises `JsonEngineError` (no part of it is a candidate).
     """
     if not isinstance(text, str):
         raise JsonEngineError(f"expected text, got {type(text).__name__}")
+    if nests_too_deep(text):
+        # Refused whole: every route would otherwise return a different inner fragment.
+        raise JsonEngineError(f"the JSON is nested deeper than {MAX_JSON_NESTING} levels")
     first_error: tuple[int, str] | None = None
     try:
         value = json.loads(text)
