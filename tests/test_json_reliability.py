@@ -417,12 +417,15 @@ def test_large_inputs_stay_within_the_cpu_budget(make: Callable[[], str]) -> Non
 
 
 def test_moderate_nesting_comes_back_exactly() -> None:
+    """Nesting up to the one bound (256 levels) comes back whole; deeper is refused whole."""
     nested: Any = []
-    for _ in range(499):
+    for _ in range(255):
         nested = [nested]
-    text = "[" * 500 + "]" * 500
+    text = "[" * 256 + "]" * 256
     assert loads(text) == nested
     assert loads(text, partial=True) == nested
+    with pytest.raises(OutputParserException, match="nested deeper than 256 levels"):
+        loads("[" * 500 + "]" * 500)
 
 
 def test_moderate_nesting_with_a_repair() -> None:

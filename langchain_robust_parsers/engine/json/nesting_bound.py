@@ -37,15 +37,20 @@ def _openers(text: str, a: int, b: int) -> int:
 
 def _may_nest_too_deep(text: str) -> bool:
     """False when the brackets alone (strings not told apart) cannot nest past the bound: a
-    few C-speed counts a block, so a large shallow document costs next to nothing."""
-    depth = 0
+    few C-speed counts a block, so a large shallow document costs next to nothing. Closers
+    inside strings could hide nesting from this bound, so text with more closers than openers
+    (where strings must hold some) counts as possibly too deep."""
+    depth = opened_total = closed_total = 0
     for a in range(0, len(text), BLOCK_CHARS):
         b = a + BLOCK_CHARS
         opened = _openers(text, a, b)
         if depth + opened > MAX_JSON_NESTING:
             return True
-        depth = max(0, depth + opened - text.count("]", a, b) - text.count("}", a, b))
-    return False
+        closed = text.count("]", a, b) + text.count("}", a, b)
+        depth = max(0, depth + opened - closed)
+        opened_total += opened
+        closed_total += closed
+    return closed_total > opened_total
 
 
 def _scan_too_deep(text: str) -> bool:
@@ -69,10 +74,6 @@ def nests_too_deep(text: str) -> bool:
     """Do the brackets of ``text`` (outside strings) nest deeper than `MAX_JSON_NESTING`?
 
     Text with no more openers than the bound, the common answer, is answered by two counts."""
-    opened = _openers(text, 0, len(text))
-    if opened <= MAX_JSON_NESTING:
+    if _openers(text, 0, len(text)) <= MAX_JSON_NESTING:
         return False
-    # Closers inside strings can hide nesting from the block bound only in contrived text;
-    # text with more closers than openers is scanned exactly.
-    unbalanced = text.count("]") + text.count("}") > opened
-    return (unbalanced or _may_nest_too_deep(text)) and _scan_too_deep(text)
+    return _may_nest_too_deep(text) and _scan_too_deep(text)
