@@ -1,5 +1,6 @@
-"""DialogOutputParser: the bracket dialog format's examples and rules, the tolerances of issue 6, warnings,
-streaming, statistics, LangChain's contract, and that no text makes it fail or go quadratic."""
+"""DialogOutputParser: the bracket dialog format's examples and rules, the tolerances of issue
+6, warnings, streaming, statistics, LangChain's contract, and that no text makes it fail or go
+quadratic."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def turn(**fields: Any) -> DialogTurn:
     return DialogTurn(**fields)
 
 
-# --------------------------------------------------------------------------- bracket dialog examples
+# ------------------------------------------------------------------- bracket dialog examples
 
 
 def test_example_1_directed_dialog() -> None:
@@ -85,7 +86,7 @@ def test_example_5_unformatted_text_is_wrapped() -> None:
     )
 
 
-# --------------------------------------------------------------------------- the format's documented patterns
+# ------------------------------------------------------- the format's documented patterns
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""Step types: GENERATE / JUDGE schemas with the format-locked pipeline's rules and messages, their fixed
-instructions in English and Vietnamese, and registering more."""
+"""Step types: GENERATE / JUDGE schemas with the format-locked pipeline's rules and messages,
+their fixed instructions in English and Vietnamese, and registering more."""
 
 from __future__ import annotations
 

@@ -46,6 +46,7 @@ from langchain_robust_parsers.engine.failure_reasons import (
     why_no_value,
 )
 from langchain_robust_parsers.engine.json.decode import iter_candidates
+from langchain_robust_parsers.engine.json.nesting_bound import TOO_DEEP_REASON, nests_too_deep
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
@@ -120,6 +121,8 @@ def _has_json_opener(answer: str) -> bool:
 def no_value_reason(text: str) -> str:
     """Why ``text`` holds no JSON value, with what to do (one or two sentences; see
     `langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
+    if nests_too_deep(text):
+        return TOO_DEEP_REASON.sentence()
     return why_no_value(text, "JSON", _has_json_opener).sentence()
 
 

@@ -24,6 +24,7 @@ from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decoder_repair import decode_with_repairs
 from langchain_robust_parsers.engine.json.json_path import paths_at
+from langchain_robust_parsers.engine.json.nesting_bound import MAX_JSON_NESTING
 from langchain_robust_parsers.engine.json.numbers import number_value
 from langchain_robust_parsers.engine.json.scan_containers import (
     MAX_STRAY_CLOSERS,
@@ -125,15 +126,8 @@ def _decode_region(
             return None  # only containers are worth repairing; scalars must be exact
         log = RepairLog()
         log.extend(prefix)
-        from langchain_robust_parsers.engine.json.lenient import scan_value
-
-        try:
-            got = scan_value(
-                text, a, region.stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix
-            )
-        except LenientError:
-            if scanner_error:
-                raise
+        got = _scan_leniently(text, a, region.stop, log, at_text_end, stream_prefix, scanner_error)
+        if got is None:
             return None
     value, end = got
     rest = text[end : region.stop]
@@ -331,7 +325,9 @@ def iter_candidates(
     then fewer repairs, then earlier position. With ``allow_truncated=False`` payloads that were
     cut off are skipped; ``stream_prefix`` reads ``text`` as an unfinished stream (LangChain's
     partial semantics for an open string). ``template_opens`` says whether the chat template
-    opened reasoning (`reasoning.headless_end`).
+    opened reasoning (`reasoning.headless_end`). A value the lenient scanner finds nested deeper
+    than `MAX_JSON_NESTING` raises `JsonEngineError` (no part of it is a candidate); valid JSON
+    the C decoder reads whole is returned as `json.loads` returns it.
     """
     if not isinstance(text, str):
         raise JsonEngineError(f"expected text, got {type(text).__name__}")
@@ -444,6 +440,34 @@ def _located_candidates(
     yield from _ranked(_span_candidates(text, begin, prefix, skip + taken), allow_truncated)
 
 
+def _scan_leniently(
+    text: str,
+    a: int,
+    stop: int,
+    log: RepairLog,
+    at_text_end: bool,
+    stream_prefix: bool,
+    scanner_error: bool,
+) -> tuple[Any, int] | None:
+    """The lenient scanner's value at ``a`` and its end, or ``None`` (or its `LenientError`
+    with ``scanner_error``). A value nested past the bound refuses the whole text: every other
+    route would return an inner fragment of it."""
+    from langchain_robust_parsers.engine.json.lenient import scan_value
+
+    try:
+        return scan_value(text, a, stop, log, at_text_end=at_text_end, stream_prefix=stream_prefix)
+    except LenientError as err:
+        if err.too_deep:
+            raise _too_deep() from err
+        if scanner_error:
+            raise
+        return None
+
+
+def _too_deep() -> JsonEngineError:
+    return JsonEngineError(f"the JSON is nested deeper than {MAX_JSON_NESTING} levels")
+
+
 def _span_candidates(
     text: str, begin: int, prefix: RepairLog, skip: list[tuple[int, int]]
 ) -> list[_Decoded]:
@@ -460,8 +484,7 @@ def _span_candidates(
             d = _decode_region(text, region, prefix, "span", scanner_error=True)
         except LenientError as err:
             budget -= 1 + max(0, err.pos - s)
-            # Past the nesting bound every start in the same run of openers fails too.
-            pos = max(err.pos, s + 1) if err.too_deep else s + 1
+            pos = s + 1
             continue
         if d is None:
             budget -= 1 + len(text) - s
