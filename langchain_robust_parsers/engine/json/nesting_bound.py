@@ -1,7 +1,7 @@
-"""Whether a JSON answer nests deeper than the readers' one bound (`value_depth`), told from
-its text before any route decodes it, so that every route (the C decoder, the repairs, the
-lenient scanner, the stream decoders) refuses the same answers as a whole instead of returning
-an inner fragment of them."""
+"""How deep JSON text nests, told by one scan of its brackets and strings without decoding
+it, against the readers' one bound (`value_depth`): the reason a parser gives when an answer
+is refused for it, the tool-call readers' check of a payload before and after decoding, and a
+cut payload's open containers."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from langchain_robust_parsers.engine.failure_reasons import NoValueReason
 from langchain_robust_parsers.engine.value_depth import MAX_VALUE_DEPTH
 
-__all__ = ["MAX_JSON_NESTING", "TOO_DEEP_REASON", "nests_too_deep"]
+__all__ = ["MAX_JSON_NESTING", "TOO_DEEP_REASON", "json_too_deep", "nests_too_deep", "open_at_end"]
 
 MAX_JSON_NESTING = MAX_VALUE_DEPTH
 """Deepest nesting of containers a JSON value may have (``[[1]]`` is 2)."""
@@ -23,41 +23,31 @@ TOO_DEEP_REASON = NoValueReason(
 )
 """The reason a parser gives for such an answer."""
 
-BLOCK_CHARS = 4_096
-"""Text counted at a time by the cheap bound: the openers of a block plus the nesting at its
-start bound the nesting inside it, and a few ``str.count`` calls a block cost about 1% of what
-``json.loads`` spends on the same text."""
-
 _DEPTH_TOKEN = re.compile(r'"(?:[^"\\]|\\[\s\S])*"|(?P<quote>")|(?P<open>[\[{])|(?P<close>[\]}])')
 
 
-def _openers(text: str, a: int, b: int) -> int:
-    return text.count("[", a, b) + text.count("{", a, b)
-
-
-def _may_nest_too_deep(text: str) -> bool:
-    """False when the brackets alone (strings not told apart) cannot nest past the bound: a
-    few C-speed counts a block, so a large shallow document costs next to nothing. Closers
-    inside strings could hide nesting from this bound, so text with more closers than openers
-    (where strings must hold some) counts as possibly too deep."""
-    depth = opened_total = closed_total = 0
-    for a in range(0, len(text), BLOCK_CHARS):
-        b = a + BLOCK_CHARS
-        opened = _openers(text, a, b)
-        if depth + opened > MAX_JSON_NESTING:
-            return True
-        closed = text.count("]", a, b) + text.count("}", a, b)
-        depth = max(0, depth + opened - closed)
-        opened_total += opened
-        closed_total += closed
-    return closed_total > opened_total
-
-
-def _scan_too_deep(text: str) -> bool:
-    """The exact answer: containers open at once, strings skipped, past the bound anywhere
-    (an unclosed string ends the scan: what it holds is text, not nesting)."""
+def open_at_end(text: str, a: int, b: int) -> tuple[int, bool]:
+    """Containers still open at ``b`` in the JSON text starting at ``a``, and whether it ends
+    inside a string."""
     depth = 0
-    for m in _DEPTH_TOKEN.finditer(text):
+    for m in _DEPTH_TOKEN.finditer(text, a, b):
+        kind = m.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "quote":
+            return depth, True
+    return depth, False
+
+
+def json_too_deep(text: str, a: int, b: int) -> bool:
+    """Does the JSON text at ``a`` nest deeper than `MAX_JSON_NESTING`? Stops there. Text with
+    no more openers than the bound is answered at C speed (the common payload)."""
+    if text.count("[", a, b) + text.count("{", a, b) <= MAX_JSON_NESTING:
+        return False
+    depth = 0
+    for m in _DEPTH_TOKEN.finditer(text, a, b):
         kind = m.lastgroup
         if kind == "open":
             depth += 1
@@ -71,9 +61,5 @@ def _scan_too_deep(text: str) -> bool:
 
 
 def nests_too_deep(text: str) -> bool:
-    """Do the brackets of ``text`` (outside strings) nest deeper than `MAX_JSON_NESTING`?
-
-    Text with no more openers than the bound, the common answer, is answered by two counts."""
-    if _openers(text, 0, len(text)) <= MAX_JSON_NESTING:
-        return False
-    return _may_nest_too_deep(text) and _scan_too_deep(text)
+    """Do the brackets of ``text`` (outside strings) nest deeper than `MAX_JSON_NESTING`?"""
+    return json_too_deep(text, 0, len(text))
