@@ -25,7 +25,6 @@ from langchain_robust_parsers import (
     TextToolCallingChatModel,
     TruncatedOutputError,
 )
-from langchain_robust_parsers.middleware.call_review import review_calls
 from langchain_robust_parsers.parsers.vocabulary import UnknownOptionError
 
 
@@ -137,7 +136,18 @@ def chat_model_stream(text: str, meta: dict[str, Any]) -> tuple[str, ...]:
 
 
 def middleware(text: str, meta: dict[str, Any]) -> tuple[str, ...]:
+    from langchain_robust_parsers.middleware.call_review import review_calls
+
     return names(review_calls(AIMessage(text, response_metadata=meta), TOOLS).accepted)
+
+
+def _has_middleware() -> bool:
+    """The middleware needs langchain>=1.5, an optional extra the floor run does not have."""
+    try:
+        import langchain_robust_parsers.middleware  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 ENTRIES: dict[str, Callable[[str, dict[str, Any]], tuple[str, ...]]] = {
@@ -147,7 +157,7 @@ ENTRIES: dict[str, Callable[[str, dict[str, Any]], tuple[str, ...]]] = {
     "adapter": adapter,
     "chat-model": chat_model,
     "chat-model-stream": chat_model_stream,
-    "middleware": middleware,
+    **({"middleware": middleware} if _has_middleware() else {}),
 }
 
 
