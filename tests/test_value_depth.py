@@ -71,7 +71,7 @@ def test_a_call_just_inside_the_bound_is_read_on_every_entry_point() -> None:
     adapter = TextToolCallAdapter()
     message = AIMessage(content=call_text(JUST_INSIDE))
     invoked = adapter.invoke(message)
-    streamed = list(adapter.transform(iter(_chunks(message.text))))[-1]
+    streamed = list(adapter.transform(iter(_chunks(str(message.content)))))[-1]
     awaited = asyncio.run(adapter.ainvoke(message))
     for result in (invoked, streamed, awaited):
         assert isinstance(result, AIMessage)
@@ -86,7 +86,7 @@ def test_a_call_nested_past_the_bound_is_an_invalid_call_saying_why(levels: int)
     adapter = TextToolCallAdapter()
     message = AIMessage(content=call_text(levels))
     invoked = adapter.invoke(message)
-    streamed = list(adapter.transform(iter(_chunks(message.text))))[-1]
+    streamed = list(adapter.transform(iter(_chunks(str(message.content)))))[-1]
     awaited = asyncio.run(adapter.ainvoke(message))
     for result in (invoked, streamed, awaited):
         assert isinstance(result, AIMessage)
@@ -129,7 +129,7 @@ def test_the_tools_parser_never_returns_arguments_past_the_bound(levels: int) ->
     parser = RobustJsonOutputToolsParser()
     message = AIMessage(content=call_text(levels))
     results: list[Any] = [parser.invoke(message), asyncio.run(parser.ainvoke(message))]
-    results += list(parser.transform(iter(_chunks(message.text))))
+    results += list(parser.transform(iter(_chunks(str(message.content)))))
     for result in results:
         # The bound is on the payload read from the text (the call object and its arguments);
         # the parser's list of calls adds one level, well inside the bound's margin.
