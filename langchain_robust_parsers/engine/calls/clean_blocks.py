@@ -100,14 +100,8 @@ text without ``<`` (group 2, trimmed as the general reader trims it)."""
 # markers, and escaped here; the patterns are compiled once, at import.
 _E = re.escape
 _TOOL_CALL_CLOSE = TOOL_CALL_MARKER.close[0]
-_FUNCTION_OPEN = re.compile(_WS + _E(FUNCTION_OPEN) + _NAME + ">" + _WS + "(?=<)")
 _XML_PARAM = re.compile(_E(PARAMETER_OPEN) + r"([^<>\s\"']+)>" + _VALUE + _E(PARAMETER_CLOSE))
-_INVOKE_OPEN = re.compile(_WS + _E(INVOKE_OPEN) + r'([^"<>]+)">' + _WS + "(?=<)")
 _INVOKE_PARAM = re.compile(_E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">' + _VALUE + _E(PARAMETER_CLOSE))
-_TEXT_BETWEEN_PARAMETERS = re.compile(_E(PARAMETER_CLOSE) + r"\s*[^<\s][^<]*<")
-"""Text after a parameter element and before the next one. The call elements' openers take
-the space after them and stand before a ``<``, and no value holds a ``<``: in a call element
-whose every ``<`` is a parameter's, this is the only place text between them can be."""
 _MINIMAX_CLOSE = MINIMAX_MARKER.close[0]
 _GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=" + _E(ARG_KEY_OPEN) + ")")
 _GLM_PAIR = re.compile(
@@ -162,46 +156,62 @@ def _closed(text: str, calls: list[ParsedCall], pos: int, closer: re.Pattern[str
 # ----------------------------------------------------------------------------- elements
 
 
+def _element_pattern(opener: str, name: str, param: str, close: str, block_close: str) -> str:
+    """One call element, matched whole: its opening tag, parameter elements with only
+    whitespace between them (text between them may be a value holding tags, which the general
+    reader judges), any text without ``<`` after the last one (the general reader passes over
+    it), the closing tag, and the block's closing tag when it follows (group ``end``). Every
+    ``<`` of the element then belongs to one of its parameters, so the general reader, which
+    reads parameters from ``<param`` to ``</param`` and passes over text between them, reads
+    the same ones. Group 1 is the name, group ``params`` the parameter elements (read again
+    with ``param``'s own pattern, one C call)."""
+    return (
+        _WS + opener + name + _WS + "(?=<)"
+        + "(?P<params>(?:" + param + "(?:" + _WS + param + ")*)?)"
+        + "[^<]*" + _E(close) + _WS + "(?P<end>" + _E(block_close) + ")?"
+    )  # fmt: skip
+
+
+def _uncaptured(pattern: str) -> str:
+    """``pattern`` with its groups made non-capturing (it is repeated inside another one)."""
+    return re.sub(r"(?<!\\)\((?!\?)", "(?:", pattern)
+
+
+_FUNCTION_ELEMENT = re.compile(
+    _element_pattern(
+        _E(FUNCTION_OPEN), _NAME + ">", _uncaptured(_XML_PARAM.pattern),
+        FUNCTION_CLOSE, _TOOL_CALL_CLOSE,
+    )
+)  # fmt: skip
+_INVOKE_ELEMENT = re.compile(
+    _element_pattern(
+        _E(INVOKE_OPEN), r'([^"<>]+)">', _uncaptured(_INVOKE_PARAM.pattern),
+        INVOKE_CLOSE, _MINIMAX_CLOSE,
+    )
+)  # fmt: skip
+
+
 def _elements(
-    text: str,
-    pos: int,
-    opener: re.Pattern[str],
-    param: re.Pattern[str],
-    close: str,
-    block_close: str,
+    text: str, pos: int, element: re.Pattern[str], param: re.Pattern[str]
 ) -> _Block | None:
     """Call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``, then the
     block's closing tag; ``None`` unless each holds parameter elements whose values have no
-    ``<``. Each ``<`` of an element must belong to one of its parameters: then the general
-    reader, which reads parameters from ``<param`` to ``</param`` and passes over text
-    between them, reads the same ones."""
+    ``<`` (see `_element_pattern`). One match an element, one C call for its parameters."""
     calls: list[ParsedCall] = []
-    while (m := opener.match(text, pos)) is not None:
-        pos = m.end()
-        stop = text.find(close, pos)
-        if stop < 0:
-            return None
-        params = param.findall(text, pos, stop)
-        # Only whitespace apart from the parameters: text between them (`a </parameter> or
-        # <parameter=k> b`) may be a value holding tags, which the general reader judges.
-        if (
-            text.count("<", pos, stop) != 2 * len(params)
-            or _TEXT_BETWEEN_PARAMETERS.search(text, pos, stop) is not None
-        ):
-            return None
-        args: dict[str, Any] = {}
+    while (m := element.match(text, pos)) is not None:
         raws: dict[str, str] = {}
-        for key, line, other in params:  # `other` is empty when the value is on one line
-            args[key] = raws[key] = layout_trimmed(other) if other else line
-        calls.append(ParsedCall(m.group(1), args, raw=raws))
-        pos = skip_chars(text, stop + len(close), len(text))
-        if text.startswith(block_close, pos):
-            return (calls, pos, pos + len(block_close))
+        for key, line, other in param.findall(m.group("params")):
+            # `other` is empty when the value is on one line
+            raws[key] = layout_trimmed(other) if other else line
+        calls.append(ParsedCall(m.group(1), raws.copy(), raw=raws))
+        if m.start("end") >= 0:
+            return (calls, m.start("end"), m.end())
+        pos = m.end()
     return None
 
 
 def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
-    return _elements(text, body, _INVOKE_OPEN, _INVOKE_PARAM, INVOKE_CLOSE, _MINIMAX_CLOSE)
+    return _elements(text, body, _INVOKE_ELEMENT, _INVOKE_PARAM)
 
 
 # ----------------------------------------------------------------------------- <tool_call>
@@ -212,7 +222,7 @@ def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
     pos = skip_chars(text, body, len(text))
     if text.startswith("<", pos):
-        return _elements(text, pos, _FUNCTION_OPEN, _XML_PARAM, FUNCTION_CLOSE, _TOOL_CALL_CLOSE)
+        return _elements(text, pos, _FUNCTION_ELEMENT, _XML_PARAM)
     if text.startswith("{", pos):
         got = _json_at(text, pos)
         calls = None if got is None else json_calls(got[0], log, pos)

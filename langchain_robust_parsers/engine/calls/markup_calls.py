@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.json_depth import MAX_JSON_DEPTH, json_too_deep
@@ -56,9 +57,11 @@ __all__ = [
     "PARAMETER_CLOSE",
     "PARAMETER_OPEN",
     "STEP_SEPS",
+    "NextParam",
     "arg_pairs",
     "function_unclosed_is_prose",
     "json_object",
+    "parameter_spans",
     "read_arg_pairs",
     "read_elements",
     "read_gemma",
@@ -216,6 +219,34 @@ def _next_param(text: str, opener: str, pos: int, b: int) -> int:
     return -1
 
 
+NextParam = Callable[[str, str, int, int], int]
+"""Where the next parameter opener after a position is, up to a bound: (text, opener, pos,
+bound) -> its index or -1."""
+
+
+def parameter_spans(
+    text: str, a: int, b: int, log: RepairLog, opener: str, closer: str, next_param: NextParam
+) -> Iterator[tuple[int, int, int]]:
+    """Each parameter element in ``text[a:b]``: where its tag starts, where its tag's ``>``
+    is, and where its value ends. A value ends at the last closing tag before the next
+    parameter (one written inside the value is its text); with none, at the next parameter
+    (``unclosed_parameter``). The one loop of every parameter-element dialect; each reads
+    the tag and the value by its own rules."""
+    pos = text.find(opener, a, b)
+    while pos >= 0:
+        head_end = text.find(">", pos, b)
+        if head_end < 0:
+            return
+        nxt = next_param(text, opener, head_end, b)
+        limit = b if nxt < 0 else nxt
+        close = text.rfind(closer, head_end, limit)
+        if close < 0:
+            log.add("unclosed_parameter", pos)
+            close = limit
+        yield pos, head_end, close
+        pos = nxt
+
+
 def _params(
     text: str, a: int, b: int, prefix: str, log: RepairLog
 ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -224,25 +255,15 @@ def _params(
     at the next parameter; a closing tag written inside a value (``use </parameter> here``) is
     part of it."""
     opener = "<" + prefix + _PARAM
-    closer = "</" + prefix + _PARAM
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
-    pos = text.find(opener, a, b)
-    while pos >= 0:
-        head_end = text.find(">", pos, b)
-        if head_end < 0:
-            break
+    for pos, head_end, close in parameter_spans(
+        text, a, b, log, opener, "</" + prefix + _PARAM, _next_param
+    ):
         name_at = pos + len(opener)
         if text.startswith(PARAMETER, name_at - len(_PARAM)):
             name_at += len(PARAMETER) - len(_PARAM)
         key, attrs = _tag_name(text, name_at, head_end)
-        nxt = _next_param(text, opener, head_end, b)
-        limit = b if nxt < 0 else nxt
-        # the last closing tag before the next parameter: one inside the value is its text
-        close = text.rfind(closer, head_end, limit)
-        if close < 0:
-            log.add("unclosed_parameter", pos)
-            close = limit
         raw = layout_trimmed(text[head_end + 1 : close])
         if raw.startswith(CDATA_OPEN) and raw.endswith(CDATA_CLOSE):
             raw = raw[len(CDATA_OPEN) : -len(CDATA_CLOSE)]
@@ -250,7 +271,6 @@ def _params(
             string = attrs.get("string")
             args[key] = json_or_text(raw) if string == "false" else raw
             raws[key] = raw
-        pos = nxt
     return args, raws
 
 

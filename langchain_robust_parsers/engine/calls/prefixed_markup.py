@@ -23,6 +23,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
     json_object,
     json_or_text,
     layout_trimmed,
+    parameter_spans,
     read_elements,
 )
 from langchain_robust_parsers.engine.calls.parsed_call import (
@@ -69,33 +70,27 @@ def _attr_name(head: str) -> str | None:
 def _dsml_params(
     text: str, a: int, b: int, log: RepairLog
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The parameters of one V4.1 invoke body ``text[a:b]``. A value ends at the last closing
-    tag before the next parameter (one inside the value is its text)."""
+    """The parameters of one V4.1 invoke body ``text[a:b]``: each value exactly as written
+    (no layout trimmed), JSON when its tag says ``string="false"``."""
     opener = "<" + DSML_SPACED_PREFIX + _PARAMETER
     closer = "</" + DSML_SPACED_PREFIX + _PARAMETER + ">"
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
-    pos = text.find(opener, a, b)
-    while pos >= 0:
-        head_end = text.find(">", pos, b)
-        if head_end < 0:
-            break
+    for pos, head_end, close in parameter_spans(text, a, b, log, opener, closer, _next_tag):
         head = text[pos + len(opener) : head_end]
-        nxt = text.find(opener, head_end, b)
-        limit = b if nxt < 0 else nxt
-        close = text.rfind(closer, head_end, limit)
-        if close < 0:
-            log.add("unclosed_parameter", pos)
-            close = limit
-        raw = text[head_end + 1 : close]
         key = _attr_name(head)
         if key is not None:
+            raw = text[head_end + 1 : close]
             string = _STRING_ATTR.search(head)
             is_text = string is None or string.group(1) == "true"
             args[key] = raw if is_text else json_or_text(raw)
             raws[key] = raw
-        pos = nxt
     return args, raws
+
+
+def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
+    """The next parameter tag: the prefix makes every one structure, wherever it stands."""
+    return text.find(opener, pos, b)
 
 
 def read_dsml_spaced(
