@@ -97,8 +97,7 @@ def final_answer_value(name: str, tool_input: Any) -> Any:
     """The answer a final-answer action ``name`` gives: its input, or the value of the one
     ``answer`` argument of a call to the `FINAL_ANSWER_TOOL` (LangChain's ``Final Answer``
     action keeps its input, a dict included, as the answer)."""
-    tool = name.strip()
-    if tool == FINAL_ANSWER_TOOL and isinstance(tool_input, dict):
-        if list(tool_input) == [FINAL_ANSWER_ARGUMENT]:
-            return tool_input[FINAL_ANSWER_ARGUMENT]
+    one_answer = isinstance(tool_input, dict) and list(tool_input) == [FINAL_ANSWER_ARGUMENT]
+    if name.strip() == FINAL_ANSWER_TOOL and one_answer:
+        return tool_input[FINAL_ANSWER_ARGUMENT]
     return tool_input
