@@ -340,15 +340,6 @@ def test_whole_calls_before_a_cut_run_alike_everywhere(fmt: str, text: str, call
 
 KNOWN_GAPS: list[tuple[str, str, Calls, str, str]] = [
     (
-        "reasoning closed by a lone </think> (template-opened) is not streamed as content",
-        'The user wants weather.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": '
-        '{"city": "Paris"}}\n</tool_call>',
-        _PARIS,
-        "",
-        "call_stream.py / reasoning.py (owned by `hold`): the stream hands out the reasoning and "
-        "its </think> as content before the lone closer shows it was reasoning; invoke has ''",
-    ),
-    (
         "harmony, text before the first channel",
         "Sure<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
         '{"city": "Paris"}<|call|>',
