@@ -31,6 +31,7 @@ from langchain_robust_parsers.engine.agents.react_steps import (
     ANSWER,
     FINAL_ANSWER_ACTION,
     ReActStep,
+    final_answer_value,
     is_final_answer_name,
 )
 from langchain_robust_parsers.engine.errors import JsonEngineError
@@ -840,7 +841,7 @@ class JsonActions(ScannerBase):
             answer: Any = "".join(j.input_parts)
             streamed = j.emit or self._phase == _P_ANSWER
         else:
-            answer = tool_input if has_input else ""
+            answer = final_answer_value(name, tool_input) if has_input else ""
             streamed = False
         return replace(
             step,
@@ -855,6 +856,6 @@ class JsonActions(ScannerBase):
 def _sibling(first: ReActStep, name: str, has_input: bool, tool_input: Any) -> ReActStep:
     """A further action of a JSON list of actions, spanning the same markup as the first."""
     if is_final_answer_name(name):
-        answer = tool_input if has_input else ""
+        answer = final_answer_value(name, tool_input) if has_input else ""
         return replace(first, kind="finish", tool=FINAL_ANSWER_ACTION, tool_input=answer)
     return replace(first, tool=name.strip(), tool_input=tool_input if has_input else {})

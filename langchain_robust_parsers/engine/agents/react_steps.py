@@ -21,6 +21,7 @@ __all__ = [
     "ReActScan",
     "ReActStep",
     "StepKind",
+    "final_answer_value",
     "is_final_answer_name",
 ]
 
@@ -83,3 +84,20 @@ def is_final_answer_name(name: str) -> bool:
     """``Final Answer``, ``final_answer``, ``FINAL ANSWER:``...: the action that ends the turn."""
     letters = [ch for ch in name.lower() if ch.isalpha()]
     return "".join(letters) == "finalanswer"
+
+
+FINAL_ANSWER_TOOL = "final_answer"
+"""The tool smolagents-style agents call to end the turn, ``{"name": "final_answer",
+"arguments": {"answer": ...}}``: its one ``answer`` argument is the answer."""
+FINAL_ANSWER_ARGUMENT = "answer"
+"""The one argument of the `FINAL_ANSWER_TOOL`."""
+
+
+def final_answer_value(name: str, tool_input: Any) -> Any:
+    """The answer a final-answer action ``name`` gives: its input, or the value of the one
+    ``answer`` argument of a call to the `FINAL_ANSWER_TOOL` (LangChain's ``Final Answer``
+    action keeps its input, a dict included, as the answer)."""
+    one_answer = isinstance(tool_input, dict) and list(tool_input) == [FINAL_ANSWER_ARGUMENT]
+    if name.strip() == FINAL_ANSWER_TOOL and one_answer:
+        return tool_input[FINAL_ANSWER_ARGUMENT]
+    return tool_input

@@ -208,6 +208,9 @@ MISTRAL_ARGS = "[ARGS]"
 """Between a Mistral call's name and its JSON arguments (``[TOOL_CALLS]f[ARGS]{..}``)."""
 MISTRAL_CALL_ID = "[CALL_ID]"
 """Between a Mistral call's name and the id some of its templates give it."""
+DSML_SPACED_WRAPPERS = ("calls", "tool_calls", "function_calls")
+"""Block names under DeepSeek V4.1's spaced prefix: its own ``calls``, and the names V4 and V3.2
+wrote (``tool_calls``, ``function_calls``), which a V4.1 answer may still carry."""
 
 DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     DialectRecord(
@@ -499,12 +502,13 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
     ),
     DialectRecord(
         "dsml_spaced",
-        (
+        tuple(
             _m(
                 "dsml_spaced",
-                "<" + DSML_SPACED_PREFIX + "calls>",
-                "</" + DSML_SPACED_PREFIX + "calls>",
-            ),
+                "<" + DSML_SPACED_PREFIX + w + ">",
+                "</" + DSML_SPACED_PREFIX + w + ">",
+            )
+            for w in DSML_SPACED_WRAPPERS
         ),
         read_dsml_spaced,
         "DeepSeek V4.1 (the space after ｜DSML｜ is part of every tag name)",

@@ -792,6 +792,14 @@ def _prose_after_marker(text: str, block: Block) -> bool:
     return classify(text, a, b) is None and reader is None
 
 
+def _cut_last_block(log: RepairLog, block: Block, blocks: list[Block]) -> bool:
+    """Whether ``block``, which did not decode, is the call the token limit cut: the last
+    block, never closed, whose reader saw its text end (``log.truncated``). Dropped as a cut
+    call (as the readers of one-call blocks drop theirs), the calls in the blocks before it
+    stay whole; any other block that does not decode is malformed."""
+    return log.truncated and not block.closed and block is blocks[-1]
+
+
 def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
     if not blocks:
         return None
@@ -818,6 +826,11 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
                 closed=block.closed,
             )
         except CallDecodeError as err:
+            if decoded and _cut_last_block(sub.log, block, blocks):
+                ctx.log.truncated = True
+                ctx.log.add("truncated_call_dropped", block.start)
+                failed.append(span)
+                continue
             first_error = first_error or err
             failed.append(span)
             continue
