@@ -161,15 +161,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     an ``AgentExecutor`` adding up its stream needs), a tool's ``AgentAction`` as soon as it is
     complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says the
     answer was already streamed. The module documentation gives the whole stream contract.
-
-    With ``stats``, every final parse (and every stream) is counted under the format
-    ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
-    was followed by ignored text, as ``recovered``; a bare answer taken with
-    ``on_error="fallback"`` as ``fallback``; an error as ``failed``.
-
-    ``multiple=True`` is for multi-action agents (LangChain's ``BaseMultiActionAgent``): every
-    action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of actions)
-    comes as one ``list[AgentAction]``, a final answer still as ``AgentFinish``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -203,12 +194,17 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     comes); ``False``: a lone closer is text and nothing is held back."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
+    """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:
+    a clean step counts as ``success``; one whose JSON was repaired or cut off, or that was
+    followed by ignored text, as ``recovered``; a bare answer taken with ``on_error="fallback"``
+    as ``fallback``; an error as ``failed``."""
 
     multiple: bool = False
-    """Give every action of the turn as a ``list[AgentAction]`` (one item or more), for
-    multi-action agents; ``False`` gives the first action alone, as single-action agents
-    expect. With ``stream_text`` the list comes at the end of the stream."""
+    """Give every action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of
+    actions) as one ``list[AgentAction]``, for multi-action agents (LangChain's
+    ``BaseMultiActionAgent``; a final answer still comes as ``AgentFinish``); ``False`` gives
+    the first action alone, as single-action agents expect. With ``stream_text`` the list comes
+    at the end of the stream."""
 
     @property
     def _type(self) -> str:
@@ -235,20 +231,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         scan = scan_react(text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         publish(event, self.stats)
-        if error is not None:
-            raise error
-        assert value is not None
-        return value
+        return _settled(value, error)
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         await apublish(event, self.stats)
-        if error is not None:
-            raise error
-        assert value is not None
-        return value
+        return _settled(value, error)
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
@@ -515,3 +505,11 @@ def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
     if step.kind == "finish":
         return AgentFinish(return_values={"output": step.tool_input}, log=text)
     return _action(step, action_log(step, text))
+
+
+def _settled(value: Step | None, error: OutputParserException | None) -> Step:
+    """The step a final parse decided, or its error raised."""
+    if error is not None:
+        raise error
+    assert value is not None
+    return value
