@@ -248,9 +248,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        value = self.parse(text)
-        _raise_if_cut(self, text, stop_reason_cut(result[0]))
-        return value
+        return _uncut(self, result[0], text, self.parse(text))
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
@@ -259,9 +257,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        value = await self.aparse(text)
-        _raise_if_cut(self, text, stop_reason_cut(result[0]))
-        return value
+        return _uncut(self, result[0], text, await self.aparse(text))
 
     def transform(
         self,
@@ -295,8 +291,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        scanner = ReActScanner(self.template_opens_reasoning)
-        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        scanner, pending = _stream_start(self)
         for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             yield from items
@@ -313,8 +308,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        scanner = ReActScanner(self.template_opens_reasoning)
-        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        scanner, pending = _stream_start(self)
         async for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             for item in items:
@@ -448,6 +442,17 @@ def _stream_end(
     # No step at all: what parse raises, after the text. A stream that ended on text only
     # would leave AgentExecutor a string where it expects a step.
     return [], event, error
+
+
+def _stream_start(parser: ReActOutputParser) -> tuple[ReActScanner, bool]:
+    """A new stream's scanner, and whether a tool action may still be due to stream."""
+    return ReActScanner(parser.template_opens_reasoning), parser.stream_text and not parser.multiple
+
+
+def _uncut(parser: ReActOutputParser, generation: Generation, text: str, value: Step) -> Step:
+    """``value``, unless ``on_truncation="raise"`` and the answer was cut off."""
+    _raise_if_cut(parser, text, stop_reason_cut(generation))
+    return value
 
 
 def _raise_if_cut(
