@@ -187,26 +187,6 @@ class RobustJsonOutputParser(
             )
         return value
 
-    def _best(self, text: str) -> tuple[Any, ParseReport]:
-        """The value to return for ``text`` and its report; raises ``JsonEngineError``."""
-        model: Any = self.pydantic_object
-        if self.use_commentjson:
-            found = decode_with_commentjson(text)
-            if found is not None and conforms(model, found[0]) is True:
-                return found
-        complete = self._completes()
-        if self.several_values == "list":
-            return all_values(text, complete, self.template_opens_reasoning)
-        if model is None:
-            return best_value(text, complete, self.template_opens_reasoning)
-        found_all = guarded_candidates(
-            self.get_name(),
-            text,
-            allow_truncated=complete,
-            template_opens=self.template_opens_reasoning,
-        )
-        return first_conforming(found_all, model)
-
     def _parse_partial(self, text: str) -> Any:
         """What a stream prefix shows so far (see `_stream_item`), or ``None``."""
         value = self._stream_partial(text)
@@ -233,7 +213,7 @@ class RobustJsonOutputParser(
         name = self.get_name()
         try:
             with engine_call(name, "reading JSON"):
-                value, report = self._best(text)
+                value, report = _best_value(self, text)
         except EngineError as exc:
             cut = not self._completes() and self._text_cut(text)
             if cut or (stop_reason is not None and not (use_fallback and self._plain())):
@@ -256,3 +236,24 @@ class RobustJsonOutputParser(
         if report.truncation is not None and not self._completes():
             return truncation_failure(name, "json", text, report.truncation, stop_reason)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))
+
+
+def _best_value(parser: RobustJsonOutputParser, text: str) -> tuple[Any, ParseReport]:
+    """The value ``parser`` returns for ``text`` and its report; raises ``JsonEngineError``."""
+    model: Any = parser.pydantic_object
+    if parser.use_commentjson:
+        found = decode_with_commentjson(text)
+        if found is not None and conforms(model, found[0]) is True:
+            return found
+    complete = parser._completes()
+    if parser.several_values == "list":
+        return all_values(text, complete, parser.template_opens_reasoning)
+    if model is None:
+        return best_value(text, complete, parser.template_opens_reasoning)
+    found_all = guarded_candidates(
+        parser.get_name(),
+        text,
+        allow_truncated=complete,
+        template_opens=parser.template_opens_reasoning,
+    )
+    return first_conforming(found_all, model)

@@ -161,15 +161,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     an ``AgentExecutor`` adding up its stream needs), a tool's ``AgentAction`` as soon as it is
     complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says the
     answer was already streamed. The module documentation gives the whole stream contract.
-
-    With ``stats``, every final parse (and every stream) is counted under the format
-    ``"react"``: a clean step as ``success``; one whose JSON was repaired or cut off, or that
-    was followed by ignored text, as ``recovered``; a bare answer taken with
-    ``on_error="fallback"`` as ``fallback``; an error as ``failed``.
-
-    ``multiple=True`` is for multi-action agents (LangChain's ``BaseMultiActionAgent``): every
-    action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of actions)
-    comes as one ``list[AgentAction]``, a final answer still as ``AgentFinish``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -203,12 +194,17 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     comes); ``False``: a lone closer is text and nothing is held back."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``"react"``) updated on every final parse; shareable."""
+    """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:
+    a clean step counts as ``success``; one whose JSON was repaired or cut off, or that was
+    followed by ignored text, as ``recovered``; a bare answer taken with ``on_error="fallback"``
+    as ``fallback``; an error as ``failed``."""
 
     multiple: bool = False
-    """Give every action of the turn as a ``list[AgentAction]`` (one item or more), for
-    multi-action agents; ``False`` gives the first action alone, as single-action agents
-    expect. With ``stream_text`` the list comes at the end of the stream."""
+    """Give every action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of
+    actions) as one ``list[AgentAction]``, for multi-action agents (LangChain's
+    ``BaseMultiActionAgent``; a final answer still comes as ``AgentFinish``); ``False`` gives
+    the first action alone, as single-action agents expect. With ``stream_text`` the list comes
+    at the end of the stream."""
 
     @property
     def _type(self) -> str:
@@ -235,20 +231,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         scan = scan_react(text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         publish(event, self.stats)
-        if error is not None:
-            raise error
-        assert value is not None
-        return value
+        return _settled(value, error)
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
         scan = await run_in_executor(None, scan_react, text, self.template_opens_reasoning)
         value, event, error = _decide(self, scan, text)
         await apublish(event, self.stats)
-        if error is not None:
-            raise error
-        assert value is not None
-        return value
+        return _settled(value, error)
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
@@ -258,9 +248,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        value = self.parse(text)
-        _raise_if_cut(self, text, stop_reason_cut(result[0]))
-        return value
+        return _uncut(self, result[0], text, self.parse(text))
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
@@ -269,9 +257,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        value = await self.aparse(text)
-        _raise_if_cut(self, text, stop_reason_cut(result[0]))
-        return value
+        return _uncut(self, result[0], text, await self.aparse(text))
 
     def transform(
         self,
@@ -305,8 +291,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        scanner = ReActScanner(self.template_opens_reasoning)
-        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        scanner, pending = _stream_start(self)
         for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             yield from items
@@ -323,8 +308,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        scanner = ReActScanner(self.template_opens_reasoning)
-        pending = self.stream_text and not self.multiple  # a tool action may still be due
+        scanner, pending = _stream_start(self)
         async for chunk in input:
             items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
             for item in items:
@@ -460,6 +444,17 @@ def _stream_end(
     return [], event, error
 
 
+def _stream_start(parser: ReActOutputParser) -> tuple[ReActScanner, bool]:
+    """A new stream's scanner, and whether a tool action may still be due to stream."""
+    return ReActScanner(parser.template_opens_reasoning), parser.stream_text and not parser.multiple
+
+
+def _uncut(parser: ReActOutputParser, generation: Generation, text: str, value: Step) -> Step:
+    """``value``, unless ``on_truncation="raise"`` and the answer was cut off."""
+    _raise_if_cut(parser, text, stop_reason_cut(generation))
+    return value
+
+
 def _raise_if_cut(
     parser: ReActOutputParser,
     text: str,
@@ -515,3 +510,11 @@ def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
     if step.kind == "finish":
         return AgentFinish(return_values={"output": step.tool_input}, log=text)
     return _action(step, action_log(step, text))
+
+
+def _settled(value: Step | None, error: OutputParserException | None) -> Step:
+    """The step a final parse decided, or its error raised."""
+    if error is not None:
+        raise error
+    assert value is not None
+    return value
