@@ -68,6 +68,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     CallKind,
     DecodedCalls,
     ParsedCall,
+    drop_cut_call,
     invented_arguments,
 )
 from langchain_robust_parsers.engine.calls.python_calls import (
@@ -827,8 +828,7 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
             )
         except CallDecodeError as err:
             if decoded and _cut_last_block(sub.log, block, blocks):
-                ctx.log.truncated = True
-                ctx.log.add("truncated_call_dropped", block.start)
+                drop_cut_call(ctx.log, block.start)
                 failed.append(span)
                 continue
             first_error = first_error or err
