@@ -441,12 +441,13 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     only, as ``TextToolCallAdapter`` does. Set this to leave it in ``content``."""
 
     template_opens_reasoning: bool | None = None
-    """Whether the chat template wrote the reasoning opener into the prompt, so that the answer
-    starts inside reasoning and holds only its closer (``...</think>``). ``None`` (auto): a
-    closer with no opener before it ends such reasoning; a stream holds back the answer until
-    a closer or an opener arrives (or the answer ends), so that no reasoning streams as
-    content or calls. ``True``: all text up to the first closer is reasoning, streamed as it
-    comes. ``False``: a lone closer is text, and nothing is held (models that never reason)."""
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
+    line before the closer; a stream holds an answer that opens with prose back until it can
+    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
+    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
+    and every stream read it by one rule (see the Reasoning page)."""
 
     on_truncation: OnTruncation = "raise"
     """Calls of an answer the output token limit cut (``finish_reason`` ``length``...):

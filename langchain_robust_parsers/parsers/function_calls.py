@@ -295,11 +295,11 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     template_opens_reasoning: bool | None = None
     """Whether the chat template opened the model's reasoning (the answer holds only its closer,
     ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, and a stream holds an
-    answer that opens with prose back until it knows (a closer, an opener or the end), so that
-    no call of the reasoning is shown however long it is; ``True``: everything up to the first
-    closer is reasoning (all of it when none comes); ``False``: a lone closer is text and
-    nothing is held back (models that never reason)."""
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
+    line before the closer; a stream holds an answer that opens with prose back until it can
+    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
+    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
+    and every stream read it by one rule (see the Reasoning page)."""
 
     tools: Sequence[Any] | None = None
     """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
@@ -553,11 +553,13 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     in ``content`` as the model wrote it."""
 
     template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its
-    closer, ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence; ``True``: everything
-    up to the first closer is reasoning (all of it when none comes); ``False``: a lone closer is
-    text. As `TextToolCallingChatModel`'s option of the same name."""
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
+    line before the closer; a stream holds an answer that opens with prose back until it can
+    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
+    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
+    and every stream read it by one rule (see the Reasoning page)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 

@@ -108,11 +108,11 @@ class RobustPydanticOutputParser(
     template_opens_reasoning: bool | None = None
     """Whether the chat template opened the model's reasoning (the answer holds only its closer,
     ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, and a stream holds an
-    answer that opens with prose back until it knows (a closer, an opener or the end), so that
-    no value of the reasoning is yielded however long it is; ``True``: everything up to the first
-    closer is reasoning (all of it when none comes); ``False``: a lone closer is text and
-    nothing is held back (models that never reason)."""
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
+    line before the closer; a stream holds an answer that opens with prose back until it can
+    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
+    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
+    and every stream read it by one rule (see the Reasoning page)."""
 
     drop_invalid_items: bool = False
     """When a value fails validation only because of some list items, keep the valid ones: the

@@ -186,12 +186,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     stop reason)."""
 
     template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its
-    closer, ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, and a stream holds an answer that opens with prose back until it knows (a
-    closer, an opener or the end), so that no step drafted in the reasoning is read, invoked or
-    streamed; ``True``: everything up to the first closer is reasoning (all of it when none
-    comes); ``False``: a lone closer is text and nothing is held back."""
+    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
+    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
+    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
+    line before the closer; a stream holds an answer that opens with prose back until it can
+    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
+    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
+    and every stream read it by one rule (see the Reasoning page)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:
