@@ -14,7 +14,7 @@ import dataclasses
 import json
 import uuid
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 from langchain_core.messages.tool import invalid_tool_call, tool_call
@@ -202,24 +202,34 @@ _EMPTY_PYTHON = "\nIf no function applies, respond with []."
 _EMPTY_JSON = "\nIf no function applies, respond with []."
 
 
-def _decode(
-    parser: str,
-    text: str,
-    dialect: str,
-    positional: Literal["drop", "keep"],
-    bound: bool,
-    template_opens: bool | None = None,
-) -> DecodedCalls:
-    """``decode_calls`` at the exception boundary: raises ``CallDecodeError`` for call-like
-    text that does not decode, ``EngineBugError`` (after logging once) for an engine bug.
-    With ``bound`` tools, positional arguments are placed on the tool's parameters whatever
-    ``positional`` says (the call policy places them, or makes the call invalid when they do not
-    fit): a bound signature says what they mean, so they are never dropped nor renamed.
-    ``template_opens``: see `reasoning.headless_end`."""
-    mode: Positional = "map" if bound else positional
-    with engine_call(parser, "reading function calls"):
+class _CallReader(Protocol):
+    """The options a class that reads calls from text holds (the parser and the adapter)."""
+
+    @property
+    def dialect(self) -> str: ...
+    @property
+    def positional(self) -> Literal["drop", "keep"]: ...
+    @property
+    def tools(self) -> Sequence[Any] | None: ...
+    @property
+    def template_opens_reasoning(self) -> bool | None: ...
+    def get_name(self) -> str: ...
+
+
+def _decode(reader: _CallReader, text: str) -> DecodedCalls:
+    """``decode_calls`` with ``reader``'s options at the exception boundary: raises
+    ``CallDecodeError`` for call-like text that does not decode, ``EngineBugError`` (after
+    logging once) for an engine bug. With bound tools, positional arguments are placed on the
+    tool's parameters whatever ``positional`` says (the call policy places them, or makes the
+    call invalid when they do not fit): a bound signature says what they mean, so they are
+    never dropped nor renamed."""
+    mode: Positional = "map" if reader.tools else reader.positional
+    with engine_call(reader.get_name(), "reading function calls"):
         return decode_calls(
-            text, dialect=dialect, positional=mode, template_opens_reasoning=template_opens
+            text,
+            dialect=reader.dialect,
+            positional=mode,
+            template_opens_reasoning=reader.template_opens_reasoning,
         )
 
 
@@ -399,14 +409,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         if opens is None and not headless_settled(generation.text):
             return None  # it may still be reasoning the template opened: wait
         try:
-            decoded = _decode(
-                self.get_name(),
-                generation.text,
-                self.dialect,
-                self.positional,
-                bool(self.tools),
-                opens,
-            )
+            decoded = _decode(self, generation.text)
         except EngineError:
             return None
         calls: Sequence[ParsedCall] = decoded.calls
@@ -433,14 +436,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
-            decoded = _decode(
-                name,
-                text,
-                self.dialect,
-                self.positional,
-                bool(self.tools),
-                self.template_opens_reasoning,
-            )
+            decoded = _decode(self, text)
         except CallDecodeError as err:
             return self._failure(text, err.kind, err.reason, name)
         except EngineError as err:  # a bug, logged once by the boundary
@@ -599,14 +595,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
             return message, ParseEvent(name, FORMAT, "success")
         text = content_text(message.content)
         try:
-            decoded = _decode(
-                name,
-                text,
-                self.dialect,
-                self.positional,
-                bool(self.tools),
-                self.template_opens_reasoning,
-            )
+            decoded = _decode(self, text)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)
