@@ -90,7 +90,7 @@ from langchain_robust_parsers.parsers.reasoning_content import (
     without_reasoning,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, stop_reason_cut
-from langchain_robust_parsers.parsers.vocabulary import StrictOptions
+from langchain_robust_parsers.parsers.vocabulary import StrictOptions, TemplateOpensReasoning
 
 __all__ = ["NOSTREAM_TAG", "TextToolCallingChatModel"]
 
@@ -440,14 +440,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     its markers (streamed as ``reasoning_content`` deltas), and ``content`` keeps the answer
     only, as ``TextToolCallAdapter`` does. Set this to leave it in ``content``."""
 
-    template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
-    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
-    line before the closer; a stream holds an answer that opens with prose back until it can
-    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
-    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
-    and every stream read it by one rule (see the Reasoning page)."""
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     on_truncation: OnTruncation = "raise"
     """Calls of an answer the output token limit cut (``finish_reason`` ``length``...):

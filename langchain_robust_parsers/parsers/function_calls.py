@@ -71,6 +71,7 @@ from langchain_robust_parsers.parsers.vocabulary import (
     OnError,
     ReportingParser,
     StrictOptions,
+    TemplateOpensReasoning,
     generation_of,
 )
 
@@ -302,14 +303,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
 
-    template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
-    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
-    line before the closer; a stream holds an answer that opens with prose back until it can
-    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
-    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
-    and every stream read it by one rule (see the Reasoning page)."""
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     tools: Sequence[Any] | None = None
     """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
@@ -548,14 +544,9 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     without its markers, and ``content`` keeps the answer only. Set this to leave the reasoning
     in ``content`` as the model wrote it."""
 
-    template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
-    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
-    line before the closer; a stream holds an answer that opens with prose back until it can
-    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
-    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
-    and every stream read it by one rule (see the Reasoning page)."""
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 

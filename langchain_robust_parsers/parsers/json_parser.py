@@ -50,7 +50,11 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_failure,
     with_stop_reason,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = ["RobustJsonOutputParser"]
 
@@ -88,14 +92,9 @@ class RobustJsonOutputParser(
     """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
     a plain-text dict."""
 
-    template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
-    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
-    line before the closer; a stream holds an answer that opens with prose back until it can
-    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
-    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
-    and every stream read it by one rule (see the Reasoning page)."""
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     several_values: Literal["first", "list"] = "first"
     """An answer holding several JSON values: ``"first"`` returns the best one (fenced before

@@ -95,7 +95,11 @@ from langchain_robust_parsers.parsers.stop_reason import (
     stop_reason_cut,
     truncation_error,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = [
     "ANSWER_STREAMED_KEY",
@@ -185,14 +189,9 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ``TruncatedOutputError`` (a final answer cut off mid-sentence is only seen through the
     stop reason)."""
 
-    template_opens_reasoning: bool | None = None
-    """Whether the chat template opened the model's reasoning (the answer holds only its closer,
-    ``...</think>``): ``None`` (auto) reads a closer with no opener before it as that
-    reasoning's end, unless the answer opens with JSON, a tag or a fence, or a fence starts a
-    line before the closer; a stream holds an answer that opens with prose back until it can
-    tell. ``True``: everything up to the first closer is reasoning (all of it when none comes);
-    ``False``: a lone closer is text and nothing is held back (models that never reason). Parse
-    and every stream read it by one rule (see the Reasoning page)."""
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:

@@ -25,12 +25,12 @@ import logging
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from langchain_robust_parsers.engine import ParseReport
 
@@ -152,6 +152,18 @@ class StrictOptions:
             data = {k: v for k, v in data.items() if k not in ignored}
         return data
 
+
+TemplateOpensReasoning = Annotated[
+    bool | None,
+    Field(description="Whether the chat template opened the model's reasoning (None: auto)."),
+]
+"""Whether the chat template opened the model's reasoning (the answer holds only its closer,
+``...</think>``): ``None`` (auto) reads a closer with no opener before it as that reasoning's
+end, unless the answer opens with JSON, a tag or a fence, or a fence starts a line before the
+closer; a stream holds an answer that opens with prose back until it can tell. ``True``:
+everything up to the first closer is reasoning (all of it when none comes); ``False``: a lone
+closer is text and nothing is held back (models that never reason). Parse and every stream
+read it by one rule (see the Reasoning page)."""
 
 OnError = Literal["raise", "fallback"]
 """What a final parse that cannot read the text does: raise, or return the degraded value."""
