@@ -24,6 +24,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
 from reasoning_forms import FORM_IDS, FORMS, Form
+from source_walk import docstring_ids
 from tool_calling_fakes import get_weather
 
 from langchain_robust_parsers import (
@@ -397,18 +398,6 @@ ALLOWED: dict[tuple[str, str], str] = {
 """``{(module, literal): reason}`` for a reasoning spelling that must stay outside the lexicon."""
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-            ids.add(id(first.value))
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            ids.add(id(node.value))  # attribute docstrings
-    return ids
-
-
 def test_reasoning_spellings_live_only_in_the_lexicon() -> None:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -416,7 +405,7 @@ def test_reasoning_spellings_live_only_in_the_lexicon() -> None:
         if rel == HOME:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        docs = _docstrings(tree)
+        docs = docstring_ids(tree)
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Constant)

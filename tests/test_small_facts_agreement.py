@@ -17,6 +17,7 @@ import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import ChatGeneration
 from pydantic import BaseModel
+from source_walk import docstring_ids
 
 from langchain_robust_parsers import (
     FunctionCallOutputParser,
@@ -325,18 +326,6 @@ FACTS_ALLOWED: dict[tuple[str, str, str], str] = {
 """``{(module, fact, found): reason}``, in the manner of the reasoning-spelling allow-list."""
 
 
-def _docstring_ids(tree: ast.AST) -> set[int]:
-    ids = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-            ids.add(id(first.value))
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            ids.add(id(node.value))  # attribute docstrings
-    return ids
-
-
 def _is_backslash_walk(node: ast.AST) -> bool:
     """``while i > start and text[i - 1] == "\\\\": i -= 1``: counting a backslash run."""
     if not isinstance(node, ast.While):
@@ -382,7 +371,7 @@ def _literal_table(node: ast.AST) -> bool:
 
 
 def _facts_in(tree: ast.Module) -> Iterator[tuple[str, str]]:
-    docs = _docstring_ids(tree)
+    docs = docstring_ids(tree)
     for top in tree.body:
         if isinstance(top, ast.FunctionDef) and SKIP_HELPER.fullmatch(top.name):
             yield "skip helper", top.name
