@@ -10,13 +10,11 @@ parser turns such text into BFCL's ``[{"get_weather": {"city": "Paris"}}]`` or L
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import uuid
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall
 from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
@@ -24,10 +22,16 @@ from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, VettedCalls
-from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
-from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
-from langchain_robust_parsers.engine.calls.dialect_registry import dialect_record
+from langchain_robust_parsers.engine.calls.call_instructions import call_instructions
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
+from langchain_robust_parsers.engine.calls.call_results import (
+    LIMIT_REASON as LIMIT_REASON,  # read from here by the chat model
+    accepted_calls,
+    call_outcome,
+    message_calls,
+    new_call_id,
+)
+from langchain_robust_parsers.engine.calls.dialect_names import Dialect
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
     ERROR_PREFIX,
@@ -39,7 +43,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
 )
 from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
-from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.content_blocks import content_text, with_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.lexicon.reasoning import headless_settled
 from langchain_robust_parsers.engine.report import ParseReport
@@ -86,64 +90,8 @@ __all__ = [
 FORMAT = FUNCTION_CALLS
 """The format name under which both classes count outcomes in `ParseStats`."""
 
-Dialect = Literal[
-    "auto",
-    "python",
-    "json",
-    "tool_call",
-    "seed_tool_call",
-    "function_xml",
-    "minimax",
-    "minimax_ns",
-    "dsml",
-    "dsml_spaced",
-    "deepseek",
-    "kimi",
-    "xtml",
-    "step3",
-    "gemma",
-    "mistral",
-    "python_tag",
-    "python_start",
-    "pipe_tool_call",
-    "functools",
-    "ifm",
-    "minicpm",
-    "tool_call_start",
-    "tool_calls",
-    "hunyuan",
-    "gemma4",
-    "atem",
-    "inkling",
-    "functionary",
-    "dots",
-    "pangu",
-    "cwm",
-    "function_calls",
-    "function_call",
-    "toolcall",
-    "apertus",
-    "internlm",
-    "longcat",
-    "command",
-    "gigachat",
-    "harmony",
-    "bare",
-]
-"""``auto`` detects; ``python`` / ``json`` decode only that syntax, whatever wraps it; the others
-name one dialect marker (see `langchain_robust_parsers.engine.calls.dialects`)."""
-
 BfclCall = dict[str, dict[str, Any]]
 """One call in BFCL's shape: ``{"function name": {"param": value}}``."""
-
-CALL_ID_PREFIX = "call_"
-CALL_ID_HEX_CHARS = 24
-"""Ids made for calls the model gave none: ``call_`` and 24 hex digits, like OpenAI's."""
-
-
-def new_call_id() -> str:
-    """A fresh, unique tool-call id such as ``call_3f2a9c...``."""
-    return CALL_ID_PREFIX + uuid.uuid4().hex[:CALL_ID_HEX_CHARS]
 
 
 def bound_schemas(tools: Sequence[Any] | None) -> dict[str, dict[str, Any]] | None:
@@ -161,63 +109,11 @@ def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolic
     return CallPolicy(schemas, allow_unknown), frozenset(schemas)
 
 
-LIMIT_REASON = cut_call_problem()
-"""The error of a call moved to ``invalid_tool_calls`` because the token limit cut the answer."""
-
-
-def _cut_call(call: ToolCall) -> InvalidToolCall:
-    args = f"{call['name']}({json.dumps(call['args'], ensure_ascii=False, default=str)})"
-    return invalid_tool_call(name=call["name"], args=args, id=call["id"], error=LIMIT_REASON)
-
-
 def _tool_call(call: ParsedCall) -> ToolCall:
     return tool_call(name=call.name, args=call.args, id=call.id or new_call_id())
 
 
-def _outcome(decoded: DecodedCalls) -> Outcome:
-    """``success`` for calls taken cleanly from the text, its dialect's markers or a fence;
-    ``recovered`` when they were found in prose or anything was repaired or cut off."""
-    report = decoded.report
-    if report.repairs or report.truncated or report.source == "span":
-        return "recovered"
-    return "success"
-
-
-_INSTRUCTIONS_PYTHON = (
-    "Respond only with the function calls to make, as a Python list, with keyword arguments:\n"
-    "[func_name1(param1=value1, param2=value2), func_name2(param=value)]\n"
-    "Write strings in quotes. Do not add any other text."
-)
-_INSTRUCTIONS_JSON = (
-    "Respond only with the function calls to make, as a JSON list:\n"
-    '[{"name": "func_name1", "arguments": {"param1": "value1"}}, '
-    '{"name": "func_name2", "arguments": {}}]\n'
-    "Do not add any other text."
-)
-_INSTRUCTIONS_TAG = (
-    "Respond with each function call to make as a JSON object inside {open} and {close} tags:\n"
-    '{open}\n{{"name": "func_name", "arguments": {{"param1": "value1"}}}}\n{close}\n'
-    "Use one block per call."
-)
-_EMPTY_PYTHON = "\nIf no function applies, respond with []."
-_EMPTY_JSON = "\nIf no function applies, respond with []."
-
-
-class _CallReader(Protocol):
-    """The options a class that reads calls from text holds (the parser and the adapter)."""
-
-    @property
-    def dialect(self) -> str: ...
-    @property
-    def positional(self) -> Literal["drop", "keep"]: ...
-    @property
-    def tools(self) -> Sequence[Any] | None: ...
-    @property
-    def template_opens_reasoning(self) -> bool | None: ...
-    def get_name(self) -> str: ...
-
-
-def _decode(reader: _CallReader, text: str) -> DecodedCalls:
+def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -> DecodedCalls:
     """``decode_calls`` with ``reader``'s options at the exception boundary: raises
     ``CallDecodeError`` for call-like text that does not decode, ``EngineBugError`` (after
     logging once) for an engine bug. With bound tools, positional arguments are placed on the
@@ -331,20 +227,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     def get_format_instructions(self) -> str:
         """Instructions for the prompt, in the configured dialect (Python for ``auto``)."""
-        record = dialect_record(self.dialect)  # None for auto (Python, as BFCL) and bare
-        if record is not None:
-            asked = record.instructions
-        else:
-            asked = "python_list" if self.dialect == "auto" else "json_list"
-        if asked == "python_list":
-            text = _INSTRUCTIONS_PYTHON
-            empty = _EMPTY_PYTHON
-        elif asked == "json_in_tags" and record is not None and record.markers[0].close:
-            tag = record.markers[0]
-            return _INSTRUCTIONS_TAG.format(open=tag.open, close=tag.close[0])
-        else:
-            text, empty = _INSTRUCTIONS_JSON, _EMPTY_JSON
-        return text + (empty if self.allow_empty else "")
+        return call_instructions(self.dialect, allow_empty=self.allow_empty)
 
     def parse(self, text: str) -> Any:
         """The calls in ``text`` (see the class docs for shapes and errors)."""
@@ -413,16 +296,6 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             calls = _policy(self.tools, self.allow_unknown_tools)[0].type(calls)[0]
         return self._shape(calls) if calls else None
 
-    def _failure(self, text: str, kind: CallKind, reason: str, name: str) -> FinalParse[Any]:
-        # The reader only knows it found no call; say why when it cannot see it (an empty
-        # answer, a refusal, reasoning only), as the JSON parsers do.
-        message = with_no_value_reason(ERROR_PREFIX[kind] + reason, text, "a function call")
-        error = output_parser_error(message, text)
-        if self.on_error == "fallback":
-            event = ParseEvent(name, FORMAT, "fallback", None, message)
-            return FinalParse(message, None, event, error)
-        return FinalParse(None, None, ParseEvent(name, FORMAT, "failed", None, message), error)
-
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         name = self.get_name()
@@ -433,22 +306,19 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         text = generation.text
         try:
             decoded = _decode(self, text)
-        except CallDecodeError as err:
-            return self._failure(text, err.kind, err.reason, name)
-        except EngineError as err:  # a bug, logged once by the boundary
-            return self._failure(text, "ast", _unexpected(err), name)
-        if not decoded.calls and not self.allow_empty:
-            return self._failure(text, decoded.kind, "No function call found in the text.", name)
-        policy, names = _policy(self.tools, self.allow_unknown_tools)
-        vetted = policy.vet(decoded, names) if names else VettedCalls(decoded.calls)
-        unknown = [c for c in vetted.invalid if c.name is not None]
-        if unknown:
-            return self._failure(text, decoded.kind, unknown[0].error, name)
-        if names:
-            decoded = dataclasses.replace(decoded, calls=vetted.calls, report=vetted.report)
+            policy, names = _policy(self.tools, self.allow_unknown_tools)
+            decoded = accepted_calls(decoded, policy, names, allow_empty=self.allow_empty)
+        except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
+            if isinstance(err, CallDecodeError):
+                kind, reason = err.kind, err.reason
+            else:
+                kind, reason = "ast", _unexpected(err)
+            # The reader only knows it found no call; say why when it cannot see it (an empty
+            # answer, a refusal, reasoning only), as the JSON parsers do.
+            message = with_no_value_reason(ERROR_PREFIX[kind] + reason, text, "a function call")
+            return self._failed(message, output_parser_error(message, text))
         report = decoded.report
-        outcome = _outcome(decoded) if decoded.calls else "success"
-        event = ParseEvent(name, FORMAT, outcome, report)
+        event = ParseEvent(name, FORMAT, call_outcome(decoded), report)
         final = FinalParse(self._shape(decoded.calls), report, event)
         if whole_before_cut(report):  # the unfinished call was dropped: the rest are whole
             return final
@@ -463,11 +333,15 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
                 self.get_name(), self.on_truncation, generation, generation.text, text_cut=text_cut
             )
         except TruncatedOutputError as error:
-            fallback = self.on_error == "fallback"
-            outcome: Outcome = "fallback" if fallback else "failed"
-            event = ParseEvent(self.get_name(), FORMAT, outcome, None, str(error))
-            return FinalParse(str(error) if fallback else None, None, event, error)
+            return self._failed(str(error), error)
         return final
+
+    def _failed(self, message: str, error: OutputParserException) -> FinalParse[Any]:
+        """The failure ``error``: under ``on_error="fallback"`` its ``message`` is the value."""
+        fallback = self.on_error == "fallback"
+        outcome: Outcome = "fallback" if fallback else "failed"
+        event = ParseEvent(self.get_name(), FORMAT, outcome, None, message)
+        return FinalParse(message if fallback else None, None, event, error)
 
     def _unwrap(self, final: FinalParse[Any]) -> Any:
         if final.error is not None and self.on_error == "raise":
@@ -478,21 +352,30 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 # ----------------------------------------------------------------------------- adapter
 
 
-def _remaining_content(
-    content: str | list[str | dict[Any, Any]], remaining: str
-) -> str | list[str | dict[Any, Any]]:
-    """New content: the remaining text, after the original's non-text blocks (reasoning,
-    images...) when it had any."""
-    if isinstance(content, str):
-        return remaining
-    others: list[str | dict[Any, Any]] = [
-        b for b in content if isinstance(b, dict) and b.get("type") != "text"
-    ]
-    if not others:
-        return remaining
-    if remaining:
-        others.append({"type": "text", "text": remaining})
-    return others
+def _rebuilt(
+    message: AIMessage,
+    content: str | list[str | dict[Any, Any]],
+    calls: Sequence[ParsedCall] = (),
+    invalid: Sequence[InvalidCall] = (),
+) -> AIMessage:
+    """A new ``AIMessage`` (never a chunk) with the original's metadata and invalid calls, with
+    ``content``, ``calls`` and ``invalid`` (an invalid call without an id gets a fresh one)."""
+    return AIMessage(
+        content=content,
+        tool_calls=[_tool_call(c) for c in calls],
+        invalid_tool_calls=[
+            *message.invalid_tool_calls,
+            *(
+                invalid_tool_call(name=c.name, args=c.args, id=c.id or new_call_id(), error=c.error)
+                for c in invalid
+            ),
+        ],
+        additional_kwargs=dict(message.additional_kwargs),
+        response_metadata=dict(message.response_metadata),
+        usage_metadata=message.usage_metadata,
+        id=message.id,
+        name=message.name,
+    )
 
 
 class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]):
@@ -590,69 +473,17 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
             event = ParseEvent(name, FORMAT, "failed", None, reason)
-            return self._with_invalid(message, text, reason), event
-        if content_without_calls(decoded, text):  # harmony's final text; a marker cut at the end
-            content = _remaining_content(message.content, answer_content(text, decoded))
-            adapted = self._rebuild(
-                message,
-                content=content,
-                tool_calls=[],
-                invalid_tool_calls=list(message.invalid_tool_calls),
-            )
-            return adapted, ParseEvent(name, FORMAT, "success")
-        if not decoded.calls:
-            return message, ParseEvent(name, FORMAT, "success")
-        remaining = answer_content(text, decoded)
+            if not self.record_invalid:
+                return message, event
+            return _rebuilt(message, message.content, (), [InvalidCall(None, text, reason)]), event
         policy, names = _policy(self.tools, self.allow_unknown_tools)
-        vetted = policy.vet(decoded, names)
-        invalid = [
-            invalid_tool_call(name=c.name, args=c.args, id=new_call_id(), error=c.error)
-            for c in vetted.invalid
-        ]
-        calls = [_tool_call(c) for c in vetted.calls]
-        cut = stop_reason_cut(message) is not None and not whole_before_cut(decoded.report)
-        if calls and self.on_truncation == "raise" and cut:
-            invalid += [_cut_call(c) for c in calls]
-            calls = []
-        adapted = self._rebuild(
-            message,
-            content=_remaining_content(message.content, remaining),
-            tool_calls=calls,
-            invalid_tool_calls=[*message.invalid_tool_calls, *invalid],
-        )
-        decoded = dataclasses.replace(decoded, report=vetted.report)
-        return adapted, ParseEvent(name, FORMAT, _outcome(decoded), decoded.report)
-
-    def _with_invalid(self, message: AIMessage, text: str, error: str) -> BaseMessage:
-        if not self.record_invalid:
-            return message
-        invalid = invalid_tool_call(name=None, args=text, id=new_call_id(), error=error)
-        return self._rebuild(
-            message,
-            content=message.content,
-            tool_calls=[],
-            invalid_tool_calls=[*message.invalid_tool_calls, invalid],
-        )
-
-    @staticmethod
-    def _rebuild(
-        message: AIMessage,
-        *,
-        content: str | list[str | dict[Any, Any]],
-        tool_calls: list[ToolCall],
-        invalid_tool_calls: list[InvalidToolCall],
-    ) -> AIMessage:
-        """A new ``AIMessage`` (never a chunk) with the original's metadata."""
-        return AIMessage(
-            content=content,
-            tool_calls=tool_calls,
-            invalid_tool_calls=invalid_tool_calls,
-            additional_kwargs=dict(message.additional_kwargs),
-            response_metadata=dict(message.response_metadata),
-            usage_metadata=message.usage_metadata,
-            id=message.id,
-            name=message.name,
-        )
+        refuse_cut = self.on_truncation == "raise" and stop_reason_cut(message) is not None
+        found = message_calls(text, decoded, policy, names, refuse_cut=refuse_cut)
+        event = ParseEvent(name, FORMAT, found.outcome, found.report)
+        if found.content is None:
+            return message, event
+        content = with_text(message.content, found.content)
+        return _rebuilt(message, content, found.calls, found.invalid), event
 
     def _adapt_and_publish(self, message: BaseMessage | str) -> BaseMessage:
         adapted, event = self.adapt(message)
