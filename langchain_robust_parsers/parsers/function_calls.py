@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage, BaseMessage, ToolCall
+from langchain_core.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 from langchain_core.messages.tool import invalid_tool_call, tool_call
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
@@ -27,21 +26,19 @@ from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, Invali
 from langchain_robust_parsers.engine.calls.call_results import (
     LIMIT_REASON as LIMIT_REASON,  # read from here by the chat model
     accepted_calls,
+    bound_policy,
     call_outcome,
+    failure_message,
     message_calls,
     new_call_id,
 )
 from langchain_robust_parsers.engine.calls.dialect_names import Dialect
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import (
-    ERROR_PREFIX,
-    CallDecodeError,
-    CallKind,
     DecodedCalls,
     ParsedCall,
     whole_before_cut,
 )
-from langchain_robust_parsers.engine.calls.python_calls import Positional
 from langchain_robust_parsers.engine.calls.schema_types import tool_schemas
 from langchain_robust_parsers.engine.content_blocks import content_text, with_text
 from langchain_robust_parsers.engine.errors import EngineError
@@ -59,12 +56,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.reasoning_content import without_reasoning
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    ParseEvent,
-    apublish,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, apublish, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
@@ -79,13 +71,7 @@ from langchain_robust_parsers.parsers.vocabulary import (
     generation_of,
 )
 
-__all__ = [
-    "BfclCall",
-    "Dialect",
-    "FunctionCallOutputParser",
-    "TextToolCallAdapter",
-    "new_call_id",
-]
+__all__ = ["BfclCall", "Dialect", "FunctionCallOutputParser", "TextToolCallAdapter", "new_call_id"]
 
 FORMAT = FUNCTION_CALLS
 """The format name under which both classes count outcomes in `ParseStats`."""
@@ -103,37 +89,38 @@ def bound_schemas(tools: Sequence[Any] | None) -> dict[str, dict[str, Any]] | No
 
 
 def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolicy, frozenset[str]]:
-    schemas = bound_schemas(tools)
-    if schemas is None:
-        return CallPolicy(), frozenset()
-    return CallPolicy(schemas, allow_unknown), frozenset(schemas)
+    return bound_policy(bound_schemas(tools), allow_unknown)
 
 
 def _tool_call(call: ParsedCall) -> ToolCall:
     return tool_call(name=call.name, args=call.args, id=call.id or new_call_id())
 
 
+def _invalid_tool_call(call: InvalidCall) -> InvalidToolCall:
+    return invalid_tool_call(
+        name=call.name, args=call.args, id=call.id or new_call_id(), error=call.error
+    )
+
+
+def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
+    """The native ``tool_calls`` of a chat message, when it has any."""
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    if not isinstance(message, AIMessage) or not message.tool_calls:
+        return None
+    return [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
+
+
 def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -> DecodedCalls:
-    """``decode_calls`` with ``reader``'s options at the exception boundary: raises
-    ``CallDecodeError`` for call-like text that does not decode, ``EngineBugError`` (after
-    logging once) for an engine bug. With bound tools, positional arguments are placed on the
-    tool's parameters whatever ``positional`` says (the call policy places them, or makes the
-    call invalid when they do not fit): a bound signature says what they mean, so they are
-    never dropped nor renamed."""
-    mode: Positional = "map" if reader.tools else reader.positional
+    """``decode_calls`` with ``reader``'s options at the exception boundary (``CallDecodeError``,
+    or ``EngineBugError`` for a bug). Bound tools say what positional arguments mean: the call
+    policy places them on the tool's parameters whatever ``positional`` says."""
     with engine_call(reader.get_name(), "reading function calls"):
         return decode_calls(
             text,
             dialect=reader.dialect,
-            positional=mode,
+            positional="map" if reader.tools else reader.positional,
             template_opens_reasoning=reader.template_opens_reasoning,
         )
-
-
-def _unexpected(err: EngineError, prefix: CallKind | None = None) -> str:
-    """The reason shown for an engine bug (``err`` wraps it), BFCL-worded with ``prefix``."""
-    reason = f"Unexpected error: {err.__cause__ if err.__cause__ is not None else err!r}"
-    return reason if prefix is None else ERROR_PREFIX[prefix] + reason
 
 
 class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
@@ -148,13 +135,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
     or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
-    dialects of open models, one record each in
-    `dialect_registry` (``<tool_call>`` with JSON,
-    Qwen3-Coder's XML parameters or GLM's ``<arg_key>``; Seed-OSS, MiniMax-M2, DeepSeek V3 to
-    V3.2, Kimi K2, gpt-oss harmony, FunctionGemma, Mistral, Llama 3/4, Granite, Phi-4-mini,
-    Apertus, OLMo 3, InternLM2, LongCat, bare lists, ``{"tool_calls": [...]}``, OpenAI's
-    shape; see ``docs/tool-call-dialects.md``) with the JSON engine's repairs. Python text is
-    read with ``ast.parse`` only: nothing in it is evaluated or run.
+    dialects of open models (``<tool_call>``, Qwen3-Coder, GLM, DeepSeek, Kimi, harmony,
+    Mistral, Llama and the others of ``docs/tool-call-dialects.md``) with the JSON engine's
+    repairs. Python text is read with ``ast.parse`` only: nothing in it is evaluated or run.
 
     Output: BFCL's ``[{"name": {args}}]`` by default, or LangChain ``ToolCall`` dicts with
     ``output="tool_calls"`` (the model's id when it gave one, else a fresh ``call_...``). A chat
@@ -163,8 +146,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
     starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
     ``on_error="fallback"``, that message (BFCL's error string) as the return value, counted as
-    ``fallback``. Text with no call is an
-    error unless ``allow_empty=True``, which returns ``[]`` (a valid answer, not a fallback).
+    ``fallback``. Text with no call is an error unless ``allow_empty=True``, which returns ``[]``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -189,12 +171,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """Return ``[]`` for text with no call instead of failing."""
 
     on_truncation: OnTruncation = "complete"
-    """A cut-off answer (a call cut off in the text, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` returns the calls that were whole (the report
-    says ``truncated``), ``"raise"`` raises ``TruncatedOutputError`` (or returns its message
-    under ``on_error="fallback"``), so an agent never runs half a call. Calls that closed in
-    blocks of their own before the cut are whole and are returned either way, as
-    ``TextToolCallAdapter`` keeps them."""
+    """A cut-off answer (a call cut off, or a stop reason such as ``finish_reason="length"``):
+    ``"complete"`` returns the whole calls (the report says ``truncated``), ``"raise"`` raises
+    ``TruncatedOutputError``. Calls closed in blocks of their own before the cut are returned."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
@@ -210,8 +189,6 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     allow_unknown_tools: bool = False
     """With ``tools``: accept calls to tools that are not among them."""
-
-    # ---------------------------------------------------------------- LangChain interface
 
     @property
     def _type(self) -> str:
@@ -250,58 +227,38 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return GenerationReaders(self._parse_partial, self._parse_final, self.stats, self._unwrap)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
-        """The calls in ``text`` with what was located and repaired to find them.
-
-        Raises ``OutputParserException`` on failure whatever ``on_error`` says (there is no
-        report without calls). Text with no call under ``allow_empty`` gives ``[]`` and an
-        empty report.
-        """
+        """The calls in ``text`` with what was located and repaired to find them; raises
+        ``OutputParserException`` on failure whatever ``on_error`` says."""
         final = self._parse_final(generation_of(text))
         publish(final.event, self.stats)
         if final.error is not None:
             raise final.error
         return final.value, final.report or ParseReport()
 
-    # ---------------------------------------------------------------- work
-
     def _shape(self, calls: Sequence[ParsedCall]) -> list[Any]:
         if self.output == "tool_calls":
             return [_tool_call(c) for c in calls]
         return [{c.name: c.args} for c in calls]
 
-    def _native(self, generation: Generation) -> list[Any] | None:
-        """Native ``tool_calls`` of a chat message, in the configured output shape."""
-        if not isinstance(generation, ChatGeneration):
-            return None
-        message = generation.message
-        if not isinstance(message, AIMessage) or not message.tool_calls:
-            return None
-        return self._shape(
-            [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
-        )
-
     def _parse_partial(self, generation: Generation) -> Any:
-        native = self._native(generation)
-        if native is not None:
-            return native
-        opens = self.template_opens_reasoning
-        if opens is None and not headless_settled(generation.text):
-            return None  # it may still be reasoning the template opened: wait
-        try:
-            decoded = _decode(self, generation.text)
-        except EngineError:
-            return None
-        calls: Sequence[ParsedCall] = decoded.calls
-        if self.tools:  # typed and placed as the final parse will show them
-            calls = _policy(self.tools, self.allow_unknown_tools)[0].type(calls)[0]
+        calls = _native_calls(generation)
+        if calls is None:
+            if self.template_opens_reasoning is None and not headless_settled(generation.text):
+                return None  # it may still be reasoning the template opened: wait
+            try:
+                calls = _decode(self, generation.text).calls
+            except EngineError:
+                return None
+            if self.tools:  # typed and placed as the final parse will show them
+                calls = _policy(self.tools, self.allow_unknown_tools)[0].type(calls)[0]
         return self._shape(calls) if calls else None
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         name = self.get_name()
-        native = self._native(generation)
+        native = _native_calls(generation)
         if native is not None:
-            final = FinalParse(native, None, ParseEvent(name, FORMAT, "success"))
+            final = FinalParse(self._shape(native), None, ParseEvent(name, FORMAT, "success"))
             return self._check_truncation(final, generation, text_cut=False)
         text = generation.text
         try:
@@ -309,13 +266,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             policy, names = _policy(self.tools, self.allow_unknown_tools)
             decoded = accepted_calls(decoded, policy, names, allow_empty=self.allow_empty)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
-            if isinstance(err, CallDecodeError):
-                kind, reason = err.kind, err.reason
-            else:
-                kind, reason = "ast", _unexpected(err)
             # The reader only knows it found no call; say why when it cannot see it (an empty
             # answer, a refusal, reasoning only), as the JSON parsers do.
-            message = with_no_value_reason(ERROR_PREFIX[kind] + reason, text, "a function call")
+            message = with_no_value_reason(failure_message(err), text, "a function call")
             return self._failed(message, output_parser_error(message, text))
         report = decoded.report
         event = ParseEvent(name, FORMAT, call_outcome(decoded), report)
@@ -336,7 +289,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             return self._failed(str(error), error)
         return final
 
-    def _failed(self, message: str, error: OutputParserException) -> FinalParse[Any]:
+    def _failed(self, message: str, error: Exception) -> FinalParse[Any]:
         """The failure ``error``: under ``on_error="fallback"`` its ``message`` is the value."""
         fallback = self.on_error == "fallback"
         outcome: Outcome = "fallback" if fallback else "failed"
@@ -363,13 +316,7 @@ def _rebuilt(
     return AIMessage(
         content=content,
         tool_calls=[_tool_call(c) for c in calls],
-        invalid_tool_calls=[
-            *message.invalid_tool_calls,
-            *(
-                invalid_tool_call(name=c.name, args=c.args, id=c.id or new_call_id(), error=c.error)
-                for c in invalid
-            ),
-        ],
+        invalid_tool_calls=[*message.invalid_tool_calls, *map(_invalid_tool_call, invalid)],
         additional_kwargs=dict(message.additional_kwargs),
         response_metadata=dict(message.response_metadata),
         usage_metadata=message.usage_metadata,
@@ -411,21 +358,16 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
 
     on_truncation: OnTruncation = "raise"
-    """A message that stopped at the output token limit (``finish_reason`` ``length``,
-    ``stop_reason`` ``max_tokens``) may hold calls whose arguments are incomplete:
-    ``"raise"`` sends them to ``invalid_tool_calls`` with the reason (an agent never runs half
-    a call), ``"complete"`` keeps them in ``tool_calls``. Calls that closed in blocks of their
-    own before the cut are whole and stay in ``tool_calls`` either way."""
+    """A message stopped at the output token limit: ``"raise"`` sends its calls to
+    ``invalid_tool_calls`` with the reason, ``"complete"`` keeps them in ``tool_calls``. Calls
+    closed in blocks of their own before the cut stay in ``tool_calls`` either way."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``function_calls``); a message without calls counts as
-    ``success``."""
+    """Outcome counters (format ``function_calls``); a message without calls is a ``success``."""
 
     keep_reasoning_in_content: bool = False
-    """Reasoning the model wrote in its text (``<think>...</think>``, ``[THINK]...[/THINK]``,
-    harmony's analysis channel...) is moved to ``additional_kwargs["reasoning_content"]``
-    without its markers, and ``content`` keeps the answer only. Set this to leave the reasoning
-    in ``content`` as the model wrote it."""
+    """Leave the reasoning the model wrote (``<think>...</think>``...) in ``content``, instead of
+    moving it to ``additional_kwargs["reasoning_content"]`` without its markers."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
@@ -471,7 +413,7 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         try:
             decoded = _decode(self, text)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
-            reason = err.message if isinstance(err, CallDecodeError) else _unexpected(err, "ast")
+            reason = failure_message(err)
             event = ParseEvent(name, FORMAT, "failed", None, reason)
             if not self.record_invalid:
                 return message, event

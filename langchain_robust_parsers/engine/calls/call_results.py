@@ -15,11 +15,14 @@ from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, Invali
 from langchain_robust_parsers.engine.calls.call_stream import answer_content, content_without_calls
 from langchain_robust_parsers.engine.calls.cut_calls import cut_call_problem
 from langchain_robust_parsers.engine.calls.parsed_call import (
+    ERROR_PREFIX,
     CallDecodeError,
     DecodedCalls,
     ParsedCall,
     whole_before_cut,
 )
+from langchain_robust_parsers.engine.calls.schema_types import ToolSchemas
+from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome
 
@@ -28,7 +31,9 @@ __all__ = [
     "NO_CALL_REASON",
     "MessageCalls",
     "accepted_calls",
+    "bound_policy",
     "call_outcome",
+    "failure_message",
     "message_calls",
     "new_call_id",
 ]
@@ -46,6 +51,25 @@ LIMIT_REASON = cut_call_problem()
 def new_call_id() -> str:
     """A fresh, unique tool-call id such as ``call_3f2a9c...``."""
     return CALL_ID_PREFIX + uuid.uuid4().hex[:CALL_ID_HEX_CHARS]
+
+
+def bound_policy(
+    schemas: ToolSchemas | None, allow_unknown: bool
+) -> tuple[CallPolicy, frozenset[str]]:
+    """The policy of a reader with the bound tools' ``schemas`` (``None``: no tools bound, any
+    call runs), and the bound names; ``allow_unknown``: calls to other tools run too."""
+    if schemas is None:
+        return CallPolicy(), frozenset()
+    return CallPolicy(schemas, allow_unknown), frozenset(schemas)
+
+
+def failure_message(err: EngineError) -> str:
+    """The BFCL-worded message of a decode failure (``Failed to decode AST: ...``), or of an
+    engine bug that ``err`` wraps."""
+    if isinstance(err, CallDecodeError):
+        return err.message
+    bug = err.__cause__ if err.__cause__ is not None else err
+    return f"{ERROR_PREFIX['ast']}Unexpected error: {bug!r}"
 
 
 def call_outcome(decoded: DecodedCalls) -> Outcome:
