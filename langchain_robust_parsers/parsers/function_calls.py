@@ -1,12 +1,7 @@
-"""``FunctionCallOutputParser`` and ``TextToolCallAdapter``: function calls written as text.
-
-Prompted models write their calls as text: Python call syntax (``[get_weather(city="Paris")]``,
-the Berkeley Function Calling Leaderboard's format) or one of the JSON tool-call dialects of open
-models (``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` and its relatives). The
-parser turns such text into BFCL's ``[{"get_weather": {"city": "Paris"}}]`` or LangChain
-``ToolCall`` dicts; the adapter turns an ``AIMessage`` holding calls in its text into one whose
-``tool_calls`` are filled, so the usual tool loop runs on models without native tool calling.
-"""
+"""``FunctionCallOutputParser`` and ``TextToolCallAdapter``: function calls written as text
+(Python calls in BFCL's format, or a tool-call dialect of open models) as BFCL's
+``[{"name": {args}}]``, LangChain ``ToolCall``s, or an ``AIMessage`` whose ``tool_calls`` are
+filled, so the usual tool loop runs on models without native tool calling."""
 
 from __future__ import annotations
 
@@ -73,9 +68,6 @@ from langchain_robust_parsers.parsers.vocabulary import (
 
 __all__ = ["BfclCall", "Dialect", "FunctionCallOutputParser", "TextToolCallAdapter", "new_call_id"]
 
-FORMAT = FUNCTION_CALLS
-"""The format name under which both classes count outcomes in `ParseStats`."""
-
 BfclCall = dict[str, dict[str, Any]]
 """One call in BFCL's shape: ``{"function name": {"param": value}}``."""
 
@@ -88,10 +80,6 @@ def bound_schemas(tools: Sequence[Any] | None) -> dict[str, dict[str, Any]] | No
     return tool_schemas(convert_to_openai_tool(t) for t in tools)
 
 
-def _policy(tools: Sequence[Any] | None, allow_unknown: bool) -> tuple[CallPolicy, frozenset[str]]:
-    return bound_policy(bound_schemas(tools), allow_unknown)
-
-
 def _tool_call(call: ParsedCall) -> ToolCall:
     return tool_call(name=call.name, args=call.args, id=call.id or new_call_id())
 
@@ -100,6 +88,13 @@ def _invalid_tool_call(call: InvalidCall) -> InvalidToolCall:
     return invalid_tool_call(
         name=call.name, args=call.args, id=call.id or new_call_id(), error=call.error
     )
+
+
+def _shaped(output: str, calls: Sequence[ParsedCall]) -> list[Any]:
+    """``calls`` in the parser's ``output`` shape: BFCL's or LangChain ``ToolCall``s."""
+    if output == "tool_calls":
+        return [_tool_call(c) for c in calls]
+    return [{c.name: c.args} for c in calls]
 
 
 def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
@@ -133,20 +128,13 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     assert calls == [{"get_weather": {"city": "Paris", "days": 3}}]
     ```
 
-    Reads Python call syntax (BFCL's format: a list, one call, calls separated by commas, lines
-    or ``;``, in a fence with any language tag, in prose, after ``<think>``) and the tool-call
-    dialects of open models (``<tool_call>``, Qwen3-Coder, GLM, DeepSeek, Kimi, harmony,
-    Mistral, Llama and the others of ``docs/tool-call-dialects.md``) with the JSON engine's
-    repairs. Python text is read with ``ast.parse`` only: nothing in it is evaluated or run.
-
-    Output: BFCL's ``[{"name": {args}}]`` by default, or LangChain ``ToolCall`` dicts with
-    ``output="tool_calls"`` (the model's id when it gave one, else a fresh ``call_...``). A chat
-    message that already carries native ``tool_calls`` gives those.
-
-    Errors: ``OutputParserException`` with the raw text as ``llm_output`` and a message that
-    starts ``Failed to decode AST:`` (Python) or ``Failed to decode JSON:`` (JSON), or, with
-    ``on_error="fallback"``, that message (BFCL's error string) as the return value, counted as
-    ``fallback``. Text with no call is an error unless ``allow_empty=True``, which returns ``[]``.
+    Reads Python call syntax (BFCL's format; a list or calls one a line, in a fence, in prose,
+    after ``<think>``) and the tool-call dialects of open models (``docs/tool-call-dialects.md``)
+    with the JSON engine's repairs; Python is read with ``ast.parse`` only, never run. A chat
+    message that carries native ``tool_calls`` gives those. A failure raises
+    ``OutputParserException`` (the raw text as ``llm_output``) whose message starts
+    ``Failed to decode AST:`` or ``Failed to decode JSON:``, as BFCL's evaluators expect; text
+    with no call is one unless ``allow_empty=True``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -155,13 +143,12 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     """Which syntax to read; ``auto`` detects it from the text."""
 
     output: Literal["bfcl", "tool_calls"] = "bfcl"
-    """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts."""
+    """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts (the
+    model's id when it gave one, else a fresh ``call_...``)."""
 
     positional: Literal["drop", "keep"] = "drop"
     """Python positional arguments of a call to an unbound tool: dropped as BFCL does, or kept
-    as ``arg0``, ``arg1``... With ``tools`` they go onto the tool's parameters in order
-    (``area(10, 5)`` -> ``{"width": 10, "height": 5}``), and a call with more than the tool
-    takes is an error naming the call."""
+    as ``arg0``, ``arg1``...; with ``tools``, they go onto the tool's parameters in order."""
 
     on_error: OnError = "raise"
     """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
@@ -183,9 +170,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     `TemplateOpensReasoning`."""
 
     tools: Sequence[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
-    arguments are typed by their schemas (``"2"`` to 2 for an integer; the report names each
-    coercion ``coerce:<tool>.<argument>:<type>``), and a call to another tool fails."""
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): arguments
+    are typed by their schemas (``"2"`` to 2 for an integer), and a call to another tool fails."""
 
     allow_unknown_tools: bool = False
     """With ``tools``: accept calls to tools that are not among them."""
@@ -196,8 +182,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     @property
     def OutputType(self) -> Any:
-        """``list[dict[str, dict[str, Any]]]`` or ``list[ToolCall]`` (``| str`` when errors are
-        returned), following ``output`` and ``on_error``."""
+        """``list[BfclCall]`` or ``list[ToolCall]`` (``| str`` under ``on_error="fallback"``)."""
         item: Any = ToolCall if self.output == "tool_calls" else BfclCall
         calls: Any = list[item]
         return calls | str if self.on_error == "fallback" else calls
@@ -235,11 +220,6 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             raise final.error
         return final.value, final.report or ParseReport()
 
-    def _shape(self, calls: Sequence[ParsedCall]) -> list[Any]:
-        if self.output == "tool_calls":
-            return [_tool_call(c) for c in calls]
-        return [{c.name: c.args} for c in calls]
-
     def _parse_partial(self, generation: Generation) -> Any:
         calls = _native_calls(generation)
         if calls is None:
@@ -250,40 +230,42 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             except EngineError:
                 return None
             if self.tools:  # typed and placed as the final parse will show them
-                calls = _policy(self.tools, self.allow_unknown_tools)[0].type(calls)[0]
-        return self._shape(calls) if calls else None
+                calls = CallPolicy(bound_schemas(self.tools)).type(calls)[0]
+        return _shaped(self.output, calls) if calls else None
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         name = self.get_name()
         native = _native_calls(generation)
         if native is not None:
-            final = FinalParse(self._shape(native), None, ParseEvent(name, FORMAT, "success"))
-            return self._check_truncation(final, generation, text_cut=False)
+            return self._final(native, ParseEvent(name, FUNCTION_CALLS, "success"), generation)
         text = generation.text
         try:
             decoded = _decode(self, text)
-            policy, names = _policy(self.tools, self.allow_unknown_tools)
+            policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
             decoded = accepted_calls(decoded, policy, names, allow_empty=self.allow_empty)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             # The reader only knows it found no call; say why when it cannot see it (an empty
             # answer, a refusal, reasoning only), as the JSON parsers do.
             message = with_no_value_reason(failure_message(err), text, "a function call")
             return self._failed(message, output_parser_error(message, text))
-        report = decoded.report
-        event = ParseEvent(name, FORMAT, call_outcome(decoded), report)
-        final = FinalParse(self._shape(decoded.calls), report, event)
-        if whole_before_cut(report):  # the unfinished call was dropped: the rest are whole
-            return final
-        return self._check_truncation(final, generation, text_cut=bool(report.truncated))
+        event = ParseEvent(name, FUNCTION_CALLS, call_outcome(decoded), decoded.report)
+        return self._final(decoded.calls, event, generation)
 
-    def _check_truncation(
-        self, final: FinalParse[Any], generation: Generation, *, text_cut: bool
+    def _final(
+        self, calls: Sequence[ParsedCall], event: ParseEvent, generation: Generation
     ) -> FinalParse[Any]:
-        """``final``, or the failure for a cut-off answer under ``on_truncation="raise"``."""
+        """The final parse of ``calls`` (``event`` says how it ended), or its failure under
+        ``on_truncation="raise"`` when the answer was cut; calls that stood in blocks of their
+        own before a cut call the reader dropped are whole, and returned."""
+        report = event.report
+        final = FinalParse(_shaped(self.output, calls), report, event)
+        if whole_before_cut(report):
+            return final
+        cut = report is not None and bool(report.truncated)
         try:
             raise_if_truncated(
-                self.get_name(), self.on_truncation, generation, generation.text, text_cut=text_cut
+                event.parser, self.on_truncation, generation, generation.text, text_cut=cut
             )
         except TruncatedOutputError as error:
             return self._failed(str(error), error)
@@ -293,16 +275,13 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         """The failure ``error``: under ``on_error="fallback"`` its ``message`` is the value."""
         fallback = self.on_error == "fallback"
         outcome: Outcome = "fallback" if fallback else "failed"
-        event = ParseEvent(self.get_name(), FORMAT, outcome, None, message)
+        event = ParseEvent(self.get_name(), FUNCTION_CALLS, outcome, None, message)
         return FinalParse(message if fallback else None, None, event, error)
 
     def _unwrap(self, final: FinalParse[Any]) -> Any:
         if final.error is not None and self.on_error == "raise":
             raise final.error
         return final.value
-
-
-# ----------------------------------------------------------------------------- adapter
 
 
 def _rebuilt(
@@ -329,13 +308,11 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
     ``tool_calls`` are filled, the call text removed from its ``content``.
 
-    Put it after a chat model that has no native tool calling (or is prompted to write calls)
-    and the usual tool loop works: ``llm | TextToolCallAdapter()`` gives messages that
-    ``ToolNode`` / ``tool.invoke(tool_call)`` understand. Ids are the model's when it wrote
-    them, else fresh ``call_...`` ids. A message without calls, a message that already has
-    native ``tool_calls``, and messages other than AI messages pass through unchanged. Call-like
-    text that cannot be decoded leaves the content as it is and, with ``record_invalid``, adds
-    an ``InvalidToolCall`` carrying the error, as LangChain does for malformed native calls.
+    After a chat model without native tool calling, ``llm | TextToolCallAdapter()`` gives
+    messages that ``ToolNode`` and ``tool.invoke(tool_call)`` understand; ids are the model's,
+    else fresh ``call_...`` ids. Messages without calls, with native ``tool_calls`` or not from
+    the AI pass through unchanged; call-like text that does not decode stays in the content
+    and, with ``record_invalid``, adds an ``InvalidToolCall`` carrying the error.
     """
 
     dialect: Dialect = "auto"
@@ -343,16 +320,14 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
 
     positional: Literal["drop", "keep"] = "drop"
     """Python positional arguments of a call to an unbound tool: dropped, or kept as ``arg0``,
-    ``arg1``... With ``tools`` they go onto the tool's parameters in order, and a call with more
-    than the tool takes goes to ``invalid_tool_calls`` with the reason."""
+    ``arg1``...; with ``tools``, they go onto the tool's parameters in order."""
 
     record_invalid: bool = True
     """Add an ``InvalidToolCall`` for call-like text that does not decode."""
 
     tools: Sequence[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): the
-    arguments are typed by their schemas, and a call to another tool becomes an
-    ``InvalidToolCall`` with the reason."""
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): arguments
+    are typed by their schemas; a call to another tool becomes an ``InvalidToolCall``."""
 
     allow_unknown_tools: bool = False
     """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
@@ -374,14 +349,6 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     `TemplateOpensReasoning`."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    @property
-    def InputType(self) -> Any:
-        return BaseMessage | str
-
-    @property
-    def OutputType(self) -> Any:
-        return BaseMessage
 
     def invoke(
         self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
@@ -408,20 +375,20 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         if isinstance(message, str):
             message = AIMessage(content=message)
         if not isinstance(message, AIMessage) or message.tool_calls:
-            return message, ParseEvent(name, FORMAT, "success")
+            return message, ParseEvent(name, FUNCTION_CALLS, "success")
         text = content_text(message.content)
         try:
             decoded = _decode(self, text)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             reason = failure_message(err)
-            event = ParseEvent(name, FORMAT, "failed", None, reason)
+            event = ParseEvent(name, FUNCTION_CALLS, "failed", None, reason)
             if not self.record_invalid:
                 return message, event
             return _rebuilt(message, message.content, (), [InvalidCall(None, text, reason)]), event
-        policy, names = _policy(self.tools, self.allow_unknown_tools)
+        policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
         refuse_cut = self.on_truncation == "raise" and stop_reason_cut(message) is not None
         found = message_calls(text, decoded, policy, names, refuse_cut=refuse_cut)
-        event = ParseEvent(name, FORMAT, found.outcome, found.report)
+        event = ParseEvent(name, FUNCTION_CALLS, found.outcome, found.report)
         if found.content is None:
             return message, event
         content = with_text(message.content, found.content)
