@@ -106,9 +106,8 @@ def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
 
 
 def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -> DecodedCalls:
-    """``decode_calls`` with ``reader``'s options at the exception boundary (``CallDecodeError``,
-    or ``EngineBugError`` for a bug). Bound tools say what positional arguments mean: the call
-    policy places them on the tool's parameters whatever ``positional`` says."""
+    """``decode_calls`` with ``reader``'s options at the exception boundary. With bound tools the
+    call policy places positional arguments on their parameters, whatever ``positional`` says."""
     with engine_call(reader.get_name(), "reading function calls"):
         return decode_calls(
             text,
@@ -200,8 +199,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return await self.aparse_result([Generation(text=text)])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
-        those written in its text. ``partial=True`` returns ``None`` instead of failing."""
+        """The calls in ``result[0]`` (its native ``tool_calls`` first); ``None`` if ``partial``."""
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
@@ -216,9 +214,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         ``OutputParserException`` on failure whatever ``on_error`` says."""
         final = self._parse_final(generation_of(text))
         publish(final.event, self.stats)
-        if final.error is not None:
-            raise final.error
-        return final.value, final.report or ParseReport()
+        return final.unwrap(), final.report or ParseReport()
 
     def _parse_partial(self, generation: Generation) -> Any:
         calls = _native_calls(generation)
@@ -245,8 +241,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
             policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
             decoded = accepted_calls(decoded, policy, names, allow_empty=self.allow_empty)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
-            # The reader only knows it found no call; say why when it cannot see it (an empty
-            # answer, a refusal, reasoning only), as the JSON parsers do.
+            # Say why no call was found when the reader cannot see it (empty, refusal, reasoning)
             message = with_no_value_reason(failure_message(err), text, "a function call")
             return self._failed(message, output_parser_error(message, text))
         event = ParseEvent(name, FUNCTION_CALLS, call_outcome(decoded), decoded.report)
@@ -279,21 +274,19 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return FinalParse(message if fallback else None, None, event, error)
 
     def _unwrap(self, final: FinalParse[Any]) -> Any:
-        if final.error is not None and self.on_error == "raise":
-            raise final.error
-        return final.value
+        return final.value if self.on_error == "fallback" else final.unwrap()
 
 
 def _rebuilt(
     message: AIMessage,
-    content: str | list[str | dict[Any, Any]],
-    calls: Sequence[ParsedCall] = (),
-    invalid: Sequence[InvalidCall] = (),
+    text: str | None,
+    calls: Sequence[ParsedCall],
+    invalid: Sequence[InvalidCall],
 ) -> AIMessage:
-    """A new ``AIMessage`` (never a chunk) with the original's metadata and invalid calls, with
-    ``content``, ``calls`` and ``invalid`` (an invalid call without an id gets a fresh one)."""
+    """A new ``AIMessage`` (never a chunk) with the original's metadata and invalid calls, its
+    text replaced by ``text`` (``None``: kept), ``calls`` and ``invalid`` added."""
     return AIMessage(
-        content=content,
+        content=message.content if text is None else with_text(message.content, text),
         tool_calls=[_tool_call(c) for c in calls],
         invalid_tool_calls=[*message.invalid_tool_calls, *map(_invalid_tool_call, invalid)],
         additional_kwargs=dict(message.additional_kwargs),
@@ -384,15 +377,14 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
             event = ParseEvent(name, FUNCTION_CALLS, "failed", None, reason)
             if not self.record_invalid:
                 return message, event
-            return _rebuilt(message, message.content, (), [InvalidCall(None, text, reason)]), event
+            return _rebuilt(message, None, (), [InvalidCall(None, text, reason)]), event
         policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
         refuse_cut = self.on_truncation == "raise" and stop_reason_cut(message) is not None
         found = message_calls(text, decoded, policy, names, refuse_cut=refuse_cut)
         event = ParseEvent(name, FUNCTION_CALLS, found.outcome, found.report)
         if found.content is None:
             return message, event
-        content = with_text(message.content, found.content)
-        return _rebuilt(message, content, found.calls, found.invalid), event
+        return _rebuilt(message, found.content, found.calls, found.invalid), event
 
     def _adapt_and_publish(self, message: BaseMessage | str) -> BaseMessage:
         adapted, event = self.adapt(message)
