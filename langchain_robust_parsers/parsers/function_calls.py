@@ -20,12 +20,14 @@ from langchain_robust_parsers.engine.calls.call_instructions import call_instruc
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.call_results import (
     LIMIT_REASON as LIMIT_REASON,  # read from here by the chat model
+    MessageCalls,
     accepted_calls,
     bound_policy,
     call_outcome,
     failure_message,
     message_calls,
     new_call_id,
+    undecoded_message,
 )
 from langchain_robust_parsers.engine.calls.dialect_names import Dialect
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
@@ -103,6 +105,13 @@ def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
     if not isinstance(message, AIMessage) or not message.tool_calls:
         return None
     return [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
+
+
+def _policy(
+    reader: FunctionCallOutputParser | TextToolCallAdapter,
+) -> tuple[CallPolicy, frozenset[str]]:
+    """The call policy of ``reader``'s bound tools, and their names."""
+    return bound_policy(bound_schemas(reader.tools), reader.allow_unknown_tools)
 
 
 def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -> DecodedCalls:
@@ -238,8 +247,7 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         text = generation.text
         try:
             decoded = _decode(self, text)
-            policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
-            decoded = accepted_calls(decoded, policy, names, allow_empty=self.allow_empty)
+            decoded = accepted_calls(decoded, *_policy(self), allow_empty=self.allow_empty)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
             # Say why no call was found when the reader cannot see it (empty, refusal, reasoning)
             message = with_no_value_reason(failure_message(err), text, "a function call")
@@ -277,18 +285,14 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return final.value if self.on_error == "fallback" else final.unwrap()
 
 
-def _rebuilt(
-    message: AIMessage,
-    text: str | None,
-    calls: Sequence[ParsedCall],
-    invalid: Sequence[InvalidCall],
-) -> AIMessage:
-    """A new ``AIMessage`` (never a chunk) with the original's metadata and invalid calls, its
-    text replaced by ``text`` (``None``: kept), ``calls`` and ``invalid`` added."""
+def _rebuilt(message: AIMessage, found: MessageCalls) -> AIMessage:
+    """A new ``AIMessage`` (never a chunk) with the original's metadata and invalid calls, the
+    text ``found`` left (``None``: the content as it was), and the calls found."""
+    text = found.content
     return AIMessage(
         content=message.content if text is None else with_text(message.content, text),
-        tool_calls=[_tool_call(c) for c in calls],
-        invalid_tool_calls=[*message.invalid_tool_calls, *map(_invalid_tool_call, invalid)],
+        tool_calls=[_tool_call(c) for c in found.calls],
+        invalid_tool_calls=[*message.invalid_tool_calls, *map(_invalid_tool_call, found.invalid)],
         additional_kwargs=dict(message.additional_kwargs),
         response_metadata=dict(message.response_metadata),
         usage_metadata=message.usage_metadata,
@@ -373,18 +377,14 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
         try:
             decoded = _decode(self, text)
         except EngineError as err:  # CallDecodeError, or a bug logged once by the boundary
-            reason = failure_message(err)
-            event = ParseEvent(name, FUNCTION_CALLS, "failed", None, reason)
-            if not self.record_invalid:
-                return message, event
-            return _rebuilt(message, None, (), [InvalidCall(None, text, reason)]), event
-        policy, names = bound_policy(bound_schemas(self.tools), self.allow_unknown_tools)
-        refuse_cut = self.on_truncation == "raise" and stop_reason_cut(message) is not None
-        found = message_calls(text, decoded, policy, names, refuse_cut=refuse_cut)
-        event = ParseEvent(name, FUNCTION_CALLS, found.outcome, found.report)
-        if found.content is None:
+            found = undecoded_message(text, err, record=self.record_invalid)
+        else:
+            refuse_cut = self.on_truncation == "raise" and stop_reason_cut(message) is not None
+            found = message_calls(text, decoded, lambda: _policy(self), refuse_cut=refuse_cut)
+        event = ParseEvent(name, FUNCTION_CALLS, found.outcome, found.report, found.error)
+        if found.content is None and not found.invalid:
             return message, event
-        return _rebuilt(message, found.content, found.calls, found.invalid), event
+        return _rebuilt(message, found), event
 
     def _adapt_and_publish(self, message: BaseMessage | str) -> BaseMessage:
         adapted, event = self.adapt(message)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall, call_text
@@ -36,6 +36,7 @@ __all__ = [
     "failure_message",
     "message_calls",
     "new_call_id",
+    "undecoded_message",
 ]
 
 CALL_ID_PREFIX = "call_"
@@ -104,34 +105,36 @@ def accepted_calls(
 @dataclass(frozen=True)
 class MessageCalls:
     """What the text of a message gives a tool loop. ``content``: the text left for the message
-    once the calls are out (``None``: the message stays as it is, it holds no call); ``calls``:
-    those that may run; ``invalid``: those that must not, with the reason; ``report`` and
-    ``outcome``: what is counted."""
+    once the calls are out (``None``: its content as it was); ``calls``: those that may run;
+    ``invalid``: those that must not, with the reason; ``report``, ``outcome`` and ``error``
+    (why call-like text did not decode): what is counted. With neither ``content`` nor
+    ``invalid``, the message stays as it is."""
 
     content: str | None
     calls: tuple[ParsedCall, ...] = ()
     invalid: tuple[InvalidCall, ...] = ()
     report: ParseReport | None = None
     outcome: Outcome = "success"
+    error: str | None = None
 
 
 def message_calls(
     text: str,
     decoded: DecodedCalls,
-    policy: CallPolicy,
-    tool_names: Set[str],
+    bound: Callable[[], tuple[CallPolicy, Set[str]]],
     *,
     refuse_cut: bool,
 ) -> MessageCalls:
-    """The calls ``decoded`` found in a message's ``text``, vetted by ``policy`` against the
-    bound ``tool_names``. ``refuse_cut``: the provider says the token limit stopped the model,
-    and no call of such an answer may run: they go to ``invalid`` with `LIMIT_REASON` (keeping
-    their ids), unless each stood in a block of its own that closed before the cut
-    (`whole_before_cut`)."""
+    """The calls ``decoded`` found in a message's ``text``, vetted by the policy and the bound
+    tool names ``bound()`` gives (called only when there are calls: binding tools costs).
+    ``refuse_cut``: the provider says the token limit stopped the model, and no call of such
+    an answer may run: they go to ``invalid`` with `LIMIT_REASON` (keeping their ids), unless
+    each stood in a block of its own that closed before the cut (`whole_before_cut`)."""
     if content_without_calls(decoded, text):  # harmony's final text; a marker cut at the end
         return MessageCalls(answer_content(text, decoded))
     if not decoded.calls:
         return MessageCalls(None)
+    policy, tool_names = bound()
     vetted = policy.vet(decoded, tool_names)
     calls, invalid = vetted.calls, vetted.invalid
     if calls and refuse_cut and not whole_before_cut(decoded.report):
@@ -139,3 +142,12 @@ def message_calls(
         calls, invalid = (), (*invalid, *cut)
     outcome = call_outcome(dataclasses.replace(decoded, report=vetted.report))
     return MessageCalls(answer_content(text, decoded), calls, invalid, vetted.report, outcome)
+
+
+def undecoded_message(text: str, err: EngineError, *, record: bool) -> MessageCalls:
+    """A message whose call-like ``text`` did not decode (``err``): its content as it was and,
+    with ``record``, one invalid call holding the text and the error, as LangChain records a
+    malformed native call; counted ``failed``."""
+    reason = failure_message(err)
+    invalid = (InvalidCall(None, text, reason),) if record else ()
+    return MessageCalls(None, (), invalid, None, "failed", reason)
