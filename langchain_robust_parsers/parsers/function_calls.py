@@ -20,6 +20,7 @@ from langchain_robust_parsers.engine.calls.call_instructions import call_instruc
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.call_results import (
     LIMIT_REASON as LIMIT_REASON,  # read from here by the chat model
+    BoundPolicy,
     MessageCalls,
     accepted_calls,
     bound_policy,
@@ -75,21 +76,18 @@ BfclCall = dict[str, dict[str, Any]]
 
 
 def bound_schemas(tools: Sequence[Any] | None) -> dict[str, dict[str, Any]] | None:
-    """The parameter schemas of bound tools (dicts, Pydantic models, functions,
-    ``BaseTool``s), by name; ``None`` when no tools are given."""
+    """The parameter schemas of bound tools (what ``bind_tools`` takes), by name, or ``None``."""
     if tools is None:
         return None
     return tool_schemas(convert_to_openai_tool(t) for t in tools)
 
 
-def _tool_call(call: ParsedCall) -> ToolCall:
-    return tool_call(name=call.name, args=call.args, id=call.id or new_call_id())
+def _tool_call(c: ParsedCall) -> ToolCall:
+    return tool_call(name=c.name, args=c.args, id=c.id or new_call_id())
 
 
-def _invalid_tool_call(call: InvalidCall) -> InvalidToolCall:
-    return invalid_tool_call(
-        name=call.name, args=call.args, id=call.id or new_call_id(), error=call.error
-    )
+def _invalid_tool_call(c: InvalidCall) -> InvalidToolCall:
+    return invalid_tool_call(name=c.name, args=c.args, id=c.id or new_call_id(), error=c.error)
 
 
 def _shaped(output: str, calls: Sequence[ParsedCall]) -> list[Any]:
@@ -107,9 +105,7 @@ def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
     return [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
 
 
-def _policy(
-    reader: FunctionCallOutputParser | TextToolCallAdapter,
-) -> tuple[CallPolicy, frozenset[str]]:
+def _policy(reader: FunctionCallOutputParser | TextToolCallAdapter) -> BoundPolicy:
     """The call policy of ``reader``'s bound tools, and their names."""
     return bound_policy(bound_schemas(reader.tools), reader.allow_unknown_tools)
 

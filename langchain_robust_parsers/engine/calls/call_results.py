@@ -29,6 +29,7 @@ from langchain_robust_parsers.engine.stats import Outcome
 __all__ = [
     "LIMIT_REASON",
     "NO_CALL_REASON",
+    "BoundPolicy",
     "MessageCalls",
     "accepted_calls",
     "bound_policy",
@@ -54,9 +55,11 @@ def new_call_id() -> str:
     return CALL_ID_PREFIX + uuid.uuid4().hex[:CALL_ID_HEX_CHARS]
 
 
-def bound_policy(
-    schemas: ToolSchemas | None, allow_unknown: bool
-) -> tuple[CallPolicy, frozenset[str]]:
+BoundPolicy = tuple[CallPolicy, frozenset[str]]
+"""A reader's call policy and the names of its bound tools (none: any call runs)."""
+
+
+def bound_policy(schemas: ToolSchemas | None, allow_unknown: bool) -> BoundPolicy:
     """The policy of a reader with the bound tools' ``schemas`` (``None``: no tools bound, any
     call runs), and the bound names; ``allow_unknown``: calls to other tools run too."""
     if schemas is None:
@@ -121,7 +124,7 @@ class MessageCalls:
 def message_calls(
     text: str,
     decoded: DecodedCalls,
-    bound: Callable[[], tuple[CallPolicy, Set[str]]],
+    bound: Callable[[], BoundPolicy],
     *,
     refuse_cut: bool,
 ) -> MessageCalls:
