@@ -204,7 +204,8 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
         return await self.aparse_result([Generation(text=text)])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The calls in ``result[0]`` (its native ``tool_calls`` first); ``None`` if ``partial``."""
+        """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
+        those written in its text. ``partial=True`` returns ``None`` instead of failing."""
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
