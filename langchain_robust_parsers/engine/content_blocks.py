@@ -1,4 +1,5 @@
-"""The text of a message's content, read the same way by every parser.
+"""The text of a message's content, read the same way by every parser, and replaced keeping
+the blocks that are not text.
 
 ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so parsers read
 ``message.content`` directly: a string, or a list of content blocks whose text blocks are joined.
@@ -25,3 +26,21 @@ def content_text(content: str | list[str | dict[Any, Any]], *, refusals: bool = 
                 if isinstance(value, str):
                     parts.append(value)
     return "".join(parts)
+
+
+def with_text(
+    content: str | list[str | dict[Any, Any]], text: str
+) -> str | list[str | dict[Any, Any]]:
+    """``content`` with its text replaced by ``text``: a string stays a string; a list of
+    blocks keeps its non-text blocks (reasoning, images...) and ends with ``text`` as a text
+    block (none when ``text`` is empty), or becomes ``text`` when it had only text."""
+    if isinstance(content, str):
+        return text
+    others: list[str | dict[Any, Any]] = [
+        b for b in content if isinstance(b, dict) and b.get("type") != "text"
+    ]
+    if not others:
+        return text
+    if text:
+        others.append({"type": "text", "text": text})
+    return others

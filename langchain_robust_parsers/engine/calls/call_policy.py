@@ -16,6 +16,7 @@ import dataclasses
 import json
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_robust_parsers.engine.calls.parsed_call import DecodedCalls, ParsedCall
 from langchain_robust_parsers.engine.calls.python_calls import Positional
@@ -27,7 +28,7 @@ from langchain_robust_parsers.engine.calls.schema_types import (
 from langchain_robust_parsers.engine.calls.tool_args import RENAME_REPAIR, tool_name_matcher
 from langchain_robust_parsers.engine.report import ParseReport, Repair
 
-__all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls"]
+__all__ = ["CUT_OFF_REASON", "CallPolicy", "InvalidCall", "VettedCalls", "call_text"]
 
 CUT_OFF_REASON = "A tool call was cut off before its end; it was not run."
 MALFORMED_REASON = "A tool call block was malformed; it was not run."
@@ -41,11 +42,13 @@ UNKNOWN_TOOL_REASON = "Unknown tool {name!r}: it is not among the bound tools ({
 @dataclass(frozen=True)
 class InvalidCall:
     """A call that must not run: its name when known, the call as text (``name({..})``, or
-    `CUT_OFF_ARGS` / `MALFORMED_ARGS` when it was not read), and why."""
+    `CUT_OFF_ARGS` / `MALFORMED_ARGS` when it was not read), why, and the id the call had
+    (``None`` when it has none yet)."""
 
     name: str | None
     args: str
     error: str
+    id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,11 +131,8 @@ class CallPolicy:
             if self.allow_unknown or not tool_names or call.name in tool_names:
                 keep.append(call)
                 continue
-            # The call as text, `name({..})`: not a bare JSON object, so LangChain's chunk
-            # merging keeps it invalid when it streams.
-            args = f"{call.name}({json.dumps(call.args, ensure_ascii=False, default=str)})"
             reason = UNKNOWN_TOOL_REASON.format(name=call.name, names=names)
-            invalid.append(InvalidCall(call.name, args, reason))
+            invalid.append(InvalidCall(call.name, call_text(call.name, call.args), reason))
         report = decoded.report
         if "truncated_call_dropped" in report.repair_names:
             invalid.append(InvalidCall(None, CUT_OFF_ARGS, CUT_OFF_REASON))
@@ -144,6 +144,12 @@ class CallPolicy:
                 report.source, report.start, report.end, report.repairs + extra, report.truncated
             )
         return VettedCalls(tuple(keep), tuple(invalid), report)
+
+
+def call_text(name: str, args: dict[str, Any]) -> str:
+    """A call that must not run, as the args text of its invalid call: ``name({..})``. Not a
+    bare JSON object, so that LangChain's chunk merging keeps it invalid when it streams."""
+    return f"{name}({json.dumps(args, ensure_ascii=False, default=str)})"
 
 
 def _python_text(call: ParsedCall) -> str:
