@@ -1,11 +1,8 @@
 """``ActionOutputParser``: a web agent's actions from JSON or UI-TARS answers, typed and validated.
 
-The web-agent response processing: detect the response format, read the actions (the JSON engine
-for JSON, with every repair and truncation kept to the complete actions; the UI-TARS reader for
-``Thought: ... Action: click(start_box='(100,200)')``), validate each into a typed
-`Action` and fall back to a
-`NullAction` with the reason when
-something cannot be executed. Outcomes are counted per detected format in a `ParseStats`.
+The reading (format detection, the JSON and UI-TARS readers, validation into typed `Action`
+models, outcomes) is `engine.agents.action_reading`; this class holds the options and turns its
+results into LangChain's contract. The Agent actions page documents every option.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from langchain_robust_parsers.engine.agents.action_instructions import (
     UI_TARS_INSTRUCTIONS,
     coordinate_note,
 )
-from langchain_robust_parsers.engine.agents.action_json import ResponseFormat, detect_format
+from langchain_robust_parsers.engine.agents.action_json import detect_format
 from langchain_robust_parsers.engine.agents.action_reading import (
     MAX_REASONING_CHARS,
     ActionFailure,
@@ -31,8 +28,9 @@ from langchain_robust_parsers.engine.agents.action_reading import (
     ActionParserFormat,
     ActionReadOptions,
     read_actions,
+    shown_actions,
 )
-from langchain_robust_parsers.engine.agents.actions import Action, BaseAction, NullAction
+from langchain_robust_parsers.engine.agents.actions import Action, BaseAction
 from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
@@ -50,32 +48,16 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = ["MAX_REASONING_CHARS", "ActionOutputParser", "ActionParse", "ActionParserFormat"]
 
-
-class _Failure(Exception):
-    """A failure this parser decided on, with its event (raised to the parse methods, which
-    publish the event and raise ``OutputParserException``)."""
-
-    def __init__(self, message: str, event: ParseEvent) -> None:
-        super().__init__(message)
-        self.message = message
-        self.event = event
-
-
-def _generation_text(generation: Generation) -> str:
-    """The text of a generation; for a chat message its content's text blocks (read directly:
-    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x)."""
-    if isinstance(generation, ChatGeneration):
-        return content_text(generation.message.content)
-    return generation.text
-
-
-def _typed(actions: list[BaseAction]) -> list[Action]:
-    """The validated models as the union they are members of (each is one of its classes)."""
-    return cast("list[Action]", actions)
+Read = ActionParse | ActionFailure
+"""What one reading of an answer gives: the actions in detail, or why it gives none."""
 
 
 class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
@@ -103,7 +85,9 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
     missing required parameters give a `NullAction` with the reason. An answer with no
     actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
-    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here.
+    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here. Reasoning
+    (``<think>`` blocks, or text before a lone ``</think>``: ``template_opens_reasoning``) is
+    never read as an action.
 
     With ``stats``, each final parse is counted under its detected format (``json``,
     ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
@@ -128,40 +112,38 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     pixels (UI-TARS-1.5, Qwen2.5-VL); overrides ``coordinate_scale``."""
 
     elements: dict[str, Any] | None = None
-    """The ids of the page's known elements (mapped to anything, say the element's data); an
-    action on another id gets a warning or is dropped. ``None``: ids are not checked."""
+    """The ids of the page's known elements (mapped to anything); an action on another id gets
+    a warning or is dropped. ``None``: ids are not checked."""
 
     drop_unknown_elements: bool = False
     """Drop actions on elements not in ``elements`` instead of warning."""
 
     on_error: OnError = "fallback"
     """``"fallback"``: ``[NullAction(reason=...)]`` for an answer with no actions and a
-    `NullAction` for an unknown action type; ``"raise"`` raises
-    ``OutputParserException`` for both."""
+    `NullAction` for an unknown action type; ``"raise"`` raises ``OutputParserException``."""
 
     multiple: Multiple = "last"
-    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
-    UI-TARS's own reader does: the model's final word on this step), ``all`` reads every
-    section in order."""
+    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (the
+    model's final word on this step), ``all`` reads every section in order."""
 
     allow_private_urls: bool = False
-    """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
-    shared and other non-public hosts (``localhost``, ``10.0.0.5``, ``169.254.169.254``...). By
-    default such an action becomes a `NullAction` with the reason: a model told by a
-    page to open one would otherwise make the agent a proxy into its own network."""
+    """Let URLs reach loopback, link-local, private and other non-public hosts; by default such
+    an action becomes a `NullAction` with the reason (see the Agent actions page)."""
 
     allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
     """The URL schemes actions may use (lower case); others give a `NullAction`."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (the last action cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` keeps the complete actions (as documented
-    above), ``"raise"`` raises ``TruncatedOutputError``."""
+    ``finish_reason="length"``): ``"complete"`` keeps the complete actions, ``"raise"`` raises
+    ``TruncatedOutputError``."""
+
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
     """Outcome counters keyed by detected format, updated on every final parse; shareable."""
-
-    # ---------------------------------------------------------------- LangChain interface
 
     @property
     def _type(self) -> str:
@@ -195,88 +177,83 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> list[Action]:
         """The actions in ``result[0]``. ``partial=True`` (a stream prefix) returns the complete
         actions so far, or ``None`` when there are none yet; it never raises or counts."""
-        generation = result[0]
-        check_refusal(generation)
-        text = _generation_text(generation)
+        text = _generation_text(result[0])
         if partial:
-            return self._partial(text)  # type: ignore[return-value]  # None: nothing yet
-        parsed = self._publish_sync(text)
-        _check_truncation(self, generation, text, parsed)
-        return _typed(parsed.actions)
+            return shown_actions(self._read(text))  # type: ignore[return-value]  # None: nothing yet
+        read = self._read(text)
+        publish(self._event(read), self.stats)
+        return self._actions(result[0], text, read)
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> list[Action]:
         """Async `parse_result`: reads in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        text = _generation_text(generation)
+        text = _generation_text(result[0])
+        read = await run_in_executor(None, self._read, text)
         if partial:
-            partial_actions = await run_in_executor(None, self._partial, text)
-            return partial_actions  # type: ignore[return-value]  # None: nothing yet
-        try:
-            parsed = await run_in_executor(None, self._parse_final, text)
-        except _Failure as failure:
-            await apublish(failure.event, self.stats)
-            raise output_parser_error(failure.message, text) from None
-        await apublish(self._event(parsed), self.stats)
-        _check_truncation(self, generation, text, parsed)
-        return _typed(parsed.actions)
+            return shown_actions(read)  # type: ignore[return-value]  # None: nothing yet
+        await apublish(self._event(read), self.stats)
+        return self._actions(result[0], text, read)
 
     def parse_with_details(self, text: str) -> ActionParse:
         """`parse` with the detected format, the outcome, the report and the reasoning;
         counted and dispatched like `parse`."""
-        return self._publish_sync(text)
-
-    # ---------------------------------------------------------------- work
+        read = self._read(text)
+        publish(self._event(read), self.stats)
+        return _parsed(read, text)
 
     def _space(self) -> CoordinateSpace:
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
 
-    def _publish_sync(self, text: str) -> ActionParse:
-        try:
-            parsed = self._parse_final(text)
-        except _Failure as failure:
-            publish(failure.event, self.stats)
-            raise output_parser_error(failure.message, text) from None
-        publish(self._event(parsed), self.stats)
-        return parsed
-
-    def _event(self, parsed: ActionParse) -> ParseEvent:
-        note = "; ".join(parsed.notes) or None
-        return ParseEvent(self.get_name(), parsed.format, parsed.outcome, parsed.report, note)
-
-    def _partial(self, text: str) -> list[BaseAction] | None:
-        try:
-            parsed = self._parse_final(text)
-        except _Failure:  # a prefix that does not parse yet has nothing to show
-            return None
-        if parsed.outcome == "fallback" and not any(
-            not isinstance(a, NullAction) for a in parsed.actions
-        ):
-            return None
-        return parsed.actions
-
-    def _parse_final(self, text: str) -> ActionParse:
-        """Parse completely, without side effects; raises `_Failure`."""
-        if not isinstance(text, str):
-            text = str(text)
-        detected: ResponseFormat | None = None
+    def _read(self, text: str) -> Read:
+        """The whole reading of ``text``, without side effects; an engine failure (a bug is
+        logged once by the boundary) becomes an `ActionFailure`."""
+        text = text if isinstance(text, str) else str(text)
+        opens, detected = self.template_opens_reasoning, None
         try:
             with engine_call(self.get_name(), "reading actions"):
-                detected = detect_format(text) if self.format == "auto" else None
-                result = read_actions(text, _read_options(self), detected)
-        except EngineError as exc:  # a bug, logged once by the boundary, or an engine failure
-            key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
+                detected = detect_format(text, opens) if self.format == "auto" else None
+                return read_actions(text, _read_options(self), detected)
+        except EngineError as exc:
             shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
-            message = f"Failed to parse actions: unexpected error {shown}"
-            raise _Failure(message, self._failed(key, message)) from exc
-        if isinstance(result, ActionFailure):
-            raise _Failure(result.message, self._failed(result.format, result.message))
-        return result
+            key = detected or ("ui_tars" if self.format == "ui_tars" else "json")
+            return ActionFailure(key, f"Failed to parse actions: unexpected error {shown}")
 
-    def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
-        return ParseEvent(self.get_name(), key, "failed", None, message)
+    def _event(self, read: Read) -> ParseEvent:
+        if isinstance(read, ActionFailure):
+            return ParseEvent(self.get_name(), read.format, "failed", None, read.message)
+        note = "; ".join(read.notes) or None
+        return ParseEvent(self.get_name(), read.format, read.outcome, read.report, note)
+
+    def _actions(self, generation: Generation, text: str, read: Read) -> list[Action]:
+        """The final actions of ``read``, raising its failure or a cut-off answer (under
+        ``on_truncation="raise"``)."""
+        parsed = _parsed(read, text)
+        cut = parsed.report is not None and bool(parsed.report.truncated)
+        raise_if_truncated(self.get_name(), self.on_truncation, generation, text, text_cut=cut)
+        return _typed(parsed.actions)
+
+
+def _generation_text(generation: Generation) -> str:
+    """The text of a generation (a refusal raises); for a chat message its content's text
+    blocks (read directly: ``message.text`` is a method in langchain-core 0.3, a property in
+    1.x)."""
+    check_refusal(generation)
+    if isinstance(generation, ChatGeneration):
+        return content_text(generation.message.content)
+    return generation.text
+
+
+def _parsed(read: Read, text: str) -> ActionParse:
+    """``read``'s actions in detail, or its failure raised as ``OutputParserException``."""
+    if isinstance(read, ActionFailure):
+        raise output_parser_error(read.message, text)
+    return read
+
+
+def _typed(actions: list[BaseAction]) -> list[Action]:
+    """The validated models as the union they are members of (each is one of its classes)."""
+    return cast("list[Action]", actions)
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
@@ -290,12 +267,5 @@ def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
         elements=parser.elements,
         drop_unknown_elements=parser.drop_unknown_elements,
         raise_on_error=parser.on_error == "raise",
+        template_opens=parser.template_opens_reasoning,
     )
-
-
-def _check_truncation(
-    parser: ActionOutputParser, generation: Generation, text: str, parsed: ActionParse
-) -> None:
-    """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-    cut = parsed.report is not None and bool(parsed.report.truncated)
-    raise_if_truncated(parser.get_name(), parser.on_truncation, generation, text, text_cut=cut)

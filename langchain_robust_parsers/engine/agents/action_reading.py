@@ -45,6 +45,7 @@ __all__ = [
     "ActionParserFormat",
     "ActionReadOptions",
     "read_actions",
+    "shown_actions",
 ]
 
 ActionParserFormat = Literal["auto", "json", "ui_tars"]
@@ -100,6 +101,7 @@ class ActionReadOptions:
     elements: Mapping[str, Any] | None = None
     drop_unknown_elements: bool = False
     raise_on_error: bool = False  # no actions, or an unknown action type, is a failure
+    template_opens: bool | None = None  # reasoning.headless_end's: text before a lone closer
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,16 @@ def read_actions(
         outcome: Outcome = "recovered" if recovered else "success"
         return ActionParse([], key, outcome, read.report, read.reasoning)
     return _validate(text, key, read, recovered, options)
+
+
+def shown_actions(read: ActionParse | ActionFailure) -> list[BaseAction] | None:
+    """What a stream prefix shows of ``read``: its actions, or ``None`` while it has no real
+    one yet (it fails, or only a `NullAction` stands for what is still to come)."""
+    if isinstance(read, ActionFailure):
+        return None
+    if read.outcome == "fallback" and all(isinstance(a, NullAction) for a in read.actions):
+        return None
+    return read.actions
 
 
 def _key(
@@ -241,7 +253,7 @@ def _read_json(text: str, options: ActionReadOptions) -> _Read | None:
     candidate as a read without items, or ``None`` when the text holds no JSON."""
     first: ParseReport | None = None
     try:
-        for value, report in iter_candidates(text):
+        for value, report in iter_candidates(text, template_opens=options.template_opens):
             calls = function_calls(value)
             if calls is not None:
                 return _read_function_calls(calls, report, options.space)
@@ -279,7 +291,9 @@ def _read_function_calls(
 def _read_ui_tars(text: str, options: ActionReadOptions) -> _Read | None:
     """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but no
     calls (its reasoning is kept), ``None`` when it has neither."""
-    response = parse_ui_tars(text, options.space, multiple=options.multiple)
+    response = parse_ui_tars(
+        text, options.space, multiple=options.multiple, template_opens=options.template_opens
+    )
     headers = (response.thought, response.reflection, response.action_summary)
     marked = response.has_action_marker or any(headers)
     if not response.items and not response.truncated and not marked:
