@@ -4,41 +4,20 @@ One parser reads both ReAct layouts and their usual deviations (see
 `langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
 list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
 It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
-langchain-classic, with the same error contract for agent executors.
-
-Streaming has two modes:
-
-- ``stream_text=False`` (default): the stream holds exactly one item, the ``AgentAction`` or
-  ``AgentFinish`` that `ReActOutputParser.parse` gives for the whole text (or the
-  ``OutputParserException`` it raises). langchain-classic's ``AgentExecutor`` adds up streamed
-  chunks, so it needs this.
-- ``stream_text=True``: the stream also holds ``str`` deltas: the thought text (markers
-  removed; left out with ``stream_thoughts=False``) while the turn is undecided, then the
-  final answer as it is generated, decoded, never splitting an escape. A tool action comes as
-  an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
-  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and `ANSWER_STREAMED_KEY`
-  (``True`` when every character of the output was already yielded as deltas, so a runner must
-  not show it again). Text that never becomes a step is yielded as thought text, then the
-  stream ends as `ReActOutputParser.parse` does: the ``OutputParserException`` it raises
-  (``send_to_llm=True``, so ``AgentExecutor(handle_parsing_errors=True)`` sends it back to the
-  model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
-  both a step and a final answer is not an error here: the first step decides.
-
-The deltas are ``str`` subclasses that say what they hold: `ThoughtDelta` for thought
-text, `AnswerDelta` for the final answer (both `TextDelta`, which adds up to the
-step that follows it).
+langchain-classic, with the same error contract for agent executors. Reading, deciding and
+streaming a turn are `engine.agents.react_verdict`; the ReAct page documents the stream
+contract (``stream_text``, the typed deltas `ThoughtDelta` and `AnswerDelta`, and
+`ANSWER_STREAMED_KEY`).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal
 
 from langchain_core.agents import AgentAction, AgentFinish
-from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
@@ -46,27 +25,22 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.agents.react import (
-    Delta,
-    ReActScan,
-    ReActScanner,
-    ReActStep,
-    scan_react,
-)
+from langchain_robust_parsers.engine.agents.react import scan_react
 from langchain_robust_parsers.engine.agents.react_instructions import (
     BOTH_ANSWER_AND_ACTION,
-    BOTH_MESSAGE,
     MISSING_ACTION,
     MISSING_ACTION_INPUT,
     REACT_JSON_FORMAT_INSTRUCTIONS,
     REACT_TEXT_FORMAT_INSTRUCTIONS,
 )
-from langchain_robust_parsers.engine.agents.react_turns import (
-    action_log,
-    decide_turn,
-    step_outcome,
-    tool_input,
-    turn_actions,
+from langchain_robust_parsers.engine.agents.react_verdict import (
+    ANSWER_STREAMED_KEY,
+    StepValue,
+    StreamOptions,
+    TurnStream,
+    Verdict,
+    decide,
+    partial_value,
 )
 from langchain_robust_parsers.engine.agents.text_delta import (
     UNTYPED,
@@ -75,8 +49,8 @@ from langchain_robust_parsers.engine.agents.text_delta import (
     TextDelta,
     ThoughtDelta,
 )
-from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
-from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.engine.report import merge_truncation
+from langchain_robust_parsers.engine.stats import REACT, ParseStats
 from langchain_robust_parsers.parsers.boundary import output_parser_error
 from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
@@ -116,24 +90,11 @@ __all__ = [
     "classic_agent_output_parser",
 ]
 
-logger = logging.getLogger("langchain_robust_parsers")
-
 FORMAT = REACT
 """The format name under which `ParseStats` counts ReAct parses."""
 
-ANSWER_STREAMED_KEY = "final_answer_streamed"
-"""The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
-the answer was already yielded as ``str`` deltas; the name streaming ReAct runners use."""
-
 Step = AgentAction | AgentFinish | list[AgentAction]
 """What a parse gives: one action or the finish; with ``multiple=True`` a list of actions."""
-
-
-def _generation_text(generation: Generation) -> str:
-    if isinstance(generation, ChatGeneration):
-        check_refusal(generation)
-        return chunk_text(generation.message)
-    return generation.text
 
 
 class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
@@ -228,17 +189,15 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
-        scan = scan_react(text, self.template_opens_reasoning)
-        value, event, error = _decide(self, scan, text)
-        publish(event, self.stats)
-        return _settled(value, error)
+        verdict = self._decide(text)
+        publish(self._event(verdict), self.stats)
+        return self._settled(verdict, text)
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
-        scan = await run_in_executor(None, scan_react, text, self.template_opens_reasoning)
-        value, event, error = _decide(self, scan, text)
-        await apublish(event, self.stats)
-        return _settled(value, error)
+        verdict = await run_in_executor(None, self._decide, text)
+        await apublish(self._event(verdict), self.stats)
+        return self._settled(verdict, text)
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
@@ -247,8 +206,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         first complete step, or ``None``; it never raises and counts nothing."""
         text = _generation_text(result[0])
         if partial:
-            return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        return _uncut(self, result[0], text, self.parse(text))
+            return self._partial(text)
+        value = self.parse(text)
+        self._raise_if_cut(text, stop_reason_cut(result[0]))
+        return value
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
@@ -256,8 +217,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         """Async `parse_result`."""
         text = _generation_text(result[0])
         if partial:
-            return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        return _uncut(self, result[0], text, await self.aparse(text))
+            return self._partial(text)
+        value = await self.aparse(text)
+        self._raise_if_cut(text, stop_reason_cut(result[0]))
+        return value
 
     def transform(
         self,
@@ -291,16 +254,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        scanner, pending = _stream_start(self)
+        stream = self._stream(typer)
         for chunk in input:
-            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
-            yield from items
-        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
-        yield from items
-        items, event, error = _stream_end(self, scanner)
-        publish(event, self.stats)
-        _raise_stream_error(self, scanner, error, watch)
-        yield from items
+            yield from map(_item, stream.feed(_chunk_text(chunk)))
+        yield from map(_item, stream.close())
+        verdict = stream.verdict()
+        publish(self._event(verdict), self.stats)
+        yield from self._stream_end(stream, verdict, watch)
 
     async def _atransform(
         self,
@@ -308,19 +268,67 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        scanner, pending = _stream_start(self)
+        stream = self._stream(typer)
         async for chunk in input:
-            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
-            for item in items:
-                yield item
-        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
-        for item in items:
-            yield item
-        items, event, error = _stream_end(self, scanner)
-        await apublish(event, self.stats)
-        _raise_stream_error(self, scanner, error, watch)
-        for item in items:
-            yield item
+            for item in stream.feed(_chunk_text(chunk)):
+                yield _item(item)
+        for item in stream.close():
+            yield _item(item)
+        verdict = stream.verdict()
+        await apublish(self._event(verdict), self.stats)
+        for step in self._stream_end(stream, verdict, watch):
+            yield step
+
+    def _decide(self, text: str) -> Verdict:
+        scan = scan_react(text, self.template_opens_reasoning)
+        return decide(scan, text, multiple=self.multiple, fallback=self.on_error == "fallback")
+
+    def _stream(self, typer: DeltaTyper) -> TurnStream:
+        options = StreamOptions(
+            self.stream_text, self.stream_thoughts, self.multiple, self.on_error == "fallback"
+        )
+        return TurnStream(self.template_opens_reasoning, options, typer)
+
+    def _partial(self, text: str) -> Step | None:
+        value = partial_value(text, self.multiple, self.template_opens_reasoning)
+        return None if value is None else _agent(value)
+
+    def _event(self, verdict: Verdict) -> ParseEvent:
+        return ParseEvent(
+            self.get_name(), FORMAT, verdict.outcome, verdict.report, verdict.observation
+        )
+
+    def _settled(self, verdict: Verdict, text: str) -> Step:
+        """The step a final parse decided, or its error raised (for agent executors:
+        ``observation`` to tell the model, ``send_to_llm=True``)."""
+        if verdict.value is None:
+            message = verdict.error or ""
+            observation = verdict.observation
+            raise output_parser_error(message, text, observation=observation, send_to_llm=True)
+        return _agent(verdict.value)
+
+    def _stream_end(
+        self, stream: TurnStream, verdict: Verdict, watch: StopReasonWatch | None
+    ) -> list[Step]:
+        """A stream's last value; raises its error, else a cut-off answer under
+        ``on_truncation="raise"``, before it."""
+        text = stream.scanner.text()
+        if verdict.error is not None:
+            self._settled(verdict, text)
+        self._raise_if_cut(text, watch.reason if watch else None, stream.scanner.steps)
+        return [] if verdict.value is None else [_agent(verdict.value)]
+
+    def _raise_if_cut(self, text: str, stop_reason: str | None, steps: Any = None) -> None:
+        """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
+        the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
+        ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
+        if self.on_truncation != "raise":
+            return
+        if steps is None:
+            steps = scan_react(text, self.template_opens_reasoning).steps
+        truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
+        if truncated is not None:
+            raise truncation_error(self.get_name(), text, truncated, stop_reason)
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
@@ -346,175 +354,28 @@ def _classic_agent_class() -> type[ReActOutputParser]:
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
 
 
-def _event(
-    parser: ReActOutputParser, outcome: Outcome, report: ParseReport | None, error: str | None
-) -> ParseEvent:
-    return ParseEvent(parser.get_name(), FORMAT, outcome, report, error)
+def _generation_text(generation: Generation) -> str:
+    if isinstance(generation, ChatGeneration):
+        check_refusal(generation)
+        return chunk_text(generation.message)
+    return generation.text
 
 
-def _feed(scanner: ReActScanner, chunk: str | BaseMessage) -> list[Delta]:
-    """The scanner's deltas for one stream chunk (a message chunk read as its text)."""
-    return scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
+def _chunk_text(chunk: str | BaseMessage) -> str:
+    """A stream chunk's text (a message chunk read as its text)."""
+    return chunk if isinstance(chunk, str) else chunk_text(chunk)
 
 
-def _raise_stream_error(
-    parser: ReActOutputParser,
-    scanner: ReActScanner,
-    error: OutputParserException | None,
-    watch: StopReasonWatch | None,
-) -> None:
-    """Raise what ends a stream before its last items: the parse error, else a cut-off answer
-    under ``on_truncation="raise"``."""
-    if error is not None:
-        raise error
-    _raise_if_cut(parser, scanner.text(), watch.reason if watch else None, scanner.steps)
+def _agent(value: StepValue) -> Step:
+    """LangChain's step for ``value``: ``AgentFinish``, an ``AgentAction`` or a list of them."""
+    if value.kind == "finish":
+        return AgentFinish(return_values=dict(value.output), log=value.log)
+    actions = [
+        AgentAction(t, i, value.log if k == 0 else "") for k, (t, i) in enumerate(value.actions)
+    ]
+    return actions if value.kind == "actions" else actions[0]
 
 
-def _decide(
-    parser: ReActOutputParser, scan: ReActScan, text: str
-) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
-    """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
-    fallback = parser.on_error == "fallback"
-    turn = decide_turn(scan, text, multiple=parser.multiple, plain_answer=fallback)
-    if turn.kind in ("conflict", "no_step"):
-        if turn.kind == "conflict":
-            message, observation = BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION
-        else:
-            message = f"Could not parse LLM output: `{text}`"
-            missing_input = "action" in scan.markers
-            observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
-        error = output_parser_error(message, text, observation=observation, send_to_llm=True)
-        return None, _event(parser, "failed", None, observation), error
-    event = _event(parser, turn.outcome, turn.report, None)
-    if turn.kind == "actions":
-        return _actions(turn.steps, action_log(scan.steps[-1], text)), event, None
-    if turn.kind == "plain_answer":
-        return AgentFinish(return_values={"output": turn.answer}, log=text), event, None
-    return _to_agent(turn.steps[0], text), event, None
-
-
-def _shown(
-    parser: ReActOutputParser,
-    scanner: ReActScanner,
-    deltas: Sequence[Delta],
-    pending: bool,
-    typer: DeltaTyper,
-) -> tuple[list[Any], bool]:
-    """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
-    the first tool action once it is complete (while ``pending``); and if it still is."""
-    if not parser.stream_text:
-        return [], pending
-    items: list[Any] = typer.plain(deltas, thoughts=parser.stream_thoughts)
-    if pending and scanner.steps:
-        items.extend(_first_action(scanner))
-        pending = False
-    return items, pending
-
-
-def _stream_end(
-    parser: ReActOutputParser, scanner: ReActScanner
-) -> tuple[list[Any], ParseEvent, OutputParserException | None]:
-    """The last items of a stream, its event, and (default mode) the error to raise."""
-    text = scanner.text()
-    scan = scanner.result()
-    value, event, error = _decide(parser, scan, text)
-    if not parser.stream_text:
-        return ([] if value is None else [value]), event, error
-    # stream_text: the first step decides; a conflict or no step is not an error here.
-    steps = scan.steps
-    if steps:
-        step = steps[0]
-        outcome, report = step_outcome(step, text)
-        if scan.conflict:
-            outcome = "recovered"
-        event = _event(parser, outcome, report, None)
-        if step.kind == "action" and parser.multiple:
-            return [_actions(turn_actions(steps), text[: steps[-1].end])], event, None
-        if step.kind == "action":
-            return [], event, None  # already yielded as soon as it was complete
-        output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
-        return [AgentFinish(return_values=output, log=text)], event, None
-    if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
-        answer = value.return_values["output"]
-        # streamed as it is, unless reasoning blocks were streamed with it
-        output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
-        return [AgentFinish(return_values=output, log=text)], event, None
-    # No step at all: what parse raises, after the text. A stream that ended on text only
-    # would leave AgentExecutor a string where it expects a step.
-    return [], event, error
-
-
-def _stream_start(parser: ReActOutputParser) -> tuple[ReActScanner, bool]:
-    """A new stream's scanner, and whether a tool action may still be due to stream."""
-    return ReActScanner(parser.template_opens_reasoning), parser.stream_text and not parser.multiple
-
-
-def _uncut(parser: ReActOutputParser, generation: Generation, text: str, value: Step) -> Step:
-    """``value``, unless ``on_truncation="raise"`` and the answer was cut off."""
-    _raise_if_cut(parser, text, stop_reason_cut(generation))
-    return value
-
-
-def _raise_if_cut(
-    parser: ReActOutputParser,
-    text: str,
-    stop_reason: str | None,
-    steps: Sequence[ReActStep] | None = None,
-) -> None:
-    """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
-    the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
-    ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
-    if parser.on_truncation != "raise":
-        return
-    steps = scan_react(text, parser.template_opens_reasoning).steps if steps is None else steps
-    truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
-    if truncated is not None:
-        raise truncation_error(parser.get_name(), text, truncated, stop_reason)
-
-
-def _partial_step(text: str, multiple: bool, template_opens: bool | None) -> Step | None:
-    """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
-    scanner = ReActScanner(template_opens)
-    scanner.feed(text)
-    if not scanner.steps:
-        return None
-    step = scanner.steps[0]
-    if step.kind == "finish":
-        return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    if multiple:
-        return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
-    return _action(step, text[: step.end])
-
-
-def _first_action(scanner: ReActScanner) -> list[AgentAction]:
-    """The first step as an ``AgentAction`` when it is a tool action (yielded as soon as it is
-    complete, its log the text so far), else nothing: a final answer comes at the end."""
-    step = scanner.steps[0] if scanner.steps else None
-    if step is None or step.kind != "action":
-        return []
-    return [_action(step, scanner.text()[: step.end])]
-
-
-def _action(step: ReActStep, log: str) -> AgentAction:
-    return AgentAction(step.tool, tool_input(step.tool_input), log)
-
-
-def _actions(actions: Sequence[ReActStep], log: str) -> list[AgentAction]:
-    """The turn's actions (`turn_actions`) as ``AgentAction``s. The first carries the
-    turn's log, the others an empty one: a scratchpad that joins each action's log with its
-    observation (``format_log_to_str``) then shows the turn once."""
-    return [_action(s, log if k == 0 else "") for k, s in enumerate(actions)]
-
-
-def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
-    if step.kind == "finish":
-        return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    return _action(step, action_log(step, text))
-
-
-def _settled(value: Step | None, error: OutputParserException | None) -> Step:
-    """The step a final parse decided, or its error raised."""
-    if error is not None:
-        raise error
-    assert value is not None
-    return value
+def _item(item: str | StepValue) -> Any:
+    """A streamed item: a text delta as it is, a step as LangChain's."""
+    return item if isinstance(item, str) else _agent(item)
