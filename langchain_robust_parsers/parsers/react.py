@@ -107,25 +107,14 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     assert (step.tool, step.tool_input) == ("search", "Paris")  # an AgentAction
     ```
 
-    Reads JSON actions (inline after ``Action:``, fenced with or without a language tag, closed
-    or not, wrapped in a one-element list, alone on a line; ``tool``/``name`` for ``action``,
-    any key containing ``input`` for ``action_input``) and the classic text layout
-    (``Action: tool`` + ``Action Input: ...``, ``Final Answer: ...``, ``Action: Final Answer``).
-    Markers may be in any case, numbered (``Action 1:``) or in bold. ``<think>`` blocks are
-    thought text, never markup. The action ``Final Answer`` gives
-    ``AgentFinish(return_values={"output": answer}, log=text)``.
-
-    Errors, as LangChain's agent executors expect them: text holding both a final answer and an
-    action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
-    model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
-    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
-
-    Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
-    default one item, what `parse` gives for the whole text; with ``stream_text=True`` also
-    `ThoughtDelta` and `AnswerDelta` strings as the text arrives (they add up to the step, as
-    an ``AgentExecutor`` adding up its stream needs), a tool's ``AgentAction`` as soon as it is
-    complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says the
-    answer was already streamed. The module documentation gives the whole stream contract.
+    Reads JSON actions (inline, fenced, list-wrapped) and the classic text layout (``Action:``
+    + ``Action Input:``, ``Final Answer:``); ``<think>`` blocks are thought text, never markup.
+    Text holding both a final answer and an action, or neither, raises
+    ``OutputParserException`` with ``observation`` and ``send_to_llm=True``, as LangChain's
+    agent executors expect. Streaming gives by default one item, what `parse` gives; with
+    ``stream_text=True`` also `ThoughtDelta` and `AnswerDelta` strings as the text arrives, a
+    tool's ``AgentAction`` as soon as it is complete, and a final ``AgentFinish``. The ReAct
+    page documents the layouts, the errors and the whole stream contract.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -145,27 +134,20 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """The layout `get_format_instructions` describes; both are always parsed."""
 
     on_truncation: OnTruncation = "complete"
-    """A cut-off answer (an action's JSON input cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` returns the step as read, ``"raise"`` raises
-    ``TruncatedOutputError`` (a final answer cut off mid-sentence is only seen through the
-    stop reason)."""
+    """A cut-off answer (an action's JSON cut off, or a provider stop reason):
+    ``"complete"`` returns the step as read, ``"raise"`` raises ``TruncatedOutputError``."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
     `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:
-    a clean step counts as ``success``; one whose JSON was repaired or cut off, or that was
-    followed by ignored text, as ``recovered``; a bare answer taken with ``on_error="fallback"``
-    as ``fallback``; an error as ``failed``."""
+    """Outcome counters (format ``"react"``) updated on every final parse and stream;
+    shareable (the ReAct page says what counts as which outcome)."""
 
     multiple: bool = False
-    """Give every action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of
-    actions) as one ``list[AgentAction]``, for multi-action agents (LangChain's
-    ``BaseMultiActionAgent``; a final answer still comes as ``AgentFinish``); ``False`` gives
-    the first action alone, as single-action agents expect. With ``stream_text`` the list comes
-    at the end of the stream."""
+    """Give every action of the turn as one ``list[AgentAction]``, for multi-action agents;
+    ``False`` gives the first action alone, as single-action agents expect."""
 
     @property
     def _type(self) -> str:
