@@ -179,7 +179,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         actions so far, or ``None`` when there are none yet; it never raises or counts."""
         text = _generation_text(result[0])
         if partial:
-            return shown_actions(self._read(text))  # type: ignore[return-value]  # None: nothing yet
+            return self._shown(text, self._read(text))  # type: ignore[return-value]  # None: nothing yet
         read = self._read(text)
         publish(self._event(read), self.stats)
         return self._actions(result[0], text, read)
@@ -191,7 +191,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         text = _generation_text(result[0])
         read = await run_in_executor(None, self._read, text)
         if partial:
-            return shown_actions(read)  # type: ignore[return-value]  # None: nothing yet
+            return self._shown(text, read)  # type: ignore[return-value]  # None: nothing yet
         await apublish(self._event(read), self.stats)
         return self._actions(result[0], text, read)
 
@@ -218,6 +218,9 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
             shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
             key = detected or ("ui_tars" if self.format == "ui_tars" else "json")
             return ActionFailure(key, f"Failed to parse actions: unexpected error {shown}")
+
+    def _shown(self, text: str, read: Read) -> list[BaseAction] | None:
+        return shown_actions(read, text, self.template_opens_reasoning)
 
     def _event(self, read: Read) -> ParseEvent:
         if isinstance(read, ActionFailure):

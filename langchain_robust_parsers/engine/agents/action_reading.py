@@ -35,6 +35,7 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
 from langchain_robust_parsers.engine.agents.url_safety import UrlPolicy
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.decode import iter_candidates
+from langchain_robust_parsers.engine.lexicon.reasoning import headless_settled
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome
 
@@ -155,10 +156,16 @@ def read_actions(
     return _validate(text, key, read, recovered, options)
 
 
-def shown_actions(read: ActionParse | ActionFailure) -> list[BaseAction] | None:
-    """What a stream prefix shows of ``read``: its actions, or ``None`` while it has no real
-    one yet (it fails, or only a `NullAction` stands for what is still to come)."""
+def shown_actions(
+    read: ActionParse | ActionFailure, text: str, template_opens: bool | None = None
+) -> list[BaseAction] | None:
+    """What the stream prefix ``text`` shows of ``read``, its reading: its actions, or ``None``
+    while it has no real one yet (it fails, or only a `NullAction` stands for what is still to
+    come), or while it may still turn out to be reasoning the chat template opened
+    (`reasoning.headless_settled`, in auto mode): a shown action is never a draft."""
     if isinstance(read, ActionFailure):
+        return None
+    if template_opens is None and not headless_settled(text):
         return None
     if read.outcome == "fallback" and all(isinstance(a, NullAction) for a in read.actions):
         return None
