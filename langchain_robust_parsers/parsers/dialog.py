@@ -46,12 +46,6 @@ FORMAT = DIALOG
 """The format name under which `ParseStats` counts dialog parses."""
 _PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
 
-_OUTCOMES: dict[str, Outcome] = {
-    "strict": "success",
-    "salvaged": "recovered",
-    "wrapped": "fallback",
-}
-
 
 class DialogTurn(BaseModel):
     """One character's turn in a conversation, as read from the bracket-tagged format.
@@ -66,36 +60,25 @@ class DialogTurn(BaseModel):
     target: str | None = None
     """Who is addressed (``TO: <name>``), as written."""
     tone: str | None = None
-    """``TONE: <emotion>``, lower-cased; ``"neutral"`` (with a warning) when a required tone is
-    missing; ``None`` on a silent turn that gives none."""
+    """``TONE: <emotion>``, lower-cased; ``"neutral"`` (warned) when a required one is missing."""
     content: str = ""
-    """What is said: the quoted speech (several quotes joined with a space) or the unquoted text
-    after the header; ``""`` when there is none."""
+    """What is said: the quoted speech (quotes joined with a space) or the text after the header."""
     nonverbal: str | None = None
     """The ``*gestures*`` in and after the header, joined with ``"; "``."""
     interrupt_after: str | None = None
     """The phrase of ``INTERRUPT after "<phrase>"``: where the other speaker is cut off."""
     warning: str | None = None
-    """What was wrong with the text (several problems joined with ``"; "``); ``None`` when the
-    turn followed the format."""
+    """What was wrong with the text (problems joined with ``"; "``); ``None`` when none was."""
 
 
 class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn]):
     """Parse a character's turn in the bracket-tagged dialog format; never raises.
 
     ``[TO: Bob, TONE: angry] "Why did you do that?"`` gives ``DialogTurn(action="speak",
-    target="Bob", tone="angry", content="Why did you do that?")``. The header's keywords
-    (``INTERRUPT after "..."``, ``SILENT``, ``REACT``) set the action; ``*gestures*`` become
-    ``nonverbal``. Reading is strict, then salvage, then wrap (the whole text as general
-    dialog, tone ``neutral``): every ``str`` gives a `DialogTurn`, whose ``warning`` says what
-    was wrong. An empty reply is a ``silent`` turn; a refusal is a turn of dialog too (in a
-    story, a character declining is an answer).
-
-    Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
-    `DialogTurn` each time the content (or the gestures) grew, each chunk read once; the
-    last value yielded is what `parse` gives for the whole text. With ``stats``, every final
-    parse is counted under ``"dialog"`` (strict: ``success``, salvaged: ``recovered``,
-    wrapped: ``fallback``) and dispatched as the callback event ``parse_report``.
+    target="Bob", tone="angry", content="Why did you do that?")``. Text off the format is
+    salvaged or wrapped, with a ``warning``; an empty reply is a ``silent`` turn and a refusal
+    a turn of dialog. Streams yield a new `DialogTurn` each time the content grew once the
+    header is complete; the last is what `parse` gives. The Dialog page has the details.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -152,7 +135,7 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     def _event(self, parsed: DialogParse) -> ParseEvent:
         if parsed.outcome != "strict":
             logger.debug("dialog format deviation (%s): %s", parsed.outcome, parsed.warning)
-        return ParseEvent(self.get_name(), FORMAT, _OUTCOMES[parsed.outcome], None, parsed.warning)
+        return ParseEvent(self.get_name(), FORMAT, parsed.counted, None, parsed.warning)
 
     def transform(
         self,
@@ -217,12 +200,7 @@ def _read(text: str) -> DialogParse:
 
 def _partial(text: str) -> DialogTurn | None:
     """The turn so far of a stream prefix, once its header is complete."""
-    try:
-        with engine_call(_PARSER, "reading a partial dialog turn"):
-            snapshot = DialogStream().feed(text)
-    except EngineError:  # a partial simply has nothing to show yet
-        return None
-    return None if snapshot is None else _to_turn(snapshot)
+    return next(iter(_TurnStream().feed(text)), None)
 
 
 class _TurnStream:
@@ -247,15 +225,16 @@ class _TurnStream:
         except EngineError:  # a bug, logged once: the rest is read at the end only
             self._broken = True
             return []
-        return [] if snapshot is None else self._shown(_to_turn(snapshot))
+        return self._shown(None if snapshot is None else _to_turn(snapshot))
 
     def end(self, parsed: DialogParse) -> list[DialogTurn]:
+        """The final turn, unless it is the last one yielded."""
         final = _to_turn(parsed)
-        return [] if final == self._last else self._shown(final)
+        return self._shown(None if final == self._last else final)
 
-    def _shown(self, turn: DialogTurn) -> list[DialogTurn]:
-        self._last = turn
-        return [turn]
+    def _shown(self, turn: DialogTurn | None) -> list[DialogTurn]:
+        self._last = turn or self._last
+        return [] if turn is None else [turn]
 
     def text(self) -> str:
         return self._stream.text()
