@@ -70,29 +70,14 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     assert (click.action_type, click.element_id) == ("CLICK", "ok")
     ```
 
-    Formats (``format="auto"`` detects each answer's):
-
-    - JSON: ``{"actions": [...]}``, a bare list, one action object, or
-      ``[{reasoning...}, [actions...]]``, fenced or in prose, through the JSON engine (comments,
-      unescaped quotes, trailing commas... repaired). A list cut off by the token limit keeps
-      its complete actions.
-    - UI-TARS: ``Thought: ...\\nAction: click(start_box='(100,200)')`` with every published
-      coordinate form, mapped to ``window`` pixels from a relative space
-      (``coordinate_scale``, 1000 by default) or from the model's ``image_size``.
-
-    Validation: an unknown action type becomes a `NullAction` with the
-    reason (or raises with ``on_error="raise"``); an ``element_id`` not in
-    ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
-    missing required parameters give a `NullAction` with the reason. An answer with no
-    actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
-    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here. Reasoning
-    (``<think>`` blocks, or text before a lone ``</think>``: ``template_opens_reasoning``) is
-    never read as an action.
-
-    With ``stats``, each final parse is counted under its detected format (``json``,
-    ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
-    cut off, read by the other format's reader, actions dropped), ``fallback`` (a
-    `NullAction` stands for something) or ``failed`` (raised).
+    Reads JSON action lists (repaired, fenced or in prose; a list cut off keeps its complete
+    actions) and UI-TARS ``Thought:``/``Action:`` answers (coordinates mapped to ``window``
+    pixels); ``format="auto"`` detects each answer's. Actions are validated: an unknown type,
+    a missing parameter or an unsafe URL gives a `NullAction` with the reason (``on_error=
+    "raise"`` raises instead), an answer with no actions ``[NullAction(reason=...)]``.
+    Reasoning, a ``<think>`` block or text before a lone ``</think>``
+    (``template_opens_reasoning``), is never read as an action. The Agent actions page
+    documents the formats, the validation and ``stats``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -101,8 +86,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     """Which format to read: ``auto`` detects it per answer."""
 
     window: tuple[int, int] | None = None
-    """The browser window's ``(width, height)`` in pixels, for UI-TARS coordinates; without it
-    coordinates stay in the model's space (each action then carries a warning)."""
+    """The browser window's ``(width, height)`` in pixels, for UI-TARS coordinates."""
 
     coordinate_scale: float = Field(default=DEFAULT_COORDINATE_SCALE, gt=0)
     """The extent of the model's relative coordinate space on each axis (UI-TARS: 1000)."""
@@ -123,8 +107,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     `NullAction` for an unknown action type; ``"raise"`` raises ``OutputParserException``."""
 
     multiple: Multiple = "last"
-    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (the
-    model's final word on this step), ``all`` reads every section in order."""
+    """UI-TARS answers with several ``Action:`` sections: read the ``last`` or ``all``."""
 
     allow_private_urls: bool = False
     """Let URLs reach loopback, link-local, private and other non-public hosts; by default such
@@ -234,7 +217,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         parsed = _parsed(read, text)
         cut = parsed.report is not None and bool(parsed.report.truncated)
         raise_if_truncated(self.get_name(), self.on_truncation, generation, text, text_cut=cut)
-        return _typed(parsed.actions)
+        return cast("list[Action]", parsed.actions)  # each model is one of the union's classes
 
 
 def _generation_text(generation: Generation) -> str:
@@ -252,11 +235,6 @@ def _parsed(read: Read, text: str) -> ActionParse:
     if isinstance(read, ActionFailure):
         raise output_parser_error(read.message, text)
     return read
-
-
-def _typed(actions: list[BaseAction]) -> list[Action]:
-    """The validated models as the union they are members of (each is one of its classes)."""
-    return cast("list[Action]", actions)
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:

@@ -25,7 +25,6 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.agents.react import scan_react
 from langchain_robust_parsers.engine.agents.react_instructions import (
     BOTH_ANSWER_AND_ACTION,
     MISSING_ACTION,
@@ -36,11 +35,11 @@ from langchain_robust_parsers.engine.agents.react_instructions import (
 from langchain_robust_parsers.engine.agents.react_verdict import (
     ANSWER_STREAMED_KEY,
     StepValue,
-    StreamOptions,
+    TurnOptions,
     TurnStream,
     Verdict,
-    decide,
     partial_value,
+    read_turn,
 )
 from langchain_robust_parsers.engine.agents.text_delta import (
     UNTYPED,
@@ -171,15 +170,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
-        verdict = self._decide(text)
-        publish(self._event(verdict), self.stats)
-        return self._settled(verdict, text)
+        return self._final(text, None, cut=False)
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
-        verdict = await run_in_executor(None, self._decide, text)
-        await apublish(self._event(verdict), self.stats)
-        return self._settled(verdict, text)
+        return await self._afinal(text, None, cut=False)
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
@@ -189,9 +184,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
-        value = self.parse(text)
-        self._raise_if_cut(text, stop_reason_cut(result[0]))
-        return value
+        return self._final(text, stop_reason_cut(result[0]))
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
@@ -200,9 +193,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         text = _generation_text(result[0])
         if partial:
             return self._partial(text)
-        value = await self.aparse(text)
-        self._raise_if_cut(text, stop_reason_cut(result[0]))
-        return value
+        return await self._afinal(text, stop_reason_cut(result[0]))
 
     def transform(
         self,
@@ -236,13 +227,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        stream = self._stream(typer)
+        stream = TurnStream(self._options(), typer)
         for chunk in input:
             yield from map(_item, stream.feed(_chunk_text(chunk)))
         yield from map(_item, stream.close())
         verdict = stream.verdict()
         publish(self._event(verdict), self.stats)
-        yield from self._stream_end(stream, verdict, watch)
+        yield from self._settled(verdict, stream.scanner.text(), watch.reason if watch else None)
 
     async def _atransform(
         self,
@@ -250,7 +241,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        stream = self._stream(typer)
+        stream = TurnStream(self._options(), typer)
         async for chunk in input:
             for item in stream.feed(_chunk_text(chunk)):
                 yield _item(item)
@@ -258,59 +249,49 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
             yield _item(item)
         verdict = stream.verdict()
         await apublish(self._event(verdict), self.stats)
-        for step in self._stream_end(stream, verdict, watch):
+        for step in self._settled(verdict, stream.scanner.text(), watch.reason if watch else None):
             yield step
 
-    def _decide(self, text: str) -> Verdict:
-        scan = scan_react(text, self.template_opens_reasoning)
-        return decide(scan, text, multiple=self.multiple, fallback=self.on_error == "fallback")
+    def _options(self) -> TurnOptions:
+        fallback = self.on_error == "fallback"
+        opens, multiple = self.template_opens_reasoning, self.multiple
+        return TurnOptions(opens, multiple, fallback, self.stream_text, self.stream_thoughts)
 
-    def _stream(self, typer: DeltaTyper) -> TurnStream:
-        options = StreamOptions(
-            self.stream_text, self.stream_thoughts, self.multiple, self.on_error == "fallback"
-        )
-        return TurnStream(self.template_opens_reasoning, options, typer)
+    def _final(self, text: str, stop_reason: str | None, *, cut: bool = True) -> Step:
+        verdict = read_turn(text, self._options())
+        publish(self._event(verdict), self.stats)
+        (step,) = self._settled(verdict, text, stop_reason, cut=cut)
+        return step
+
+    async def _afinal(self, text: str, stop_reason: str | None, *, cut: bool = True) -> Step:
+        verdict = await run_in_executor(None, read_turn, text, self._options())
+        await apublish(self._event(verdict), self.stats)
+        (step,) = self._settled(verdict, text, stop_reason, cut=cut)
+        return step
 
     def _partial(self, text: str) -> Step | None:
-        value = partial_value(text, self.multiple, self.template_opens_reasoning)
+        value = partial_value(text, self._options())
         return None if value is None else _agent(value)
 
     def _event(self, verdict: Verdict) -> ParseEvent:
-        return ParseEvent(
-            self.get_name(), FORMAT, verdict.outcome, verdict.report, verdict.observation
-        )
+        report, note = verdict.report, verdict.observation
+        return ParseEvent(self.get_name(), FORMAT, verdict.outcome, report, note)
 
-    def _settled(self, verdict: Verdict, text: str) -> Step:
-        """The step a final parse decided, or its error raised (for agent executors:
-        ``observation`` to tell the model, ``send_to_llm=True``)."""
-        if verdict.value is None:
-            message = verdict.error or ""
-            observation = verdict.observation
-            raise output_parser_error(message, text, observation=observation, send_to_llm=True)
-        return _agent(verdict.value)
-
-    def _stream_end(
-        self, stream: TurnStream, verdict: Verdict, watch: StopReasonWatch | None
+    def _settled(
+        self, verdict: Verdict, text: str, stop_reason: str | None, *, cut: bool = True
     ) -> list[Step]:
-        """A stream's last value; raises its error, else a cut-off answer under
-        ``on_truncation="raise"``, before it."""
-        text = stream.scanner.text()
+        """The decided step (none when a stream already gave it), or the error raised: the
+        parse error (``observation`` for the model, ``send_to_llm=True``), else, with ``cut``
+        under ``on_truncation="raise"``, ``TruncatedOutputError`` for a first step cut off or
+        a ``stop_reason`` (the provider's word for its token limit). Invoked or streamed
+        alike."""
         if verdict.error is not None:
-            self._settled(verdict, text)
-        self._raise_if_cut(text, watch.reason if watch else None, stream.scanner.steps)
-        return [] if verdict.value is None else [_agent(verdict.value)]
-
-    def _raise_if_cut(self, text: str, stop_reason: str | None, steps: Any = None) -> None:
-        """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
-        the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
-        ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
-        if self.on_truncation != "raise":
-            return
-        if steps is None:
-            steps = scan_react(text, self.template_opens_reasoning).steps
-        truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
-        if truncated is not None:
+            note = verdict.observation
+            raise output_parser_error(verdict.error, text, observation=note, send_to_llm=True)
+        truncated = merge_truncation(verdict.cut, stop_reason is not None)
+        if cut and self.on_truncation == "raise" and truncated is not None:
             raise truncation_error(self.get_name(), text, truncated, stop_reason)
+        return [] if verdict.value is None else [_agent(verdict.value)]
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:

@@ -1,9 +1,10 @@
 """What a ReAct turn gives a parser, whole or streamed: the step as plain data (`StepValue`),
 the outcome and report to record, or the error to raise (`Verdict`).
 
-`decide` reads a whole turn as ``parse`` does; `TurnStream` is the streaming state machine
-(text deltas, a tool action as soon as it is complete, the last value at the end) and
-`partial_value` the first complete step of a stream prefix. The parser layer turns a
+`read_turn` reads a whole text as ``parse`` does (`decide`, a scanned one); `TurnStream` is
+the streaming state machine (text deltas, a tool action as soon as it is complete, the last
+value at the end) and `partial_value` the first complete step of a stream prefix, each under
+one parser's `TurnOptions`. The parser layer turns a
 `StepValue` into ``AgentAction``/``AgentFinish`` and an error into ``OutputParserException``.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from langchain_robust_parsers.engine.agents.react import scan_react
 from langchain_robust_parsers.engine.agents.react_instructions import (
     BOTH_ANSWER_AND_ACTION,
     BOTH_MESSAGE,
@@ -35,10 +37,12 @@ from langchain_robust_parsers.engine.stats import Outcome
 __all__ = [
     "ANSWER_STREAMED_KEY",
     "StepValue",
+    "TurnOptions",
     "TurnStream",
     "Verdict",
     "decide",
     "partial_value",
+    "read_turn",
 ]
 
 ANSWER_STREAMED_KEY = "final_answer_streamed"
@@ -62,14 +66,29 @@ class StepValue:
 @dataclass(frozen=True)
 class Verdict:
     """A decided turn: its value (``None`` for an error, or a streamed action already given),
-    the outcome and report to record, and for an error its message and what to tell the
-    model (``observation``, also the event's note)."""
+    the outcome and report to record, for an error its message and what to tell the model
+    (``observation``, also the event's note), and whether the first step's JSON was cut off
+    (``cut``)."""
 
     value: StepValue | None
     outcome: Outcome
     report: ParseReport | None = None
     error: str | None = None
     observation: str | None = None
+    cut: bool = False
+
+
+@dataclass(frozen=True)
+class TurnOptions:
+    """How a parser reads turns: ``template_opens`` (`reasoning.headless_end`'s), every action
+    of a turn (``multiple``), a bare answer taken as the final one (``fallback``); streams also
+    yield text deltas (``stream_text``), the thought text with them (``thoughts``)."""
+
+    template_opens: bool | None = None
+    multiple: bool = False
+    fallback: bool = False
+    stream_text: bool = False
+    thoughts: bool = True
 
 
 def _finish(output: dict[str, Any], log: str) -> StepValue:
@@ -86,22 +105,30 @@ def _step(step: ReActStep, text: str) -> StepValue:
     return _actions((step,), action_log(step, text), "action")
 
 
+def read_turn(text: str, options: TurnOptions) -> Verdict:
+    """What ``parse`` gives for ``text``: a step or an error."""
+    scan = scan_react(text, options.template_opens)
+    return decide(scan, text, multiple=options.multiple, fallback=options.fallback)
+
+
 def decide(scan: ReActScan, text: str, *, multiple: bool, fallback: bool) -> Verdict:
     """What ``parse`` gives for ``text`` scanned as ``scan``: a step or an error.
     ``fallback``: text with no ReAct markup is the final answer."""
+    cut = bool(scan.steps) and scan.steps[0].truncated
     turn = decide_turn(scan, text, multiple=multiple, plain_answer=fallback)
     if turn.kind == "conflict":
-        return Verdict(None, "failed", None, BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION)
+        return Verdict(None, "failed", None, BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION, cut)
     if turn.kind == "no_step":
         observation = MISSING_ACTION_INPUT if "action" in scan.markers else MISSING_ACTION
-        return Verdict(None, "failed", None, f"Could not parse LLM output: `{text}`", observation)
+        message = f"Could not parse LLM output: `{text}`"
+        return Verdict(None, "failed", None, message, observation, cut)
     if turn.kind == "actions":
         value = _actions(turn.steps, action_log(scan.steps[-1], text), "actions")
     elif turn.kind == "plain_answer":
         value = _finish({"output": turn.answer}, text)
     else:
         value = _step(turn.steps[0], text)
-    return Verdict(value, turn.outcome, turn.report)
+    return Verdict(value, turn.outcome, turn.report, cut=cut)
 
 
 def _streamed_verdict(scan: ReActScan, text: str, *, multiple: bool, fallback: bool) -> Verdict:
@@ -124,16 +151,18 @@ def _streamed_verdict(scan: ReActScan, text: str, *, multiple: bool, fallback: b
     outcome = "recovered" if scan.conflict else outcome
     if step.kind == "action" and multiple:
         value = _actions(turn_actions(scan.steps), text[: scan.steps[-1].end], "actions")
-        return Verdict(value, outcome, report)
-    if step.kind == "action":
-        return Verdict(None, outcome, report)
-    output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
-    return Verdict(_finish(output, text), outcome, report)
+    elif step.kind == "action":
+        value = None  # given as soon as it was complete
+    else:
+        output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
+        value = _finish(output, text)
+    return Verdict(value, outcome, report, cut=step.truncated)
 
 
-def partial_value(text: str, multiple: bool, template_opens: bool | None) -> StepValue | None:
+def partial_value(text: str, options: TurnOptions) -> StepValue | None:
     """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
-    scanner = ReActScanner(template_opens)
+    multiple = options.multiple
+    scanner = ReActScanner(options.template_opens)
     scanner.feed(text)
     if not scanner.steps:
         return None
@@ -145,26 +174,13 @@ def partial_value(text: str, multiple: bool, template_opens: bool | None) -> Ste
     return _actions((step,), text[: step.end], "action")
 
 
-@dataclass(frozen=True)
-class StreamOptions:
-    """What a `TurnStream` yields: text deltas (``stream_text``, thought text with
-    ``thoughts``), every action at the end (``multiple``), a bare answer (``fallback``)."""
-
-    stream_text: bool = False
-    thoughts: bool = True
-    multiple: bool = False
-    fallback: bool = False
-
-
 class TurnStream:
     """A ReAct turn read as it streams: `feed` and `close` give what to yield as it arrives
     (with ``stream_text``, typed ``str`` deltas and the first tool action once complete), then
     `verdict` how the stream ends. Each chunk is read once."""
 
-    def __init__(
-        self, template_opens: bool | None, options: StreamOptions, typer: DeltaTyper
-    ) -> None:
-        self.scanner = ReActScanner(template_opens)
+    def __init__(self, options: TurnOptions, typer: DeltaTyper) -> None:
+        self.scanner = ReActScanner(options.template_opens)
         self._options = options
         self._typer = typer
         # whether the first tool action may still be due to stream
