@@ -12,7 +12,6 @@ from typing import Any, cast
 
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
-from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
 from langchain_robust_parsers.engine.agents.action_instructions import (
@@ -39,15 +38,20 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
-from langchain_robust_parsers.parsers.report_events import (
-    ParseEvent,
-    apublish,
-    check_refusal,
-    publish,
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
 )
-from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+)
 from langchain_robust_parsers.parsers.vocabulary import (
     OnError,
     ReportingParser,
@@ -55,9 +59,6 @@ from langchain_robust_parsers.parsers.vocabulary import (
 )
 
 __all__ = ["MAX_REASONING_CHARS", "ActionOutputParser", "ActionParse", "ActionParserFormat"]
-
-Read = ActionParse | ActionFailure
-"""What one reading of an answer gives: the actions in detail, or why it gives none."""
 
 
 class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
@@ -160,38 +161,40 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> list[Action]:
         """The actions in ``result[0]``. ``partial=True`` (a stream prefix) returns the complete
         actions so far, or ``None`` when there are none yet; it never raises or counts."""
-        text = _generation_text(result[0])
-        if partial:
-            return self._shown(text, self._read(text))  # type: ignore[return-value]  # None: nothing yet
-        read = self._read(text)
-        publish(self._event(read), self.stats)
-        return self._actions(result[0], text, read)
+        return cast("list[Action]", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> list[Action]:
         """Async `parse_result`: reads in an executor, dispatches the event async."""
-        text = _generation_text(result[0])
-        read = await run_in_executor(None, self._read, text)
-        if partial:
-            return self._shown(text, read)  # type: ignore[return-value]  # None: nothing yet
-        await apublish(self._event(read), self.stats)
-        return self._actions(result[0], text, read)
+        return cast("list[Action]", await aparse_generation(result, partial, self._readers()))
 
     def parse_with_details(self, text: str) -> ActionParse:
         """`parse` with the detected format, the outcome, the report and the reasoning;
         counted and dispatched like `parse`."""
-        read = self._read(text)
-        publish(self._event(read), self.stats)
-        return _parsed(read, text)
+        final = self._final(text)
+        publish(final.event, self.stats)
+        return final.unwrap()
 
     def _space(self) -> CoordinateSpace:
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
 
-    def _read(self, text: str) -> Read:
+    def _readers(self) -> GenerationReaders[ActionParse]:
+        """Stream prefixes show their actions once real ones are read (`shown_actions`); a
+        final parse also refuses a cut-off answer under ``on_truncation="raise"``."""
+        return GenerationReaders(
+            lambda g: self._shown(_text(g)),
+            lambda g: self._final(_text(g), g),
+            self.stats,
+            lambda final: final.unwrap().actions,  # each model is one of Action's classes
+        )
+
+    def _shown(self, text: str) -> list[BaseAction] | None:
+        return shown_actions(self._read(text), text, self.template_opens_reasoning)
+
+    def _read(self, text: str) -> ActionParse | ActionFailure:
         """The whole reading of ``text``, without side effects; an engine failure (a bug is
         logged once by the boundary) becomes an `ActionFailure`."""
-        text = text if isinstance(text, str) else str(text)
         opens, detected = self.template_opens_reasoning, None
         try:
             with engine_call(self.get_name(), "reading actions"):
@@ -202,39 +205,30 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
             key = detected or ("ui_tars" if self.format == "ui_tars" else "json")
             return ActionFailure(key, f"Failed to parse actions: unexpected error {shown}")
 
-    def _shown(self, text: str, read: Read) -> list[BaseAction] | None:
-        return shown_actions(read, text, self.template_opens_reasoning)
-
-    def _event(self, read: Read) -> ParseEvent:
+    def _final(self, text: str, generation: Generation | None = None) -> FinalParse[ActionParse]:
+        """The final parse of ``text``, without side effects: its failure is its error, and so
+        is, when read from ``generation`` under ``on_truncation="raise"``, a cut-off answer (the
+        text cut, or the generation's stop reason); the event is the reading's."""
+        name, read = self.get_name(), self._read(text)
         if isinstance(read, ActionFailure):
-            return ParseEvent(self.get_name(), read.format, "failed", None, read.message)
+            event = ParseEvent(name, read.format, "failed", None, read.message)
+            return FinalParse(None, None, event, output_parser_error(read.message, text))
         note = "; ".join(read.notes) or None
-        return ParseEvent(self.get_name(), read.format, read.outcome, read.report, note)
-
-    def _actions(self, generation: Generation, text: str, read: Read) -> list[Action]:
-        """The final actions of ``read``, raising its failure or a cut-off answer (under
-        ``on_truncation="raise"``)."""
-        parsed = _parsed(read, text)
-        cut = parsed.report is not None and bool(parsed.report.truncated)
-        raise_if_truncated(self.get_name(), self.on_truncation, generation, text, text_cut=cut)
-        return cast("list[Action]", parsed.actions)  # each model is one of the union's classes
+        event = ParseEvent(name, read.format, read.outcome, read.report, note)
+        stop = stop_reason_cut(generation)
+        text_cut = read.report is not None and bool(read.report.truncated)
+        cut = merge_truncation(text_cut, stop is not None)
+        if generation is None or self.on_truncation != "raise" or cut is None:
+            return FinalParse(read, read.report, event)
+        return FinalParse(read, read.report, event, truncation_error(name, text, cut, stop))
 
 
-def _generation_text(generation: Generation) -> str:
-    """The text of a generation (a refusal raises); for a chat message its content's text
-    blocks (read directly: ``message.text`` is a method in langchain-core 0.3, a property in
-    1.x)."""
-    check_refusal(generation)
+def _text(generation: Generation) -> str:
+    """The text of a generation; for a chat message its content's text blocks (read directly:
+    ``message.text`` is a method in langchain-core 0.3, a property in 1.x)."""
     if isinstance(generation, ChatGeneration):
         return content_text(generation.message.content)
     return generation.text
-
-
-def _parsed(read: Read, text: str) -> ActionParse:
-    """``read``'s actions in detail, or its failure raised as ``OutputParserException``."""
-    if isinstance(read, ActionFailure):
-        raise output_parser_error(read.message, text)
-    return read
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
