@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import AsyncIterator, Iterator
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.messages import BaseMessage
@@ -51,6 +51,11 @@ from langchain_robust_parsers.engine.agents.text_delta import (
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import REACT, ParseStats
 from langchain_robust_parsers.parsers.boundary import output_parser_error
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
@@ -58,9 +63,9 @@ from langchain_robust_parsers.parsers.message_text import (
     traced_transform,
 )
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -106,14 +111,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     assert (step.tool, step.tool_input) == ("search", "Paris")  # an AgentAction
     ```
 
-    Reads JSON actions (inline, fenced, list-wrapped) and the classic text layout (``Action:``
-    + ``Action Input:``, ``Final Answer:``); ``<think>`` blocks are thought text, never markup.
-    Text holding both a final answer and an action, or neither, raises
-    ``OutputParserException`` with ``observation`` and ``send_to_llm=True``, as LangChain's
-    agent executors expect. Streaming gives by default one item, what `parse` gives; with
-    ``stream_text=True`` also `ThoughtDelta` and `AnswerDelta` strings as the text arrives, a
-    tool's ``AgentAction`` as soon as it is complete, and a final ``AgentFinish``. The ReAct
-    page documents the layouts, the errors and the whole stream contract.
+    Reads JSON actions and the classic text layout; reasoning is never markup. Text with both
+    a final answer and an action, or neither, raises ``OutputParserException``
+    (``send_to_llm=True``), as agent executors expect. A stream gives what `parse` gives; with
+    ``stream_text=True`` also `ThoughtDelta` and `AnswerDelta` text as it arrives. The ReAct
+    page documents the layouts, the errors and the stream contract.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -122,12 +124,10 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Also stream thought and answer text as ``str`` deltas."""
 
     stream_thoughts: bool = True
-    """With ``stream_text``: include the thought text; ``False`` streams the final answer only
-    (for a UI that shows just the answer, token by token)."""
+    """With ``stream_text``: include the thought text (``False``: the final answer only)."""
 
     on_error: OnError = "raise"
-    """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
-    answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
+    """``"fallback"``: a reply with no ReAct markup is the final answer; ``"raise"`` refuses it."""
 
     instructions: Literal["text", "json"] = "json"
     """The layout `get_format_instructions` describes; both are always parsed."""
@@ -137,16 +137,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ``"complete"`` returns the step as read, ``"raise"`` raises ``TruncatedOutputError``."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
-    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
-    `TemplateOpensReasoning`."""
+    """Whether the chat template opened the reasoning: see `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``"react"``) updated on every final parse and stream;
-    shareable (the ReAct page says what counts as which outcome)."""
+    """Outcome counters (format ``"react"``) updated on every final parse and stream."""
 
     multiple: bool = False
-    """Give every action of the turn as one ``list[AgentAction]``, for multi-action agents;
-    ``False`` gives the first action alone, as single-action agents expect."""
+    """Give every action of the turn as one ``list[AgentAction]`` (multi-action agents)."""
 
     @property
     def _type(self) -> str:
@@ -170,30 +167,28 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
-        return self._final(text, None, cut=False)
+        final = self._final(text, None, cut=False)
+        publish(final.event, self.stats)
+        return final.unwrap()
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
-        return await self._afinal(text, None, cut=False)
+        final = await run_in_executor(None, functools.partial(self._final, text, None, cut=False))
+        await apublish(final.event, self.stats)
+        return final.unwrap()
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
         """The step in ``result[0]``. With ``partial=True`` the text is a stream prefix: its
         first complete step, or ``None``; it never raises and counts nothing."""
-        text = _generation_text(result[0])
-        if partial:
-            return self._partial(text)
-        return self._final(text, stop_reason_cut(result[0]))
+        return cast("Step | None", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
         """Async `parse_result`."""
-        text = _generation_text(result[0])
-        if partial:
-            return self._partial(text)
-        return await self._afinal(text, stop_reason_cut(result[0]))
+        return cast("Step | None", await aparse_generation(result, partial, self._readers()))
 
     def transform(
         self,
@@ -229,11 +224,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ) -> Iterator[Any]:
         stream = TurnStream(self._options(), typer)
         for chunk in input:
-            yield from map(_item, stream.feed(_chunk_text(chunk)))
+            yield from map(_item, stream.feed(chunk_text(chunk)))
         yield from map(_item, stream.close())
-        verdict = stream.verdict()
-        publish(self._event(verdict), self.stats)
-        yield from self._settled(verdict, stream.scanner.text(), watch.reason if watch else None)
+        final = _decided(self, stream.verdict(), stream.scanner.text(), _reason(watch))
+        publish(final.event, self.stats)
+        yield from _last(final)
 
     async def _atransform(
         self,
@@ -243,13 +238,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ) -> AsyncIterator[Any]:
         stream = TurnStream(self._options(), typer)
         async for chunk in input:
-            for item in stream.feed(_chunk_text(chunk)):
+            for item in stream.feed(chunk_text(chunk)):
                 yield _item(item)
         for item in stream.close():
             yield _item(item)
-        verdict = stream.verdict()
-        await apublish(self._event(verdict), self.stats)
-        for step in self._settled(verdict, stream.scanner.text(), watch.reason if watch else None):
+        final = _decided(self, stream.verdict(), stream.scanner.text(), _reason(watch))
+        await apublish(final.event, self.stats)
+        for step in _last(final):
             yield step
 
     def _options(self) -> TurnOptions:
@@ -257,41 +252,15 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         opens, multiple = self.template_opens_reasoning, self.multiple
         return TurnOptions(opens, multiple, fallback, self.stream_text, self.stream_thoughts)
 
-    def _final(self, text: str, stop_reason: str | None, *, cut: bool = True) -> Step:
-        verdict = read_turn(text, self._options())
-        publish(self._event(verdict), self.stats)
-        (step,) = self._settled(verdict, text, stop_reason, cut=cut)
-        return step
+    def _readers(self) -> GenerationReaders[Step]:
+        return GenerationReaders(
+            lambda g: _agent(partial_value(_generation_text(g), self._options())),
+            lambda g: self._final(_generation_text(g), stop_reason_cut(g)),
+            self.stats,
+        )
 
-    async def _afinal(self, text: str, stop_reason: str | None, *, cut: bool = True) -> Step:
-        verdict = await run_in_executor(None, read_turn, text, self._options())
-        await apublish(self._event(verdict), self.stats)
-        (step,) = self._settled(verdict, text, stop_reason, cut=cut)
-        return step
-
-    def _partial(self, text: str) -> Step | None:
-        value = partial_value(text, self._options())
-        return None if value is None else _agent(value)
-
-    def _event(self, verdict: Verdict) -> ParseEvent:
-        report, note = verdict.report, verdict.observation
-        return ParseEvent(self.get_name(), FORMAT, verdict.outcome, report, note)
-
-    def _settled(
-        self, verdict: Verdict, text: str, stop_reason: str | None, *, cut: bool = True
-    ) -> list[Step]:
-        """The decided step (none when a stream already gave it), or the error raised: the
-        parse error (``observation`` for the model, ``send_to_llm=True``), else, with ``cut``
-        under ``on_truncation="raise"``, ``TruncatedOutputError`` for a first step cut off or
-        a ``stop_reason`` (the provider's word for its token limit). Invoked or streamed
-        alike."""
-        if verdict.error is not None:
-            note = verdict.observation
-            raise output_parser_error(verdict.error, text, observation=note, send_to_llm=True)
-        truncated = merge_truncation(verdict.cut, stop_reason is not None)
-        if cut and self.on_truncation == "raise" and truncated is not None:
-            raise truncation_error(self.get_name(), text, truncated, stop_reason)
-        return [] if verdict.value is None else [_agent(verdict.value)]
+    def _final(self, text: str, stop_reason: str | None, *, cut: bool = True) -> FinalParse[Step]:
+        return _decided(self, read_turn(text, self._options()), text, stop_reason, cut=cut)
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
@@ -317,26 +286,59 @@ def _classic_agent_class() -> type[ReActOutputParser]:
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
 
 
+def _decided(
+    parser: ReActOutputParser,
+    verdict: Verdict,
+    text: str,
+    stop_reason: str | None,
+    *,
+    cut: bool = True,
+) -> FinalParse[Step]:
+    """The final parse of a decided turn, without side effects: its step (none when a
+    stream already gave it), or its error: the parse error (for agent executors), else,
+    with ``cut`` under ``on_truncation="raise"``, a first step or (``stop_reason``) an
+    answer cut off. Invoked or streamed alike."""
+    name, report, note = parser.get_name(), verdict.report, verdict.observation
+    event, value = (
+        ParseEvent(name, FORMAT, verdict.outcome, report, note),
+        _agent(verdict.value),
+    )
+    if verdict.error is not None:
+        error = output_parser_error(verdict.error, text, observation=note, send_to_llm=True)
+        return FinalParse(None, report, event, error)
+    truncated = merge_truncation(verdict.cut, stop_reason is not None)
+    if cut and parser.on_truncation == "raise" and truncated is not None:
+        error = truncation_error(name, text, truncated, stop_reason)
+        return FinalParse(value, report, event, error)
+    return FinalParse(value, report, event)
+
+
 def _generation_text(generation: Generation) -> str:
-    if isinstance(generation, ChatGeneration):
-        check_refusal(generation)
-        return chunk_text(generation.message)
-    return generation.text
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else chunk_text(message)
 
 
-def _chunk_text(chunk: str | BaseMessage) -> str:
-    """A stream chunk's text (a message chunk read as its text)."""
-    return chunk if isinstance(chunk, str) else chunk_text(chunk)
-
-
-def _agent(value: StepValue) -> Step:
-    """LangChain's step for ``value``: ``AgentFinish``, an ``AgentAction`` or a list of them."""
+def _agent(value: StepValue | None) -> Any:
+    """LangChain's step for ``value``: ``AgentFinish``, an ``AgentAction`` or a list of them
+    (``None`` for none)."""
+    if value is None:
+        return None
     if value.kind == "finish":
         return AgentFinish(return_values=dict(value.output), log=value.log)
     actions = [
         AgentAction(t, i, value.log if k == 0 else "") for k, (t, i) in enumerate(value.actions)
     ]
     return actions if value.kind == "actions" else actions[0]
+
+
+def _reason(watch: StopReasonWatch | None) -> str | None:
+    """The stop reason a stream's chunks gave for a cut-off answer."""
+    return watch.reason if watch else None
+
+
+def _last(final: FinalParse[Step]) -> list[Step]:
+    """A stream's last value (none when it already gave its action), or its error raised."""
+    return [] if final.error is None and final.value is None else [final.unwrap()]
 
 
 def _item(item: str | StepValue) -> Any:
