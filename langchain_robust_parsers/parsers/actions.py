@@ -226,9 +226,8 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
 def _text(generation: Generation) -> str:
     """The text of a generation; for a chat message its content's text blocks (read directly:
     ``message.text`` is a method in langchain-core 0.3, a property in 1.x)."""
-    if isinstance(generation, ChatGeneration):
-        return content_text(generation.message.content)
-    return generation.text
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else content_text(message.content)
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:

@@ -183,9 +183,8 @@ def _to_turn(parsed: DialogParse) -> DialogTurn:
 
 
 def _generation_text(generation: Generation) -> str:
-    if isinstance(generation, ChatGeneration):
-        return chunk_text(generation.message, "text")  # a refusal becomes a turn
-    return generation.text
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else chunk_text(message, "text")  # a refusal too
 
 
 def _read(text: str) -> DialogParse:

@@ -1,13 +1,9 @@
 """``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
 
-One parser reads both ReAct layouts and their usual deviations (see
-`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
-list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
-It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
-langchain-classic, with the same error contract for agent executors. Reading, deciding and
-streaming a turn are `engine.agents.react_verdict`; the ReAct page documents the stream
-contract (``stream_text``, the typed deltas `ThoughtDelta` and `AnswerDelta`, and
-`ANSWER_STREAMED_KEY`).
+Both ReAct layouts (JSON actions, LangChain's classic ``Action:``/``Action Input:``/``Final
+Answer:`` text) and their usual deviations, with langchain-classic's error contract for agent
+executors. Reading, deciding and streaming a turn are `engine.agents.react_verdict`; the ReAct
+page documents the stream contract (`ThoughtDelta`, `AnswerDelta`, `ANSWER_STREAMED_KEY`).
 """
 
 from __future__ import annotations
