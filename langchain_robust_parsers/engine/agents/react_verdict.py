@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_robust_parsers.engine.agents.react import scan_react
 from langchain_robust_parsers.engine.agents.react_instructions import (
@@ -203,8 +203,10 @@ class TurnStream:
     def _shown(self, deltas: Sequence[tuple[str, str]]) -> list[str | StepValue]:
         if not self._options.stream_text:
             return []
-        items: list[str | StepValue] = []
-        items.extend(self._typer.plain(deltas, thoughts=self._options.thoughts))
+        # the typer's own list, grown in place: no copy a chunk
+        items = cast(
+            "list[str | StepValue]", self._typer.plain(deltas, thoughts=self._options.thoughts)
+        )
         steps = self.scanner.steps
         if self._pending and steps:
             self._pending = False
