@@ -146,8 +146,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return JSON_FORMAT_INSTRUCTIONS
 
     def for_page(self, elements: Mapping[str, Any]) -> ActionOutputParser:
-        """A copy checking element ids against ``elements`` (this step's page), sharing
-        ``stats``."""
+        """A copy checking element ids against ``elements`` (this page), sharing ``stats``."""
         return self.model_copy(update={"elements": dict(elements)})
 
     def parse(self, text: str) -> list[Action]:
@@ -180,8 +179,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
 
     def _readers(self) -> GenerationReaders[ActionParse]:
-        """Stream prefixes show their actions once real ones are read (`shown_actions`); a
-        final parse also refuses a cut-off answer under ``on_truncation="raise"``."""
+        """A prefix shows real actions only (`shown_actions`); a final parse checks the cut."""
         return GenerationReaders(
             lambda g: self._shown(_text(g)),
             lambda g: self._final(_text(g), g),

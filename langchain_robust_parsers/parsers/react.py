@@ -193,8 +193,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
-        message chunks become text before tracing, which would otherwise merge every message
-        chunk into the previous ones."""
+        message chunks become text before tracing, which would merge them otherwise."""
         # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
         typer, watch = DeltaTyper(), StopReasonWatch()
         read = functools.partial(self._transform, typer=typer, watch=watch)
