@@ -1,11 +1,8 @@
 """``ActionOutputParser``: a web agent's actions from JSON or UI-TARS answers, typed and validated.
 
-The web-agent response processing: detect the response format, read the actions (the JSON engine
-for JSON, with every repair and truncation kept to the complete actions; the UI-TARS reader for
-``Thought: ... Action: click(start_box='(100,200)')``), validate each into a typed
-`Action` and fall back to a
-`NullAction` with the reason when
-something cannot be executed. Outcomes are counted per detected format in a `ParseStats`.
+The reading (format detection, the JSON and UI-TARS readers, validation into typed `Action`
+models, outcomes) is `engine.agents.action_reading`; this class holds the options and turns its
+results into LangChain's contract. The Agent actions page documents every option.
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ from typing import Any, cast
 
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
-from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict, Field
 
 from langchain_robust_parsers.engine.agents.action_instructions import (
@@ -23,7 +19,7 @@ from langchain_robust_parsers.engine.agents.action_instructions import (
     UI_TARS_INSTRUCTIONS,
     coordinate_note,
 )
-from langchain_robust_parsers.engine.agents.action_json import ResponseFormat, detect_format
+from langchain_robust_parsers.engine.agents.action_json import detect_format
 from langchain_robust_parsers.engine.agents.action_reading import (
     MAX_REASONING_CHARS,
     ActionFailure,
@@ -31,8 +27,9 @@ from langchain_robust_parsers.engine.agents.action_reading import (
     ActionParserFormat,
     ActionReadOptions,
     read_actions,
+    shown_actions,
 )
-from langchain_robust_parsers.engine.agents.actions import Action, BaseAction, NullAction
+from langchain_robust_parsers.engine.agents.actions import Action, BaseAction
 from langchain_robust_parsers.engine.agents.ui_tars import (
     DEFAULT_COORDINATE_SCALE,
     CoordinateSpace,
@@ -41,41 +38,27 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
-from langchain_robust_parsers.parsers.report_events import (
-    ParseEvent,
-    apublish,
-    check_refusal,
-    publish,
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
 )
-from langchain_robust_parsers.parsers.stop_reason import OnTruncation, raise_if_truncated
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
+from langchain_robust_parsers.parsers.stop_reason import (
+    OnTruncation,
+    stop_reason_cut,
+    truncation_error,
+)
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = ["MAX_REASONING_CHARS", "ActionOutputParser", "ActionParse", "ActionParserFormat"]
-
-
-class _Failure(Exception):
-    """A failure this parser decided on, with its event (raised to the parse methods, which
-    publish the event and raise ``OutputParserException``)."""
-
-    def __init__(self, message: str, event: ParseEvent) -> None:
-        super().__init__(message)
-        self.message = message
-        self.event = event
-
-
-def _generation_text(generation: Generation) -> str:
-    """The text of a generation; for a chat message its content's text blocks (read directly:
-    ``message.text`` is a method in langchain-core 0.3 and a property in 1.x)."""
-    if isinstance(generation, ChatGeneration):
-        return content_text(generation.message.content)
-    return generation.text
-
-
-def _typed(actions: list[BaseAction]) -> list[Action]:
-    """The validated models as the union they are members of (each is one of its classes)."""
-    return cast("list[Action]", actions)
 
 
 class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
@@ -88,27 +71,14 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     assert (click.action_type, click.element_id) == ("CLICK", "ok")
     ```
 
-    Formats (``format="auto"`` detects each answer's):
-
-    - JSON: ``{"actions": [...]}``, a bare list, one action object, or
-      ``[{reasoning...}, [actions...]]``, fenced or in prose, through the JSON engine (comments,
-      unescaped quotes, trailing commas... repaired). A list cut off by the token limit keeps
-      its complete actions.
-    - UI-TARS: ``Thought: ...\\nAction: click(start_box='(100,200)')`` with every published
-      coordinate form, mapped to ``window`` pixels from a relative space
-      (``coordinate_scale``, 1000 by default) or from the model's ``image_size``.
-
-    Validation: an unknown action type becomes a `NullAction` with the
-    reason (or raises with ``on_error="raise"``); an ``element_id`` not in
-    ``elements`` gets a warning (or the action is dropped with ``drop_unknown_elements``);
-    missing required parameters give a `NullAction` with the reason. An answer with no
-    actions at all gives ``[NullAction(reason=...)]`` (or raises when ``on_error="raise"``); an
-    explicit empty list gives ``[]``. ``on_error="fallback"`` is the default here.
-
-    With ``stats``, each final parse is counted under its detected format (``json``,
-    ``markdown_json``, ``ui_tars``, ``text``): ``success``, ``recovered`` (located, repaired,
-    cut off, read by the other format's reader, actions dropped), ``fallback`` (a
-    `NullAction` stands for something) or ``failed`` (raised).
+    Reads JSON action lists (repaired, fenced or in prose; a list cut off keeps its complete
+    actions) and UI-TARS ``Thought:``/``Action:`` answers (coordinates mapped to ``window``
+    pixels); ``format="auto"`` detects each answer's. Actions are validated: an unknown type,
+    a missing parameter or an unsafe URL gives a `NullAction` with the reason (``on_error=
+    "raise"`` raises instead), an answer with no actions ``[NullAction(reason=...)]``.
+    Reasoning, a ``<think>`` block or text before a lone ``</think>``
+    (``template_opens_reasoning``), is never read as an action. The Agent actions page
+    documents the formats, the validation and ``stats``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -117,8 +87,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     """Which format to read: ``auto`` detects it per answer."""
 
     window: tuple[int, int] | None = None
-    """The browser window's ``(width, height)`` in pixels, for UI-TARS coordinates; without it
-    coordinates stay in the model's space (each action then carries a warning)."""
+    """The browser window's ``(width, height)`` in pixels, for UI-TARS coordinates."""
 
     coordinate_scale: float = Field(default=DEFAULT_COORDINATE_SCALE, gt=0)
     """The extent of the model's relative coordinate space on each axis (UI-TARS: 1000)."""
@@ -128,40 +97,37 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     pixels (UI-TARS-1.5, Qwen2.5-VL); overrides ``coordinate_scale``."""
 
     elements: dict[str, Any] | None = None
-    """The ids of the page's known elements (mapped to anything, say the element's data); an
-    action on another id gets a warning or is dropped. ``None``: ids are not checked."""
+    """The ids of the page's known elements (mapped to anything); an action on another id gets
+    a warning or is dropped. ``None``: ids are not checked."""
 
     drop_unknown_elements: bool = False
     """Drop actions on elements not in ``elements`` instead of warning."""
 
     on_error: OnError = "fallback"
     """``"fallback"``: ``[NullAction(reason=...)]`` for an answer with no actions and a
-    `NullAction` for an unknown action type; ``"raise"`` raises
-    ``OutputParserException`` for both."""
+    `NullAction` for an unknown action type; ``"raise"`` raises ``OutputParserException``."""
 
     multiple: Multiple = "last"
-    """UI-TARS answers with several ``Action:`` sections: ``last`` reads the last one (as
-    UI-TARS's own reader does: the model's final word on this step), ``all`` reads every
-    section in order."""
+    """UI-TARS answers with several ``Action:`` sections: read the ``last`` or ``all``."""
 
     allow_private_urls: bool = False
-    """Let ``GOTO_URL``, ``NEW_TAB`` and every URL field reach loopback, link-local, private,
-    shared and other non-public hosts (``localhost``, ``10.0.0.5``, ``169.254.169.254``...). By
-    default such an action becomes a `NullAction` with the reason: a model told by a
-    page to open one would otherwise make the agent a proxy into its own network."""
+    """Let URLs reach loopback, link-local, private and other non-public hosts; by default such
+    an action becomes a `NullAction` with the reason (see the Agent actions page)."""
 
     allowed_url_schemes: tuple[str, ...] = tuple(sorted(DEFAULT_URL_SCHEMES))
     """The URL schemes actions may use (lower case); others give a `NullAction`."""
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (the last action cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` keeps the complete actions (as documented
-    above), ``"raise"`` raises ``TruncatedOutputError``."""
+    ``finish_reason="length"``): ``"complete"`` keeps the complete actions, ``"raise"`` raises
+    ``TruncatedOutputError``."""
+
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
     """Outcome counters keyed by detected format, updated on every final parse; shareable."""
-
-    # ---------------------------------------------------------------- LangChain interface
 
     @property
     def _type(self) -> str:
@@ -180,8 +146,7 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         return JSON_FORMAT_INSTRUCTIONS
 
     def for_page(self, elements: Mapping[str, Any]) -> ActionOutputParser:
-        """A copy checking element ids against ``elements`` (this step's page), sharing
-        ``stats``."""
+        """A copy checking element ids against ``elements`` (this page), sharing ``stats``."""
         return self.model_copy(update={"elements": dict(elements)})
 
     def parse(self, text: str) -> list[Action]:
@@ -195,88 +160,72 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> list[Action]:
         """The actions in ``result[0]``. ``partial=True`` (a stream prefix) returns the complete
         actions so far, or ``None`` when there are none yet; it never raises or counts."""
-        generation = result[0]
-        check_refusal(generation)
-        text = _generation_text(generation)
-        if partial:
-            return self._partial(text)  # type: ignore[return-value]  # None: nothing yet
-        parsed = self._publish_sync(text)
-        _check_truncation(self, generation, text, parsed)
-        return _typed(parsed.actions)
+        return cast("list[Action]", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(
         self, result: list[Generation], *, partial: bool = False
     ) -> list[Action]:
         """Async `parse_result`: reads in an executor, dispatches the event async."""
-        generation = result[0]
-        check_refusal(generation)
-        text = _generation_text(generation)
-        if partial:
-            partial_actions = await run_in_executor(None, self._partial, text)
-            return partial_actions  # type: ignore[return-value]  # None: nothing yet
-        try:
-            parsed = await run_in_executor(None, self._parse_final, text)
-        except _Failure as failure:
-            await apublish(failure.event, self.stats)
-            raise output_parser_error(failure.message, text) from None
-        await apublish(self._event(parsed), self.stats)
-        _check_truncation(self, generation, text, parsed)
-        return _typed(parsed.actions)
+        return cast("list[Action]", await aparse_generation(result, partial, self._readers()))
 
     def parse_with_details(self, text: str) -> ActionParse:
         """`parse` with the detected format, the outcome, the report and the reasoning;
         counted and dispatched like `parse`."""
-        return self._publish_sync(text)
-
-    # ---------------------------------------------------------------- work
+        final = self._final(text)
+        publish(final.event, self.stats)
+        return final.unwrap()
 
     def _space(self) -> CoordinateSpace:
         return CoordinateSpace(self.window, self.coordinate_scale, self.image_size)
 
-    def _publish_sync(self, text: str) -> ActionParse:
-        try:
-            parsed = self._parse_final(text)
-        except _Failure as failure:
-            publish(failure.event, self.stats)
-            raise output_parser_error(failure.message, text) from None
-        publish(self._event(parsed), self.stats)
-        return parsed
+    def _readers(self) -> GenerationReaders[ActionParse]:
+        """A prefix shows real actions only (`shown_actions`); a final parse checks the cut."""
+        return GenerationReaders(
+            lambda g: self._shown(_text(g)),
+            lambda g: self._final(_text(g), g),
+            self.stats,
+            lambda final: final.unwrap().actions,  # each model is one of Action's classes
+        )
 
-    def _event(self, parsed: ActionParse) -> ParseEvent:
-        note = "; ".join(parsed.notes) or None
-        return ParseEvent(self.get_name(), parsed.format, parsed.outcome, parsed.report, note)
+    def _shown(self, text: str) -> list[BaseAction] | None:
+        return shown_actions(self._read(text), text, self.template_opens_reasoning)
 
-    def _partial(self, text: str) -> list[BaseAction] | None:
-        try:
-            parsed = self._parse_final(text)
-        except _Failure:  # a prefix that does not parse yet has nothing to show
-            return None
-        if parsed.outcome == "fallback" and not any(
-            not isinstance(a, NullAction) for a in parsed.actions
-        ):
-            return None
-        return parsed.actions
-
-    def _parse_final(self, text: str) -> ActionParse:
-        """Parse completely, without side effects; raises `_Failure`."""
-        if not isinstance(text, str):
-            text = str(text)
-        detected: ResponseFormat | None = None
+    def _read(self, text: str) -> ActionParse | ActionFailure:
+        """The whole reading of ``text``, without side effects; an engine failure (a bug is
+        logged once by the boundary) becomes an `ActionFailure`."""
+        opens, detected = self.template_opens_reasoning, None
         try:
             with engine_call(self.get_name(), "reading actions"):
-                detected = detect_format(text) if self.format == "auto" else None
-                result = read_actions(text, _read_options(self), detected)
-        except EngineError as exc:  # a bug, logged once by the boundary, or an engine failure
-            key: ResponseFormat = detected or ("ui_tars" if self.format == "ui_tars" else "json")
+                detected = detect_format(text, opens) if self.format == "auto" else None
+                return read_actions(text, _read_options(self), detected)
+        except EngineError as exc:
             shown = repr(exc.__cause__) if isinstance(exc, EngineBugError) else str(exc)
-            message = f"Failed to parse actions: unexpected error {shown}"
-            raise _Failure(message, self._failed(key, message)) from exc
-        if isinstance(result, ActionFailure):
-            raise _Failure(result.message, self._failed(result.format, result.message))
-        return result
+            key = detected or ("ui_tars" if self.format == "ui_tars" else "json")
+            return ActionFailure(key, f"Failed to parse actions: unexpected error {shown}")
 
-    def _failed(self, key: ResponseFormat, message: str) -> ParseEvent:
-        return ParseEvent(self.get_name(), key, "failed", None, message)
+    def _final(self, text: str, generation: Generation | None = None) -> FinalParse[ActionParse]:
+        """The final parse of ``text``, without side effects: its failure is its error, and so
+        is, when read from ``generation`` under ``on_truncation="raise"``, a cut-off answer (the
+        text cut, or the generation's stop reason); the event is the reading's."""
+        name, read = self.get_name(), self._read(text)
+        if isinstance(read, ActionFailure):
+            event = ParseEvent(name, read.format, "failed", None, read.message)
+            return FinalParse(None, None, event, output_parser_error(read.message, text))
+        note = "; ".join(read.notes) or None
+        event = ParseEvent(name, read.format, read.outcome, read.report, note)
+        stop = stop_reason_cut(generation)
+        text_cut = read.report is not None and bool(read.report.truncated)
+        cut = merge_truncation(text_cut, stop is not None)
+        if generation is None or self.on_truncation != "raise" or cut is None:
+            return FinalParse(read, read.report, event)
+        return FinalParse(read, read.report, event, truncation_error(name, text, cut, stop))
+
+
+def _text(generation: Generation) -> str:
+    """The text of a generation; for a chat message its content's text blocks (read directly:
+    ``message.text`` is a method in langchain-core 0.3, a property in 1.x)."""
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else content_text(message.content)
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
@@ -290,12 +239,5 @@ def _read_options(parser: ActionOutputParser) -> ActionReadOptions:
         elements=parser.elements,
         drop_unknown_elements=parser.drop_unknown_elements,
         raise_on_error=parser.on_error == "raise",
+        template_opens=parser.template_opens_reasoning,
     )
-
-
-def _check_truncation(
-    parser: ActionOutputParser, generation: Generation, text: str, parsed: ActionParse
-) -> None:
-    """Raise ``TruncatedOutputError`` for a cut-off answer under ``on_truncation="raise"``."""
-    cut = parsed.report is not None and bool(parsed.report.truncated)
-    raise_if_truncated(parser.get_name(), parser.on_truncation, generation, text, text_cut=cut)

@@ -2,7 +2,8 @@
 
 ``[TO: Bob, TONE: angry] "Why did you do that?"`` becomes a `DialogTurn`. Text that does
 not follow the format is salvaged (quoted speech, a tone word) or wrapped as general dialog, with
-a ``warning`` saying what was wrong: every ``str`` gives a turn.
+a ``warning`` saying what was wrong: every ``str`` gives a turn. The reading is
+`engine.agents.dialog`; this module holds the LangChain class and its exception boundary.
 """
 
 from __future__ import annotations
@@ -45,12 +46,6 @@ FORMAT = DIALOG
 """The format name under which `ParseStats` counts dialog parses."""
 _PARSER = "DialogOutputParser"  # the name the boundary logs (module functions have no self)
 
-_OUTCOMES: dict[str, Outcome] = {
-    "strict": "success",
-    "salvaged": "recovered",
-    "wrapped": "fallback",
-}
-
 
 class DialogTurn(BaseModel):
     """One character's turn in a conversation, as read from the bracket-tagged format.
@@ -65,61 +60,25 @@ class DialogTurn(BaseModel):
     target: str | None = None
     """Who is addressed (``TO: <name>``), as written."""
     tone: str | None = None
-    """``TONE: <emotion>``, lower-cased; ``"neutral"`` (with a warning) when a required tone is
-    missing; ``None`` on a silent turn that gives none."""
+    """``TONE: <emotion>``, lower-cased; ``"neutral"`` (warned) when a required one is missing."""
     content: str = ""
-    """What is said: the quoted speech (several quotes joined with a space) or the unquoted text
-    after the header; ``""`` when there is none."""
+    """What is said: the quoted speech (quotes joined with a space) or the text after the header."""
     nonverbal: str | None = None
     """The ``*gestures*`` in and after the header, joined with ``"; "``."""
     interrupt_after: str | None = None
     """The phrase of ``INTERRUPT after "<phrase>"``: where the other speaker is cut off."""
     warning: str | None = None
-    """What was wrong with the text (several problems joined with ``"; "``); ``None`` when the
-    turn followed the format."""
-
-
-def _to_turn(parsed: DialogParse) -> DialogTurn:
-    return DialogTurn(
-        action=parsed.action,
-        target=parsed.target,
-        tone=parsed.tone,
-        content=parsed.content,
-        nonverbal=parsed.nonverbal,
-        interrupt_after=parsed.interrupt_after,
-        warning=parsed.warning,
-    )
-
-
-def _generation_text(generation: Generation) -> str:
-    if isinstance(generation, ChatGeneration):
-        return chunk_text(generation.message, "text")  # a refusal becomes a turn
-    return generation.text
+    """What was wrong with the text (problems joined with ``"; "``); ``None`` when none was."""
 
 
 class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn]):
     """Parse a character's turn in the bracket-tagged dialog format; never raises.
 
     ``[TO: Bob, TONE: angry] "Why did you do that?"`` gives ``DialogTurn(action="speak",
-    target="Bob", tone="angry", content="Why did you do that?")``. The header's keywords
-    (``INTERRUPT after "..."``, ``SILENT``, ``REACT``) set the action; ``*gestures*`` become
-    ``nonverbal``. Reading is strict, then salvage (a header with problems or found later in the
-    text; without one, quoted speech and a tone word from free text), then wrap (the whole text
-    as general dialog, tone ``neutral``): every ``str`` gives a `DialogTurn`, whose
-    ``warning`` says what was wrong. An empty or whitespace-only reply is a ``silent`` turn
-    with the warning ``"Empty response; treated as silent"`` (counted as a ``fallback``). A
-    refusal (``I'm sorry, I can't say that.``, or a refusal content block) is a turn of dialog
-    too: in a story, a character declining is an answer. It never fails by design; every other
-    parser of this package raises ``OutputParserException`` when the text holds no value of its
-    format.
-
-    Streaming: once the bracket header is complete, ``transform``/``astream`` yield a new
-    `DialogTurn` each time the content (or the gestures) grew, each chunk read once; the
-    last value yielded is what `parse` gives for the whole text.
-
-    With ``stats``, every final parse is counted under the format ``"dialog"``: strict parses as
-    ``success``, salvaged ones as ``recovered``, wrapped ones as ``fallback``. Inside a run each
-    final parse is also dispatched as the custom callback event ``parse_report``.
+    target="Bob", tone="angry", content="Why did you do that?")``. Text off the format is
+    salvaged or wrapped, with a ``warning``; an empty reply is a ``silent`` turn and a refusal
+    a turn of dialog. Streams yield a new `DialogTurn` each time the content grew once the
+    header is complete; the last is what `parse` gives. The Dialog page has the details.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -140,11 +99,15 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         """The format's patterns and rules, to put in a prompt."""
         return DIALOG_FORMAT_INSTRUCTIONS
 
-    # ---------------------------------------------------------------- parsing
-
     def parse(self, text: str) -> DialogTurn:
         """The turn in ``text``; never raises for a ``str``."""
-        return self._final(text)
+        return self.parse_with_outcome(text)[0]
+
+    async def aparse(self, text: str) -> DialogTurn:
+        """Async `parse`: reads in an executor, dispatches the event async."""
+        parsed = await run_in_executor(None, _read, text)
+        await apublish(self._event(parsed), self.stats)
+        return _to_turn(parsed)
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
@@ -152,22 +115,14 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         """The turn in ``result[0]``. With ``partial=True`` the text is a stream prefix: the turn
         so far once its header is complete, else ``None``; nothing is counted."""
         text = _generation_text(result[0])
-        if partial:
-            return self._partial(text)
-        return self._final(text)
-
-    async def aparse(self, text: str) -> DialogTurn:
-        """Async `parse`."""
-        return await self._afinal(text)
+        return _partial(text) if partial else self.parse(text)
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> DialogTurn | None:
-        """Async `parse_result`: reads in an executor, dispatches the event async."""
+        """Async `parse_result`."""
         text = _generation_text(result[0])
-        if partial:
-            return self._partial(text)
-        return await self._afinal(text)
+        return _partial(text) if partial else await self.aparse(text)
 
     def parse_with_outcome(self, text: str) -> tuple[DialogTurn, Outcome]:
         """The turn in ``text`` and how it was read: ``success`` (strict), ``recovered``
@@ -177,32 +132,10 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
         publish(event, self.stats)
         return _to_turn(parsed), event.outcome
 
-    def _final(self, text: str) -> DialogTurn:
-        parsed = _read(text)
-        publish(self._event(parsed), self.stats)
-        return _to_turn(parsed)
-
-    async def _afinal(self, text: str) -> DialogTurn:
-        parsed = await run_in_executor(None, _read, text)
-        await apublish(self._event(parsed), self.stats)
-        return _to_turn(parsed)
-
-    def _partial(self, text: str) -> DialogTurn | None:
-        stream = DialogStream()
-        try:
-            with engine_call(_PARSER, "reading a partial dialog turn"):
-                snapshot = stream.feed(text)
-        except EngineError:  # a partial simply has nothing to show yet
-            return None
-        return None if snapshot is None else _to_turn(snapshot)
-
     def _event(self, parsed: DialogParse) -> ParseEvent:
-        outcome = _OUTCOMES[parsed.outcome]
         if parsed.outcome != "strict":
             logger.debug("dialog format deviation (%s): %s", parsed.outcome, parsed.warning)
-        return ParseEvent(self.get_name(), FORMAT, outcome, None, parsed.warning)
-
-    # ---------------------------------------------------------------- streaming
+        return ParseEvent(self.get_name(), FORMAT, parsed.counted, None, parsed.warning)
 
     def transform(
         self,
@@ -225,34 +158,33 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
             yield turn
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[DialogTurn]:
-        stream = _SafeStream()
-        last: DialogTurn | None = None
+        stream = _TurnStream()
         for chunk in input:
-            snapshot = stream.feed(chunk_text(chunk, "text"))
-            if snapshot is not None:
-                last = _to_turn(snapshot)
-                yield last
+            yield from stream.feed(chunk)
         parsed = _read(stream.text())
         publish(self._event(parsed), self.stats)
-        final = _to_turn(parsed)
-        if final != last:
-            yield final
+        yield from stream.end(parsed)
 
     async def _atransform(
         self, input: AsyncIterator[str | BaseMessage]
     ) -> AsyncIterator[DialogTurn]:
-        stream = _SafeStream()
-        last: DialogTurn | None = None
+        stream = _TurnStream()
         async for chunk in input:
-            snapshot = stream.feed(chunk_text(chunk, "text"))
-            if snapshot is not None:
-                last = _to_turn(snapshot)
-                yield last
+            for turn in stream.feed(chunk):
+                yield turn
         parsed = await run_in_executor(None, _read, stream.text())
         await apublish(self._event(parsed), self.stats)
-        final = _to_turn(parsed)
-        if final != last:
-            yield final
+        for turn in stream.end(parsed):
+            yield turn
+
+
+def _to_turn(parsed: DialogParse) -> DialogTurn:
+    return DialogTurn.model_validate(parsed, from_attributes=True)
+
+
+def _generation_text(generation: Generation) -> str:
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else chunk_text(message, "text")  # a refusal too
 
 
 def _read(text: str) -> DialogParse:
@@ -265,24 +197,43 @@ def _read(text: str) -> DialogParse:
         return wrap(text, COMPLETE_FAILURE)
 
 
-class _SafeStream:
-    """A `DialogStream` whose unexpected errors stop the snapshots, not the stream: the
-    text is still collected (a chunk is stored before it is read) and parsed at the end."""
+def _partial(text: str) -> DialogTurn | None:
+    """The turn so far of a stream prefix, once its header is complete."""
+    return next(iter(_TurnStream().feed(text)), None)
+
+
+class _TurnStream:
+    """A `DialogStream` at the exception boundary, giving the turns to yield: an unexpected
+    error stops the snapshots, not the stream (a chunk is stored before it is read, so the
+    whole text is still parsed at the end), and the final turn is yielded unless it is the
+    last one already yielded."""
 
     def __init__(self) -> None:
         self._stream = DialogStream()
         self._broken = False
+        self._last: DialogTurn | None = None
 
-    def feed(self, chunk: str) -> DialogParse | None:
+    def feed(self, chunk: str | BaseMessage) -> list[DialogTurn]:
+        text = chunk_text(chunk, "text")
         if self._broken:
-            self._stream.append(chunk)
-            return None
+            self._stream.append(text)
+            return []
         try:
             with engine_call(_PARSER, "reading a streamed dialog turn"):
-                return self._stream.feed(chunk)
+                snapshot = self._stream.feed(text)
         except EngineError:  # a bug, logged once: the rest is read at the end only
             self._broken = True
-            return None
+            return []
+        return self._shown(None if snapshot is None else _to_turn(snapshot))
+
+    def end(self, parsed: DialogParse) -> list[DialogTurn]:
+        """The final turn, unless it is the last one yielded."""
+        final = _to_turn(parsed)
+        return self._shown(None if final == self._last else final)
+
+    def _shown(self, turn: DialogTurn | None) -> list[DialogTurn]:
+        self._last = turn or self._last
+        return [] if turn is None else [turn]
 
     def text(self) -> str:
         return self._stream.text()

@@ -1,44 +1,19 @@
 """``ReActOutputParser``: ReAct agent output as ``AgentAction``/``AgentFinish``, streamed.
 
-One parser reads both ReAct layouts and their usual deviations (see
-`langchain_robust_parsers.engine.agents.react`): JSON actions inline, fenced or
-list-wrapped, and LangChain's classic ``Action:``/``Action Input:``/``Final Answer:`` text.
-It replaces ``ReActSingleInputOutputParser`` and ``ReActJsonSingleInputOutputParser`` of
-langchain-classic, with the same error contract for agent executors.
-
-Streaming has two modes:
-
-- ``stream_text=False`` (default): the stream holds exactly one item, the ``AgentAction`` or
-  ``AgentFinish`` that `ReActOutputParser.parse` gives for the whole text (or the
-  ``OutputParserException`` it raises). langchain-classic's ``AgentExecutor`` adds up streamed
-  chunks, so it needs this.
-- ``stream_text=True``: the stream also holds ``str`` deltas: the thought text (markers
-  removed; left out with ``stream_thoughts=False``) while the turn is undecided, then the
-  final answer as it is generated, decoded, never splitting an escape. A tool action comes as
-  an ``AgentAction`` as soon as it is complete; a final answer ends the stream as an
-  ``AgentFinish`` whose ``return_values`` hold ``"output"`` and `ANSWER_STREAMED_KEY`
-  (``True`` when every character of the output was already yielded as deltas, so a runner must
-  not show it again). Text that never becomes a step is yielded as thought text, then the
-  stream ends as `ReActOutputParser.parse` does: the ``OutputParserException`` it raises
-  (``send_to_llm=True``, so ``AgentExecutor(handle_parsing_errors=True)`` sends it back to the
-  model), or with ``on_error="fallback"`` the ``AgentFinish`` holding the text. A reply holding
-  both a step and a final answer is not an error here: the first step decides.
-
-The deltas are ``str`` subclasses that say what they hold: `ThoughtDelta` for thought
-text, `AnswerDelta` for the final answer (both `TextDelta`, which adds up to the
-step that follows it).
+Both ReAct layouts (JSON actions, LangChain's classic ``Action:``/``Action Input:``/``Final
+Answer:`` text) and their usual deviations, with langchain-classic's error contract for agent
+executors. Reading, deciding and streaming a turn are `engine.agents.react_verdict`; the ReAct
+page documents the stream contract (`ThoughtDelta`, `AnswerDelta`, `ANSWER_STREAMED_KEY`).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Literal, cast
 
 from langchain_core.agents import AgentAction, AgentFinish
-from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
@@ -46,27 +21,21 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.agents.react import (
-    Delta,
-    ReActScan,
-    ReActScanner,
-    ReActStep,
-    scan_react,
-)
 from langchain_robust_parsers.engine.agents.react_instructions import (
     BOTH_ANSWER_AND_ACTION,
-    BOTH_MESSAGE,
     MISSING_ACTION,
     MISSING_ACTION_INPUT,
     REACT_JSON_FORMAT_INSTRUCTIONS,
     REACT_TEXT_FORMAT_INSTRUCTIONS,
 )
-from langchain_robust_parsers.engine.agents.react_turns import (
-    action_log,
-    decide_turn,
-    step_outcome,
-    tool_input,
-    turn_actions,
+from langchain_robust_parsers.engine.agents.react_verdict import (
+    ANSWER_STREAMED_KEY,
+    StepValue,
+    TurnOptions,
+    TurnStream,
+    Verdict,
+    partial_value,
+    read_turn,
 )
 from langchain_robust_parsers.engine.agents.text_delta import (
     UNTYPED,
@@ -75,9 +44,14 @@ from langchain_robust_parsers.engine.agents.text_delta import (
     TextDelta,
     ThoughtDelta,
 )
-from langchain_robust_parsers.engine.report import ParseReport, merge_truncation
-from langchain_robust_parsers.engine.stats import REACT, Outcome, ParseStats
+from langchain_robust_parsers.engine.report import merge_truncation
+from langchain_robust_parsers.engine.stats import REACT, ParseStats
 from langchain_robust_parsers.parsers.boundary import output_parser_error
+from langchain_robust_parsers.parsers.final_parse import (
+    GenerationReaders,
+    aparse_generation,
+    parse_generation,
+)
 from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
@@ -85,9 +59,9 @@ from langchain_robust_parsers.parsers.message_text import (
     traced_transform,
 )
 from langchain_robust_parsers.parsers.report_events import (
+    FinalParse,
     ParseEvent,
     apublish,
-    check_refusal,
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
@@ -116,24 +90,11 @@ __all__ = [
     "classic_agent_output_parser",
 ]
 
-logger = logging.getLogger("langchain_robust_parsers")
-
 FORMAT = REACT
 """The format name under which `ParseStats` counts ReAct parses."""
 
-ANSWER_STREAMED_KEY = "final_answer_streamed"
-"""The key in ``AgentFinish.return_values`` (streams with ``stream_text=True`` only) that says
-the answer was already yielded as ``str`` deltas; the name streaming ReAct runners use."""
-
 Step = AgentAction | AgentFinish | list[AgentAction]
 """What a parse gives: one action or the finish; with ``multiple=True`` a list of actions."""
-
-
-def _generation_text(generation: Generation) -> str:
-    if isinstance(generation, ChatGeneration):
-        check_refusal(generation)
-        return chunk_text(generation.message)
-    return generation.text
 
 
 class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
@@ -146,25 +107,11 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     assert (step.tool, step.tool_input) == ("search", "Paris")  # an AgentAction
     ```
 
-    Reads JSON actions (inline after ``Action:``, fenced with or without a language tag, closed
-    or not, wrapped in a one-element list, alone on a line; ``tool``/``name`` for ``action``,
-    any key containing ``input`` for ``action_input``) and the classic text layout
-    (``Action: tool`` + ``Action Input: ...``, ``Final Answer: ...``, ``Action: Final Answer``).
-    Markers may be in any case, numbered (``Action 1:``) or in bold. ``<think>`` blocks are
-    thought text, never markup. The action ``Final Answer`` gives
-    ``AgentFinish(return_values={"output": answer}, log=text)``.
-
-    Errors, as LangChain's agent executors expect them: text holding both a final answer and an
-    action, or neither, raises ``OutputParserException`` with ``observation`` (what to tell the
-    model), ``llm_output`` and ``send_to_llm=True``. ``on_error="fallback"`` takes a reply with
-    no ReAct markup at all as the final answer, ``AgentFinish(return_values={"output": text})``.
-
-    Streaming (``transform``/``stream``, ``str`` or message chunks, each chunk read once): by
-    default one item, what `parse` gives for the whole text; with ``stream_text=True`` also
-    `ThoughtDelta` and `AnswerDelta` strings as the text arrives (they add up to the step, as
-    an ``AgentExecutor`` adding up its stream needs), a tool's ``AgentAction`` as soon as it is
-    complete, and a final ``AgentFinish`` whose ``return_values[ANSWER_STREAMED_KEY]`` says the
-    answer was already streamed. The module documentation gives the whole stream contract.
+    Reads JSON actions and the classic text layout; reasoning is never markup. Text with both
+    a final answer and an action, or neither, raises ``OutputParserException``
+    (``send_to_llm=True``), as agent executors expect. A stream gives what `parse` gives; with
+    ``stream_text=True`` also `ThoughtDelta` and `AnswerDelta` text as it arrives. The ReAct
+    page documents the layouts, the errors and the stream contract.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -173,38 +120,26 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     """Also stream thought and answer text as ``str`` deltas."""
 
     stream_thoughts: bool = True
-    """With ``stream_text``: include the thought text; ``False`` streams the final answer only
-    (for a UI that shows just the answer, token by token)."""
+    """With ``stream_text``: include the thought text (``False``: the final answer only)."""
 
     on_error: OnError = "raise"
-    """``"fallback"``: take a reply with no ReAct markup (no marker, no action) as the final
-    answer; ``"raise"``: raise ``OutputParserException`` for it, as LangChain's parser does."""
+    """``"fallback"``: a reply with no ReAct markup is the final answer; ``"raise"`` refuses it."""
 
     instructions: Literal["text", "json"] = "json"
     """The layout `get_format_instructions` describes; both are always parsed."""
 
     on_truncation: OnTruncation = "complete"
-    """A cut-off answer (an action's JSON input cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` returns the step as read, ``"raise"`` raises
-    ``TruncatedOutputError`` (a final answer cut off mid-sentence is only seen through the
-    stop reason)."""
+    """A cut-off answer (an action's JSON cut off, or a provider stop reason):
+    ``"complete"`` returns the step as read, ``"raise"`` raises ``TruncatedOutputError``."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
-    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
-    `TemplateOpensReasoning`."""
+    """Whether the chat template opened the reasoning: see `TemplateOpensReasoning`."""
 
     stats: ParseStats | None = None
-    """Outcome counters (format ``"react"``) updated on every final parse and stream; shareable:
-    a clean step counts as ``success``; one whose JSON was repaired or cut off, or that was
-    followed by ignored text, as ``recovered``; a bare answer taken with ``on_error="fallback"``
-    as ``fallback``; an error as ``failed``."""
+    """Outcome counters (format ``"react"``) updated on every final parse and stream."""
 
     multiple: bool = False
-    """Give every action of the turn (several ``Action:`` steps or fenced blocks, a JSON list of
-    actions) as one ``list[AgentAction]``, for multi-action agents (LangChain's
-    ``BaseMultiActionAgent``; a final answer still comes as ``AgentFinish``); ``False`` gives
-    the first action alone, as single-action agents expect. With ``stream_text`` the list comes
-    at the end of the stream."""
+    """Give every action of the turn as one ``list[AgentAction]`` (multi-action agents)."""
 
     @property
     def _type(self) -> str:
@@ -228,36 +163,28 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     def parse(self, text: str) -> Step:
         """The step in ``text``; raises ``OutputParserException`` (``send_to_llm=True``) when
         it holds both a final answer and an action, or neither."""
-        scan = scan_react(text, self.template_opens_reasoning)
-        value, event, error = _decide(self, scan, text)
-        publish(event, self.stats)
-        return _settled(value, error)
+        final = self._final(text, None, cut=False)
+        publish(final.event, self.stats)
+        return final.unwrap()
 
     async def aparse(self, text: str) -> Step:
         """Async `parse`: scans in an executor, dispatches the event async."""
-        scan = await run_in_executor(None, scan_react, text, self.template_opens_reasoning)
-        value, event, error = _decide(self, scan, text)
-        await apublish(event, self.stats)
-        return _settled(value, error)
+        final = await run_in_executor(None, functools.partial(self._final, text, None, cut=False))
+        await apublish(final.event, self.stats)
+        return final.unwrap()
 
     def parse_result(  # type: ignore[override]  # a partial may have nothing to show yet
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
         """The step in ``result[0]``. With ``partial=True`` the text is a stream prefix: its
         first complete step, or ``None``; it never raises and counts nothing."""
-        text = _generation_text(result[0])
-        if partial:
-            return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        return _uncut(self, result[0], text, self.parse(text))
+        return cast("Step | None", parse_generation(result, partial, self._readers()))
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> Step | None:
         """Async `parse_result`."""
-        text = _generation_text(result[0])
-        if partial:
-            return _partial_step(text, self.multiple, self.template_opens_reasoning)
-        return _uncut(self, result[0], text, await self.aparse(text))
+        return cast("Step | None", await aparse_generation(result, partial, self._readers()))
 
     def transform(
         self,
@@ -266,8 +193,7 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Stream the step (and, with ``stream_text``, text deltas) as the text arrives;
-        message chunks become text before tracing, which would otherwise merge every message
-        chunk into the previous ones."""
+        message chunks become text before tracing, which would merge them otherwise."""
         # Deltas add up to the step (see TextDelta), typed after the tracing (see DeltaTyper).
         typer, watch = DeltaTyper(), StopReasonWatch()
         read = functools.partial(self._transform, typer=typer, watch=watch)
@@ -291,16 +217,13 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> Iterator[Any]:
-        scanner, pending = _stream_start(self)
+        stream = TurnStream(self._options(), typer)
         for chunk in input:
-            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
-            yield from items
-        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
-        yield from items
-        items, event, error = _stream_end(self, scanner)
-        publish(event, self.stats)
-        _raise_stream_error(self, scanner, error, watch)
-        yield from items
+            yield from map(_item, stream.feed(chunk_text(chunk)))
+        yield from map(_item, stream.close())
+        final = _decided(self, stream.verdict(), stream.scanner.text(), _reason(watch))
+        publish(final.event, self.stats)
+        yield from _last(final)
 
     async def _atransform(
         self,
@@ -308,19 +231,31 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
         typer: DeltaTyper = UNTYPED,
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        scanner, pending = _stream_start(self)
+        stream = TurnStream(self._options(), typer)
         async for chunk in input:
-            items, pending = _shown(self, scanner, _feed(scanner, chunk), pending, typer)
-            for item in items:
-                yield item
-        items, pending = _shown(self, scanner, scanner.close(), pending, typer)
-        for item in items:
-            yield item
-        items, event, error = _stream_end(self, scanner)
-        await apublish(event, self.stats)
-        _raise_stream_error(self, scanner, error, watch)
-        for item in items:
-            yield item
+            for item in stream.feed(chunk_text(chunk)):
+                yield _item(item)
+        for item in stream.close():
+            yield _item(item)
+        final = _decided(self, stream.verdict(), stream.scanner.text(), _reason(watch))
+        await apublish(final.event, self.stats)
+        for step in _last(final):
+            yield step
+
+    def _options(self) -> TurnOptions:
+        fallback = self.on_error == "fallback"
+        opens, multiple = self.template_opens_reasoning, self.multiple
+        return TurnOptions(opens, multiple, fallback, self.stream_text, self.stream_thoughts)
+
+    def _readers(self) -> GenerationReaders[Step]:
+        return GenerationReaders(
+            lambda g: _agent(partial_value(_generation_text(g), self._options())),
+            lambda g: self._final(_generation_text(g), stop_reason_cut(g)),
+            self.stats,
+        )
+
+    def _final(self, text: str, stop_reason: str | None, *, cut: bool = True) -> FinalParse[Step]:
+        return _decided(self, read_turn(text, self._options()), text, stop_reason, cut=cut)
 
 
 def classic_agent_output_parser(**fields: Any) -> ReActOutputParser:
@@ -346,175 +281,61 @@ def _classic_agent_class() -> type[ReActOutputParser]:
     return type("ReActAgentOutputParser", (ReActOutputParser, agent.AgentOutputParser), namespace)
 
 
-def _event(
-    parser: ReActOutputParser, outcome: Outcome, report: ParseReport | None, error: str | None
-) -> ParseEvent:
-    return ParseEvent(parser.get_name(), FORMAT, outcome, report, error)
-
-
-def _feed(scanner: ReActScanner, chunk: str | BaseMessage) -> list[Delta]:
-    """The scanner's deltas for one stream chunk (a message chunk read as its text)."""
-    return scanner.feed(chunk if isinstance(chunk, str) else chunk_text(chunk))
-
-
-def _raise_stream_error(
+def _decided(
     parser: ReActOutputParser,
-    scanner: ReActScanner,
-    error: OutputParserException | None,
-    watch: StopReasonWatch | None,
-) -> None:
-    """Raise what ends a stream before its last items: the parse error, else a cut-off answer
-    under ``on_truncation="raise"``."""
-    if error is not None:
-        raise error
-    _raise_if_cut(parser, scanner.text(), watch.reason if watch else None, scanner.steps)
-
-
-def _decide(
-    parser: ReActOutputParser, scan: ReActScan, text: str
-) -> tuple[Step | None, ParseEvent, OutputParserException | None]:
-    """What ``parse`` gives for ``text``: a value or an error, and the event for both."""
-    fallback = parser.on_error == "fallback"
-    turn = decide_turn(scan, text, multiple=parser.multiple, plain_answer=fallback)
-    if turn.kind in ("conflict", "no_step"):
-        if turn.kind == "conflict":
-            message, observation = BOTH_MESSAGE + text, BOTH_ANSWER_AND_ACTION
-        else:
-            message = f"Could not parse LLM output: `{text}`"
-            missing_input = "action" in scan.markers
-            observation = MISSING_ACTION_INPUT if missing_input else MISSING_ACTION
-        error = output_parser_error(message, text, observation=observation, send_to_llm=True)
-        return None, _event(parser, "failed", None, observation), error
-    event = _event(parser, turn.outcome, turn.report, None)
-    if turn.kind == "actions":
-        return _actions(turn.steps, action_log(scan.steps[-1], text)), event, None
-    if turn.kind == "plain_answer":
-        return AgentFinish(return_values={"output": turn.answer}, log=text), event, None
-    return _to_agent(turn.steps[0], text), event, None
-
-
-def _shown(
-    parser: ReActOutputParser,
-    scanner: ReActScanner,
-    deltas: Sequence[Delta],
-    pending: bool,
-    typer: DeltaTyper,
-) -> tuple[list[Any], bool]:
-    """What ``stream_text`` yields after the scanner gave ``deltas``: the text deltas, then
-    the first tool action once it is complete (while ``pending``); and if it still is."""
-    if not parser.stream_text:
-        return [], pending
-    items: list[Any] = typer.plain(deltas, thoughts=parser.stream_thoughts)
-    if pending and scanner.steps:
-        items.extend(_first_action(scanner))
-        pending = False
-    return items, pending
-
-
-def _stream_end(
-    parser: ReActOutputParser, scanner: ReActScanner
-) -> tuple[list[Any], ParseEvent, OutputParserException | None]:
-    """The last items of a stream, its event, and (default mode) the error to raise."""
-    text = scanner.text()
-    scan = scanner.result()
-    value, event, error = _decide(parser, scan, text)
-    if not parser.stream_text:
-        return ([] if value is None else [value]), event, error
-    # stream_text: the first step decides; a conflict or no step is not an error here.
-    steps = scan.steps
-    if steps:
-        step = steps[0]
-        outcome, report = step_outcome(step, text)
-        if scan.conflict:
-            outcome = "recovered"
-        event = _event(parser, outcome, report, None)
-        if step.kind == "action" and parser.multiple:
-            return [_actions(turn_actions(steps), text[: steps[-1].end])], event, None
-        if step.kind == "action":
-            return [], event, None  # already yielded as soon as it was complete
-        output = {"output": step.tool_input, ANSWER_STREAMED_KEY: step.streamed}
-        return [AgentFinish(return_values=output, log=text)], event, None
-    if isinstance(value, AgentFinish):  # on_error="fallback": the text was streamed as thought
-        answer = value.return_values["output"]
-        # streamed as it is, unless reasoning blocks were streamed with it
-        output = {"output": answer, ANSWER_STREAMED_KEY: scan.thought.strip() == answer}
-        return [AgentFinish(return_values=output, log=text)], event, None
-    # No step at all: what parse raises, after the text. A stream that ended on text only
-    # would leave AgentExecutor a string where it expects a step.
-    return [], event, error
-
-
-def _stream_start(parser: ReActOutputParser) -> tuple[ReActScanner, bool]:
-    """A new stream's scanner, and whether a tool action may still be due to stream."""
-    return ReActScanner(parser.template_opens_reasoning), parser.stream_text and not parser.multiple
-
-
-def _uncut(parser: ReActOutputParser, generation: Generation, text: str, value: Step) -> Step:
-    """``value``, unless ``on_truncation="raise"`` and the answer was cut off."""
-    _raise_if_cut(parser, text, stop_reason_cut(generation))
-    return value
-
-
-def _raise_if_cut(
-    parser: ReActOutputParser,
+    verdict: Verdict,
     text: str,
     stop_reason: str | None,
-    steps: Sequence[ReActStep] | None = None,
-) -> None:
-    """Under ``on_truncation="raise"``, raise ``TruncatedOutputError`` for a cut-off answer:
-    the first step's JSON cut off in ``text`` (``steps``: its steps, when already read), or
-    ``stop_reason``, the provider's word for its token limit. Invoked or streamed alike."""
-    if parser.on_truncation != "raise":
-        return
-    steps = scan_react(text, parser.template_opens_reasoning).steps if steps is None else steps
-    truncated = merge_truncation(bool(steps) and steps[0].truncated, stop_reason is not None)
-    if truncated is not None:
-        raise truncation_error(parser.get_name(), text, truncated, stop_reason)
+    *,
+    cut: bool = True,
+) -> FinalParse[Step]:
+    """The final parse of a decided turn, without side effects: its step (none when a
+    stream already gave it), or its error: the parse error (for agent executors), else,
+    with ``cut`` under ``on_truncation="raise"``, a first step or (``stop_reason``) an
+    answer cut off. Invoked or streamed alike."""
+    name, report, note = parser.get_name(), verdict.report, verdict.observation
+    event, value = (
+        ParseEvent(name, FORMAT, verdict.outcome, report, note),
+        _agent(verdict.value),
+    )
+    if verdict.error is not None:
+        error = output_parser_error(verdict.error, text, observation=note, send_to_llm=True)
+        return FinalParse(None, report, event, error)
+    truncated = merge_truncation(verdict.cut, stop_reason is not None)
+    if cut and parser.on_truncation == "raise" and truncated is not None:
+        error = truncation_error(name, text, truncated, stop_reason)
+        return FinalParse(value, report, event, error)
+    return FinalParse(value, report, event)
 
 
-def _partial_step(text: str, multiple: bool, template_opens: bool | None) -> Step | None:
-    """The first complete step of a stream prefix ``text`` (``parse_result(partial=True)``)."""
-    scanner = ReActScanner(template_opens)
-    scanner.feed(text)
-    if not scanner.steps:
+def _generation_text(generation: Generation) -> str:
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else chunk_text(message)
+
+
+def _agent(value: StepValue | None) -> Any:
+    """LangChain's step for ``value``: ``AgentFinish``, an ``AgentAction`` or a list of them
+    (``None`` for none)."""
+    if value is None:
         return None
-    step = scanner.steps[0]
-    if step.kind == "finish":
-        return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    if multiple:
-        return _actions(turn_actions(scanner.steps), text[: scanner.steps[-1].end])
-    return _action(step, text[: step.end])
+    if value.kind == "finish":
+        return AgentFinish(return_values=dict(value.output), log=value.log)
+    actions = [
+        AgentAction(t, i, value.log if k == 0 else "") for k, (t, i) in enumerate(value.actions)
+    ]
+    return actions if value.kind == "actions" else actions[0]
 
 
-def _first_action(scanner: ReActScanner) -> list[AgentAction]:
-    """The first step as an ``AgentAction`` when it is a tool action (yielded as soon as it is
-    complete, its log the text so far), else nothing: a final answer comes at the end."""
-    step = scanner.steps[0] if scanner.steps else None
-    if step is None or step.kind != "action":
-        return []
-    return [_action(step, scanner.text()[: step.end])]
+def _reason(watch: StopReasonWatch | None) -> str | None:
+    """The stop reason a stream's chunks gave for a cut-off answer."""
+    return watch.reason if watch else None
 
 
-def _action(step: ReActStep, log: str) -> AgentAction:
-    return AgentAction(step.tool, tool_input(step.tool_input), log)
+def _last(final: FinalParse[Step]) -> list[Step]:
+    """A stream's last value (none when it already gave its action), or its error raised."""
+    return [] if final.error is None and final.value is None else [final.unwrap()]
 
 
-def _actions(actions: Sequence[ReActStep], log: str) -> list[AgentAction]:
-    """The turn's actions (`turn_actions`) as ``AgentAction``s. The first carries the
-    turn's log, the others an empty one: a scratchpad that joins each action's log with its
-    observation (``format_log_to_str``) then shows the turn once."""
-    return [_action(s, log if k == 0 else "") for k, s in enumerate(actions)]
-
-
-def _to_agent(step: ReActStep, text: str) -> AgentAction | AgentFinish:
-    if step.kind == "finish":
-        return AgentFinish(return_values={"output": step.tool_input}, log=text)
-    return _action(step, action_log(step, text))
-
-
-def _settled(value: Step | None, error: OutputParserException | None) -> Step:
-    """The step a final parse decided, or its error raised."""
-    if error is not None:
-        raise error
-    assert value is not None
-    return value
+def _item(item: str | StepValue) -> Any:
+    """A streamed item: a text delta as it is, a step as LangChain's."""
+    return item if isinstance(item, str) else _agent(item)

@@ -77,11 +77,12 @@ def _fence_body(text: str, pos: int) -> int:
     return len(text) if opening is None else opening.body
 
 
-def detect_format(text: str) -> ResponseFormat:
+def detect_format(text: str, template_opens: bool | None = None) -> ResponseFormat:
     """The style of a response: ``json`` when it starts (after whitespace, reasoning blocks) with
     ``{`` or ``[``; ``markdown_json`` when it starts with a fence holding such a value; otherwise
-    in this order: UI-TARS keywords, then any fence, then ``text``."""
-    begin = skip_space(text, locate.payload_start(text, RepairLog()))
+    in this order: UI-TARS keywords, then any fence, then ``text``. ``template_opens``: see
+    `reasoning.headless_end`."""
+    begin = skip_space(text, locate.payload_start(text, RepairLog(), template_opens))
     if text.startswith(("{", "["), begin):
         return "json"
     if text.startswith(FENCE_MARKS, begin):

@@ -35,6 +35,7 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
 from langchain_robust_parsers.engine.agents.url_safety import UrlPolicy
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.decode import iter_candidates
+from langchain_robust_parsers.engine.lexicon.reasoning import headless_settled
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import Outcome
 
@@ -45,6 +46,7 @@ __all__ = [
     "ActionParserFormat",
     "ActionReadOptions",
     "read_actions",
+    "shown_actions",
 ]
 
 ActionParserFormat = Literal["auto", "json", "ui_tars"]
@@ -100,6 +102,7 @@ class ActionReadOptions:
     elements: Mapping[str, Any] | None = None
     drop_unknown_elements: bool = False
     raise_on_error: bool = False  # no actions, or an unknown action type, is a failure
+    template_opens: bool | None = None  # reasoning.headless_end's: text before a lone closer
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,22 @@ def read_actions(
         outcome: Outcome = "recovered" if recovered else "success"
         return ActionParse([], key, outcome, read.report, read.reasoning)
     return _validate(text, key, read, recovered, options)
+
+
+def shown_actions(
+    read: ActionParse | ActionFailure, text: str, template_opens: bool | None = None
+) -> list[BaseAction] | None:
+    """What the stream prefix ``text`` shows of ``read``, its reading: its actions, or ``None``
+    while it has no real one yet (it fails, or only a `NullAction` stands for what is still to
+    come), or while it may still turn out to be reasoning the chat template opened
+    (`reasoning.headless_settled`, in auto mode): a shown action is never a draft."""
+    if isinstance(read, ActionFailure):
+        return None
+    if template_opens is None and not headless_settled(text):
+        return None
+    if read.outcome == "fallback" and all(isinstance(a, NullAction) for a in read.actions):
+        return None
+    return read.actions
 
 
 def _key(
@@ -241,7 +260,7 @@ def _read_json(text: str, options: ActionReadOptions) -> _Read | None:
     candidate as a read without items, or ``None`` when the text holds no JSON."""
     first: ParseReport | None = None
     try:
-        for value, report in iter_candidates(text):
+        for value, report in iter_candidates(text, template_opens=options.template_opens):
             calls = function_calls(value)
             if calls is not None:
                 return _read_function_calls(calls, report, options.space)
@@ -279,7 +298,9 @@ def _read_function_calls(
 def _read_ui_tars(text: str, options: ActionReadOptions) -> _Read | None:
     """The UI-TARS calls of ``text``; a read without items when it has UI-TARS headers but no
     calls (its reasoning is kept), ``None`` when it has neither."""
-    response = parse_ui_tars(text, options.space, multiple=options.multiple)
+    response = parse_ui_tars(
+        text, options.space, multiple=options.multiple, template_opens=options.template_opens
+    )
     headers = (response.thought, response.reflection, response.action_summary)
     marked = response.has_action_marker or any(headers)
     if not response.items and not response.truncated and not marked:

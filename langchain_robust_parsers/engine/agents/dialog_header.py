@@ -21,6 +21,7 @@ from langchain_robust_parsers.engine.lexicon.fences import (
     match_fence_open,
 )
 from langchain_robust_parsers.engine.lexicon.tags import skip_space
+from langchain_robust_parsers.engine.stats import Outcome as StatsOutcome
 
 __all__ = [
     "COMPLETE_FAILURE",
@@ -33,6 +34,7 @@ __all__ = [
     "MISSING_INTERRUPT_PHRASE",
     "MISSING_TONE",
     "NO_HEADER",
+    "STATS_OUTCOMES",
     "TEXT_AFTER_CONTENT",
     "TEXT_BEFORE_HEADER",
     "TONE_LEXICON",
@@ -51,6 +53,11 @@ __all__ = [
 
 Action = Literal["speak", "interrupt", "silent", "react"]
 Outcome = Literal["strict", "salvaged", "wrapped"]
+
+STATS_OUTCOMES: Mapping[Outcome, StatsOutcome] = MappingProxyType(
+    {"strict": "success", "salvaged": "recovered", "wrapped": "fallback"}
+)
+"""How `ParseStats` counts a dialog parse: the format followed, salvaged, or wrapped whole."""
 
 # --------------------------------------------------------------------------- bounds
 
@@ -296,6 +303,11 @@ class DialogParse:
     def warning(self) -> str | None:
         """The warnings joined with ``"; "``, or ``None``."""
         return "; ".join(self.warnings) if self.warnings else None
+
+    @property
+    def counted(self) -> StatsOutcome:
+        """The outcome `ParseStats` counts for this parse (`STATS_OUTCOMES`)."""
+        return STATS_OUTCOMES[self.outcome]
 
 
 class _NeedMore(Exception):

@@ -1,8 +1,8 @@
 """What a scanned ReAct turn amounts to: one step, several actions, a plain-text answer, or a
 failure (both an answer and an action, or no step), with its outcome and report.
 
-Pure functions over a `ReActScan` and its text; the parser layer turns a
-`TurnDecision` into ``AgentAction``/``AgentFinish`` or an ``OutputParserException``.
+Pure functions over a `ReActScan` and its text; `react_verdict` turns a `TurnDecision` into
+the step a parser gives (or the error it raises).
 """
 
 from __future__ import annotations

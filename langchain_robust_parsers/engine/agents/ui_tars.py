@@ -733,7 +733,11 @@ def _section_headers(
 
 
 def parse_ui_tars(
-    text: str, space: CoordinateSpace | None = None, *, multiple: Multiple = "last"
+    text: str,
+    space: CoordinateSpace | None = None,
+    *,
+    multiple: Multiple = "last",
+    template_opens: bool | None = None,
 ) -> UiTarsResponse:
     """Read a UI-TARS answer: reasoning headers, calls, action dicts in window pixels.
 
@@ -742,14 +746,15 @@ def parse_ui_tars(
     ``<computer_env>`` block or not; else Seed's ``<function=...>`` calls, an omni
     ``<answer>`` (a ``finished`` call), or every known UI-TARS call in the text (a repair).
     Reasoning blocks (``<think>``, ``<Thought>``) before the answer are its reasoning when it
-    has no ``Thought:`` header. Never raises for a ``str``.
+    has no ``Thought:`` header; so is text before a lone closing marker, by
+    `reasoning.headless_end`'s rule with ``template_opens``. Never raises for a ``str``.
     """
     space = space or CoordinateSpace()
     log = RepairLog()
     bom = 1 if text.startswith("\ufeff") else 0
     think, after_think = reasoning_blocks(text, bom)
     # Reasoning blocks read above are the answer's layout, not a repair.
-    begin = after_think if after_think > bom else locate.payload_start(text, log)
+    begin = after_think if after_think > bom else locate.payload_start(text, log, template_opens)
     headers = _headers(text, begin)
     regions = _clip_to_envs(_action_regions(text, headers), env_regions(text, begin))
     calls: list[UiTarsCall] = []
