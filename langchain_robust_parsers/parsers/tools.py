@@ -38,33 +38,37 @@ from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, whole_before_cut
-from langchain_robust_parsers.engine.calls.tool_args import (
-    ToolNameMatcher,
-    tool_name_matcher,
+from langchain_robust_parsers.engine.calls.parsed_call import (
+    CallDecodeError,
+    DecodedCalls,
+    whole_before_cut,
+)
+from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher, tool_name_matcher
+from langchain_robust_parsers.engine.calls.tool_call_choice import (
+    CallChoice,
+    ToolCallItem,
+    ToolCallItemWithId,
+    output_rules,
+    resolve_chosen,
 )
 from langchain_robust_parsers.engine.calls.tool_call_reports import (
     ToolCallReport,
+    ToolsParseEvent,
     ToolsParseReport,
 )
 from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     UnrecoverableCall,
     WorkingCall,
+    message_calls,
     partial_calls,
-    resolve_calls,
     text_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
 from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
-from langchain_robust_parsers.engine.calls.tool_stream_steps import (
-    CallOutputRules,
-    final_calls,
-    stream_entry,
-)
+from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, final_calls
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
@@ -73,11 +77,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    fallback_on_error,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, fallback_on_error, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
@@ -85,16 +85,16 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_error,
     truncation_mode,
 )
-from langchain_robust_parsers.parsers.tool_call_items import (
+from langchain_robust_parsers.parsers.tool_call_streaming import (
     CHAT_ONLY,
-    ToolCallItem,
-    ToolCallItemWithId,
-    ToolsParseEvent,
-    message_calls,
+    StreamingToolsParser,
     partial_value,
 )
-from langchain_robust_parsers.parsers.tool_call_streaming import StreamingToolsParser
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = [
     "FORMAT",
@@ -112,6 +112,17 @@ logger = logging.getLogger("langchain_robust_parsers")
 
 FORMAT = TOOLS
 """The format name under which the three parsers count outcomes in `ParseStats`."""
+
+
+def _schema_names(tools: tuple[Any, ...]) -> tuple[str, ...]:
+    """The names of bound ``tools``; none when a tool has no schema (names then match
+    exactly)."""
+    try:
+        return tuple(bound_schemas(tools) or ())
+    except (ValueError, TypeError):  # not a tool langchain-core can describe
+        logger.debug("tools: a bound tool has no schema; names matched exactly")
+        return ()
+
 
 # --------------------------------------------------------------------------- the parsers
 
@@ -159,6 +170,10 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     validate): ``"raise"`` ``OutputParserException``, or ``"fallback"``: return no call, ``[]``
     (``None`` under ``first_tool_only``), counted as ``fallback``; a stream ends on the same
     value. ``TruncatedOutputError`` under ``on_truncation="raise"`` is raised either way."""
+
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``), for calls
+    read from the text: see `TemplateOpensReasoning`."""
 
     @property
     def _type(self) -> str:
@@ -213,50 +228,27 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         value = final.unwrap()
         return value, final.report or ToolsParseReport()
 
-    # ---------------------------------------------------------------- streaming
+    # ---------------------------------------------------------------- translation
+
+    def _choice(self) -> CallChoice:
+        """Which calls the output shows, and how."""
+        return CallChoice(self.first_tool_only, self.return_id)
 
     def _output_rules(self) -> CallOutputRules:
-        """How this parser's output is made of the calls a stream shows."""
-        return CallOutputRules(
-            first_only=self.first_tool_only,
-            return_id=self.return_id,
-            call_items=type(self)._stream_item is RobustJsonOutputToolsParser._stream_item,
-            item=self._stream_item,
-            select=self._select,
-            shape=self._stream_shape,
-            signature=self._signature,
-            output=functools.partial(self._output, partial=True),
-            match=self._match,
-            diff=self._diff if self.diff else None,
-        )
+        return output_rules(self._choice(), self._match, diff=self._diff if self.diff else None)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
         them); successive partial values are compared along their growing path only."""
-        if prev is not None:
-            ops = growth_patch(prev, next)
-            if ops is not None:
-                return ops
-        return jsonpatch.make_patch(prev, next).patch
-
-    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated."""
-        final = self._finish(final_calls(stream), stream.text(), stop_reason=stream.cut_stop_reason)
-        text = stream.text()
-        return self._check_truncation(final, stream.cut_stop_reason, text, from_text=bool(text))
-
-    # ---------------------------------------------------------------- work
+        ops = None if prev is None else growth_patch(prev, next)
+        return jsonpatch.make_patch(prev, next).patch if ops is None else ops
 
     _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
     """The names of ``tools`` and the identities of the tools they were read from: a stream
     matches names on every chunk, and converting tools to schemas is not cheap."""
 
     def _bound_names(self) -> tuple[str, ...]:
-        """The names written names are matched to: ``tool_names``, then the names of
-        ``tools``."""
-        return (*(self.tool_names or ()), *self._names_of_tools())
-
-    def _names_of_tools(self) -> tuple[str, ...]:
+        """The names written names are matched to: ``tool_names``, then those of ``tools``."""
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
         # Read from `__pydantic_private__`: `self._tools_names` goes through pydantic's
@@ -265,22 +257,16 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         cached = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
         cached_key, names = cached
         if cached_key != key:
-            try:
-                names = tuple(bound_schemas(tools) or ())
-            except (ValueError, TypeError):  # not a tool langchain-core can describe
-                logger.debug("tools: a bound tool has no schema; names matched exactly")
-                names = ()
+            names = _schema_names(tools)
             self._tools_names = (key, names)
-        return names
+        return (*(self.tool_names or ()), *names)
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
 
     def _match(self, name: str) -> str:
         matcher = self._matcher()
-        if not matcher:
-            return name
-        return matcher.match(name) or name
+        return (matcher.match(name) or name) if matcher else name
 
     def _parse_partial(self, generation: Generation) -> Any:
         """The calls of a message prefix: arguments decoded leniently, calls whose arguments
@@ -297,63 +283,57 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         """Parse completely, without side effects; the caller publishes the event."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                return self._failure(output_parser_error(CHAT_ONLY, None), [])
-            return self._finish([], generation.text)
+                return self._failure(output_parser_error(CHAT_ONLY, None))
+            return self._finish([], generation.text, None)
         message = generation.message
         calls = message_calls(message)
         text = content_text(message.content) if not calls and self.text_fallback else None
         stop_reason = stop_reason_cut(generation)
-        final = self._finish(calls, text, stop_reason=stop_reason)
-        return self._check_truncation(final, stop_reason, generation.text, from_text=bool(text))
+        final = self._finish(calls, text, stop_reason)
+        return self._refuse_cut(final, stop_reason, generation.text, from_text=bool(text))
 
-    def _check_truncation(
-        self, final: FinalParse[Any], stop_reason: str | None, text: str, *, from_text: bool
-    ) -> FinalParse[Any]:
-        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
-        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``."""
-        if final.error is not None or truncation_mode(self.on_truncation) == "complete":
-            return final
-        calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
-        text_cut = any(c.report.truncated in ("text", "both") for c in calls)
-        truncated = merge_truncation(text_cut, stop_reason is not None)
-        if truncated is None or (from_text and self._whole_before_cut(text)):
-            return final
-        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason), [])
-
-    def _whole_before_cut(self, text: str) -> bool:
-        """Whether the calls written in ``text`` closed in blocks of their own before the cut
-        (read again: only a cut-off answer asks)."""
-        try:
-            with engine_call(self.get_name(), "reading calls written in the text"):
-                return whole_before_cut(decode_calls(text).report)
-        except EngineError:  # CallDecodeError, or a bug logged once by the boundary
-            return False
+    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
+        """The final parse of a whole stream, from the calls it accumulated."""
+        text, stop_reason = stream.text(), stream.cut_stop_reason
+        final = self._finish(final_calls(stream), text, stop_reason)
+        return self._refuse_cut(final, stop_reason, text, from_text=bool(text))
 
     def _finish(
-        self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None
+        self, calls: list[WorkingCall], text: str | None, stop_reason: str | None
     ) -> FinalParse[Any]:
         """Resolve ``calls`` (or read them from ``text``) and shape the output. ``stop_reason``:
         the provider's word for a cut at the token limit; every call then counts as cut off."""
-        max_tokens = stop_reason is not None
         if not calls and text and self.text_fallback:
             calls = self._text_calls(text)
-        for call in calls:
-            call.name = self._match(call.raw_name)
-        selected = self._select(calls)
-        errors = resolve_calls(selected, strict=self.strict, stop_reason=stop_reason)
-        if errors:
-            message = "\n\n".join(e.message for e in errors)
-            return self._failure(output_parser_error(message, errors[0].llm_output), selected)
+        choice, strict = self._choice(), self.strict
+        selected, errors = resolve_chosen(
+            calls, choice, self._match, strict=strict, stop_reason=stop_reason
+        )
         try:
-            value = self._output(selected, partial=False, max_tokens=max_tokens)
+            if errors:
+                message = "\n\n".join(e.message for e in errors)
+                raise output_parser_error(message, errors[0].llm_output)
+            value = self._output(selected, partial=False, max_tokens=stop_reason is not None)
         except OutputParserException as exc:
-            return self._failure(exc, selected)
+            return self._failure(exc)
         report = ToolsParseReport(tuple(c.tool_report() for c in selected))
-        first = next((c.report for c in report.calls if c.outcome != "success"), None)
-        event = ToolsParseEvent(self.get_name(), FORMAT, report.outcome, first, calls=report.calls)
-        return FinalParse(value, report, event)
+        return FinalParse(value, report, ToolsParseEvent.of(self.get_name(), FORMAT, report))
 
-    def _failure(self, error: OutputParserException, calls: list[WorkingCall]) -> FinalParse[Any]:
+    def _refuse_cut(
+        self, final: FinalParse[Any], stop_reason: str | None, text: str, *, from_text: bool
+    ) -> FinalParse[Any]:
+        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
+        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``; calls written in
+        ``text`` that closed in blocks of their own before the cut are whole."""
+        if final.error is not None or truncation_mode(self.on_truncation) == "complete":
+            return final
+        truncated = final.report.cut(stop_reason)
+        decoded = self._decoded(text) if truncated is not None and from_text else None
+        if truncated is None or (decoded is not None and whole_before_cut(decoded.report)):
+            return final
+        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason))
+
+    def _failure(self, error: OutputParserException) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
         failed: FinalParse[Any] = FinalParse(None, None, event, error)
         if isinstance(error, TruncatedOutputError):
@@ -361,58 +341,29 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         degraded: list[Any] | None = None if self.first_tool_only else []
         return fallback_on_error(failed, self.on_error, degraded, ToolsParseReport())
 
-    def _text_calls(self, text: str) -> list[WorkingCall]:
-        """Calls written in the text. With bound names known, only calls to them; without,
-        only calls in a dialect's markers, or Python calls making up the text or a fence (a
-        bare JSON object in an answer is too often just data)."""
+    def _decoded(self, text: str) -> DecodedCalls | None:
+        """The calls written in ``text``; ``None`` when call-like text does not decode (or the
+        engine failed: a bug, logged once by the boundary)."""
         try:
             with engine_call(self.get_name(), "reading calls written in the text"):
-                decoded = decode_calls(text)
+                return decode_calls(text, template_opens_reasoning=self.template_opens_reasoning)
         except CallDecodeError as err:
             logger.debug("text fallback: call-like text did not decode: %s", err)
+        except EngineError:
+            pass
+        return None
+
+    def _text_calls(self, text: str) -> list[WorkingCall]:
+        """Calls written in the text worth returning as calls (see `text_calls`)."""
+        decoded = self._decoded(text)
+        if decoded is None or not decoded.calls:
             return []
-        except EngineError:  # a bug, logged once by the boundary: no calls in the text
-            return []
-        if not decoded.calls:
-            return []
-        return text_calls(decoded, self._matcher(), self._schemas(), new_call_id)
-
-    def _schemas(self) -> dict[str, dict[str, Any]] | None:
-        """The parameter schemas of the bound ``tools``, which type calls read from text."""
-        return bound_schemas(self.tools) if self.tools else None
-
-    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
-        """The calls a final parse returns, before their arguments are resolved: only these
-        must resolve."""
-        return calls[:1] if self.first_tool_only else calls
-
-    def _item(self, call: WorkingCall) -> dict[str, Any]:
-        """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
-        if self.return_id:
-            return {"args": call.args, "id": call.id, "type": call.name}
-        return {"args": call.args, "type": call.name}
-
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
-        and its `stream_entry`. ``None``: compare values."""
-        return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
-
-    def _stream_item(self, call: WorkingCall) -> Any:
-        """What one selected call contributes to the output: `_item`, without a call
-        more on the hot path of a stream."""
-        if self.return_id:
-            return {"args": call.args, "id": call.id, "type": call.name}
-        return {"args": call.args, "type": call.name}
-
-    def _stream_shape(self, items: list[Any]) -> Any:
-        """The output made of the selected calls' items (a new list, kept as is)."""
-        if self.first_tool_only:
-            return items[0] if items else None
-        return items
+        schemas = bound_schemas(self.tools) if self.tools else None
+        return text_calls(decoded, self._matcher(), schemas, new_call_id)
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
-        return self._stream_shape([self._stream_item(c) for c in self._select(calls)])
+        return self._choice().output(calls)
 
 
 class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyToolsParser):
@@ -432,12 +383,8 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), self.key_name)
 
-    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
-        matching = [c for c in calls if c.name == self.key_name]
-        return matching[:1] if self.first_tool_only else matching
-
-    def _stream_item(self, call: WorkingCall) -> Any:
-        return self._item(call) if self.return_id else call.args
+    def _choice(self) -> CallChoice:
+        return CallChoice(self.first_tool_only, self.return_id, self.key_name)
 
 
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
@@ -476,8 +423,11 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     def _diff(self, prev: Any, next: Any) -> Any:
         raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
 
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        return None  # models are compared: two partial values can validate to equal models
+    def _output_rules(self) -> CallOutputRules:
+        # Models are compared by value: two partial values can validate to equal models.
+        output = functools.partial(self._output, partial=True)
+        diff = self._diff if self.diff else None
+        return output_rules(self._choice(), self._match, output=output, diff=diff)
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), *tool_map(tuple(self.tools)))
