@@ -28,7 +28,6 @@ from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     apaired_messages,
     atexts_with_side_channel,
-    chunk_text,
     texts_with_side_channel,
 )
 from langchain_robust_parsers.parsers.report_events import FinalParse, apublish, publish
@@ -77,13 +76,9 @@ class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
         """Stream the calls as their arguments arrive. Tracing sees the chunks' text, never a
         merge of message chunks (see ``parsers/message_text.py``)."""
         side: deque[BaseMessage | str] = deque()
-
-        def run(texts: Iterator[Any]) -> Iterator[Any]:
-            return self._stream(texts, side)
-
-        yield from self._transform_stream_with_config(
-            texts_with_side_channel(input, side), run, config, run_type="parser"
-        )
+        run = functools.partial(self._stream, side=side)
+        texts = texts_with_side_channel(input, side)
+        yield from self._transform_stream_with_config(texts, run, config, run_type="parser")
 
     async def atransform(
         self,
@@ -97,21 +92,22 @@ class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
         def run(texts: AsyncIterator[Any]) -> AsyncIterator[Any]:
             return self._astream(apaired_messages(texts, side))
 
+        texts = atexts_with_side_channel(input, side)
         async for chunk in self._atransform_stream_with_config(
-            atexts_with_side_channel(input, side), run, config, run_type="parser"
+            texts, run, config, run_type="parser"
         ):
             yield chunk
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         """langchain-core's hook, for callers that use it directly: messages or text."""
-        return self._stream(input)
+        side: deque[BaseMessage | str] = deque()
+        return self._stream(texts_with_side_channel(input, side), side)
 
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
-        async def pairs() -> AsyncIterator[tuple[BaseMessage | str, str | None]]:
-            async for chunk in input:
-                yield chunk, None
-
-        async for value in self._astream(pairs()):
+        side: deque[BaseMessage | str] = deque()
+        async for value in self._astream(
+            apaired_messages(atexts_with_side_channel(input, side), side)
+        ):
             yield value
 
     def _steps(self) -> tuple[ToolCallStream, StreamSteps]:
@@ -129,35 +125,25 @@ class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
         out = step.last(final.value)
         return [] if out is None else [out]
 
-    def _stream(
-        self, chunks: Iterator[Any], side: deque[BaseMessage | str] | None = None
-    ) -> Iterator[Any]:
-        """The values of a stream of ``chunks``: messages (or text), or with ``side`` their
-        texts, each message waiting in ``side`` (see ``texts_with_side_channel``)."""
+    def _stream(self, texts: Iterator[str], side: deque[BaseMessage | str]) -> Iterator[Any]:
+        """The values of a stream: the chunks' ``texts``, each chunk waiting in ``side`` (see
+        ``texts_with_side_channel``)."""
         stream, step = self._steps()
-        feed = step.feed
-        if side is None:
-            for chunk in chunks:
-                out = feed(chunk, chunk_text(chunk))  # refuses a refusal
-                if out is not None:
-                    yield out
-        else:
-            pop = side.popleft
-            for text in chunks:
-                out = feed(pop(), text)
-                if out is not None:
-                    yield out
+        feed, pop = step.feed, side.popleft
+        for text in texts:
+            out = feed(pop(), text)
+            if out is not None:
+                yield out
         final = self._stream_final(stream)
         publish(final.event, self.stats)
         yield from self._last(final, step)
 
     async def _astream(
-        self, pairs: AsyncIterator[tuple[BaseMessage | str, str | None]]
+        self, pairs: AsyncIterator[tuple[BaseMessage | str, str]]
     ) -> AsyncIterator[Any]:
         stream, step = self._steps()
         async for message, text in pairs:
-            # A text of None: the message came without one; read it, refusing a refusal.
-            out = step.feed(message, chunk_text(message) if text is None else text)
+            out = step.feed(message, text)
             if out is not None:
                 yield out
         final = self._stream_final(stream)

@@ -1,31 +1,17 @@
-"""Robust drop-ins for langchain-core's tool-call parsers.
-
-``RobustJsonOutputToolsParser``, ``RobustJsonOutputKeyToolsParser`` and
-``RobustPydanticToolsParser`` subclass ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser``
-and ``PydanticToolsParser`` with the same fields and outputs, and add:
-
-- **repair**: calls LangChain put in ``invalid_tool_calls`` (broken or cut-off argument JSON,
-  arguments double-encoded in a JSON string) are repaired by the JSON engine and returned like
-  valid ones; a call that cannot be recovered raises ``OutputParserException`` naming the tool
-  and quoting its raw arguments;
-- **names**: a written name is matched to the bound tools (``tool_names``, the key parser's
-  ``key_name``, the Pydantic parser's ``tools``) ignoring case and ``_ - .`` (``a.b`` is ``a_b``);
-- **text fallback**: a message without tool calls whose text holds calls in one of the dialects
-  of ``FunctionCallOutputParser`` (``<tool_call>`` blocks, Python calls, ...) gives those;
-- **linear streaming** of ``tool_call_chunks``: one incremental decoder per call, partial values
-  as langchain-core's, and a last value equal to the final parse of the whole stream;
-- **reports**: ``parse_with_report`` and the ``parse_report`` callback event say, per call, what
-  was repaired, renamed or coerced.
-"""
+"""Robust drop-ins for langchain-core's tool-call parsers: ``RobustJsonOutputToolsParser``,
+``RobustJsonOutputKeyToolsParser`` and ``RobustPydanticToolsParser`` keep the fields and outputs of
+``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser`` and ``PydanticToolsParser`` and add
+repairs, name matching, a text fallback, linear streaming and per-call reports (see the Tool
+calls page). The calls' reading is the engine's (`tool_call_output`, `tool_call_resolution`,
+`tool_stream_steps`); these classes translate it into LangChain's contract."""
 
 from __future__ import annotations
 
 import functools
 import logging
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import jsonpatch
-import pydantic
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import (
@@ -44,7 +30,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     whole_before_cut,
 )
 from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher, tool_name_matcher
-from langchain_robust_parsers.engine.calls.tool_call_choice import (
+from langchain_robust_parsers.engine.calls.tool_call_output import (
     CallChoice,
     ToolCallItem,
     ToolCallItemWithId,
@@ -64,7 +50,7 @@ from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     text_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
-from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
+from langchain_robust_parsers.engine.calls.tool_models import call_models, models_type, tool_map
 from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, final_calls
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
@@ -130,15 +116,11 @@ def _schema_names(tools: tuple[Any, ...]) -> tuple[str, ...]:
 class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
-    A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
-    under ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls LangChain
-    put in ``invalid_tool_calls`` are repaired by the JSON engine; names are matched to
-    ``tool_names`` when given; a message without calls whose text holds some (``<tool_call>``
-    blocks, Python calls...) gives those (``text_fallback``). An unrecoverable call raises
-    ``OutputParserException`` naming the tool, with its raw arguments as ``llm_output``; with
-    ``on_error="fallback"`` a failed parse returns ``[]`` instead (``None`` under
-    ``first_tool_only``), counted as ``fallback``. Streaming is linear in the length of the
-    arguments, with langchain-core's partial values.
+    A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (``"id"`` too under
+    ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls in
+    ``invalid_tool_calls`` are repaired, names matched to the bound tools, calls written in the
+    text read (``text_fallback``); an unrecoverable call raises ``OutputParserException``
+    naming the tool, with its raw arguments as ``llm_output``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -147,29 +129,25 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 
     on_truncation: OnTruncation = "complete"
-    """A cut-off answer (arguments cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it (the call's report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError``, for tools whose calls must never run on partial
-    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn). Calls
-    written in the text that closed in blocks of their own before the cut are whole and are
-    returned either way, as ``TextToolCallAdapter`` keeps them."""
+    """A cut-off answer (arguments cut off, or a stop reason such as ``finish_reason="length"``):
+    ``"complete"`` it (the report says ``truncated``), or ``"raise"`` ``TruncatedOutputError``
+    (under ``on_error="fallback"`` too). Calls written in the text that closed in blocks of their
+    own before the cut are whole and returned either way."""
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
 
     tools: list[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions): arguments of calls read
-    from the text (``text_fallback``) are typed by their schemas, as ``FunctionCallOutputParser``
-    types them (``"2"`` to 2 for an ``integer``; the call's report names each coercion)."""
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions): names are matched to
+    them, and calls read from the text are typed by their schemas (``"2"`` to 2 for an
+    ``integer``)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``tools``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (an unrecoverable call, an unknown tool, arguments that do not
-    validate): ``"raise"`` ``OutputParserException``, or ``"fallback"``: return no call, ``[]``
-    (``None`` under ``first_tool_only``), counted as ``fallback``; a stream ends on the same
-    value. ``TruncatedOutputError`` under ``on_truncation="raise"`` is raised either way."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return
+    ``[]`` (``None`` under ``first_tool_only``), counted as ``fallback``."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``), for calls
@@ -192,12 +170,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     # ---------------------------------------------------------------- LangChain interface
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The tool calls of ``result[0]``.
-
-        With ``partial=True`` (a stream prefix) the calls decoded so far, never an error about
-        arguments; otherwise repaired calls or ``OutputParserException``. Raises
-        ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
-        """
+        """The tool calls of ``result[0]``: with ``partial=True`` (a stream prefix) those decoded so
+        far, never an error; raises ``ModelRefusalError`` (langchain-core 1.7.5+) on a refusal."""
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
@@ -392,11 +366,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
     `RobustJsonOutputToolsParser`.
 
-    A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces (wrapper
-    keys, key case, enum and ``Literal`` case, numbers in strings...) and validated again; the
-    coercions appear in its report. A call that still fails raises ``OutputParserException``
-    naming the tool and quoting its raw arguments (langchain-core raises the ``ValidationError``
-    itself), with a hint when the model stopped at its token limit.
+    A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces and
+    validated again (its report names the coercions); one that still fails raises
+    ``OutputParserException`` naming the tool and quoting its raw arguments.
     """
 
     tools: Annotated[list[TypeBaseModel], SkipValidation()]
@@ -407,18 +379,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         return "robust_pydantic_tools"
 
     def _item_type(self) -> Any:
-        """The tool model (a union when several; ``Any`` when a tool is a ``pydantic.v1``
-        model)."""
-        tools = tuple(self.tools)
-        if not tools or not all(
-            isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
-        ):
-            model: Any = Any  # pydantic.v1 models have no JSON schema under pydantic 2
-        elif len(tools) == 1:
-            model = tools[0]
-        else:
-            model = Union[tools]  # noqa: UP007 - a union built from a tuple
-        return model
+        return models_type(tuple(self.tools))
 
     def _diff(self, prev: Any, next: Any) -> Any:
         raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
@@ -433,21 +394,16 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         return (*super()._bound_names(), *tool_map(tuple(self.tools)))
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
-        if not calls:
-            return None if self.first_tool_only else []
-        if self.first_tool_only:
-            calls = calls[:1]
+        choice, tools, arriving = self._choice(), tool_map(tuple(self.tools)), self._matcher()
         try:
             models = call_models(
-                calls,
-                tool_map(tuple(self.tools)),
+                choice.select(calls),
+                tools,
                 partial=partial,
                 max_tokens=max_tokens,
-                arriving=self._matcher().may_grow_into_match,
+                arriving=arriving.may_grow_into_match,
             )
         except UnrecoverableCall as err:
             # Chained from the ValidationError, when validation failed.
             raise output_parser_error(err.message, err.llm_output, err.__cause__) from err.__cause__
-        if self.first_tool_only:
-            return models[0] if models else None
-        return models
+        return choice.shape(models)
