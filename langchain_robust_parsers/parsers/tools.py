@@ -24,19 +24,15 @@ from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import (
-    CallDecodeError,
-    DecodedCalls,
-    whole_before_cut,
-)
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, DecodedCalls
 from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher, tool_name_matcher
 from langchain_robust_parsers.engine.calls.tool_call_output import (
     CallChoice,
     ToolCallItem,
     ToolCallItemWithId,
     output_rules,
-    resolve_chosen,
 )
+from langchain_robust_parsers.engine.calls.tool_call_reading import ToolCallsReader
 from langchain_robust_parsers.engine.calls.tool_call_reports import (
     ToolCallReport,
     ToolsParseEvent,
@@ -46,8 +42,6 @@ from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     UnrecoverableCall,
     WorkingCall,
     message_calls,
-    partial_calls,
-    text_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
 from langchain_robust_parsers.engine.calls.tool_models import call_models, models_type, tool_map
@@ -209,7 +203,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return CallChoice(self.first_tool_only, self.return_id)
 
     def _output_rules(self) -> CallOutputRules:
-        return output_rules(self._choice(), self._match, diff=self._diff if self.diff else None)
+        diff = self._diff if self.diff else None
+        return output_rules(self._choice(), self._reader().match, diff=diff)
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
@@ -238,9 +233,12 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
 
-    def _match(self, name: str) -> str:
-        matcher = self._matcher()
-        return (matcher.match(name) or name) if matcher else name
+    def _reader(self) -> ToolCallsReader:
+        """How this parser reads calls, for one parse or one stream."""
+        schemas = functools.partial(bound_schemas, self.tools)
+        return ToolCallsReader(
+            self._choice(), self._matcher(), self.strict, self._decoded, schemas, new_call_id
+        )
 
     def _parse_partial(self, generation: Generation) -> Any:
         """The calls of a message prefix: arguments decoded leniently, calls whose arguments
@@ -250,8 +248,9 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
                 raise output_parser_error(CHAT_ONLY, None)
             return self._output([], partial=True)
         read = functools.partial(partial_value, self.get_name())
-        calls = partial_calls(message_calls(generation.message), self._match, read)
-        return self._output(calls, partial=True)
+        return self._output(
+            self._reader().shown(message_calls(generation.message), read), partial=True
+        )
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
@@ -259,53 +258,45 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
             if not self.text_fallback:
                 return self._failure(output_parser_error(CHAT_ONLY, None))
             return self._finish([], generation.text, None)
-        message = generation.message
-        calls = message_calls(message)
-        text = content_text(message.content) if not calls and self.text_fallback else None
-        stop_reason = stop_reason_cut(generation)
-        final = self._finish(calls, text, stop_reason)
-        return self._refuse_cut(final, stop_reason, generation.text, from_text=bool(text))
+        calls = message_calls(generation.message)
+        text = (
+            content_text(generation.message.content) if not calls and self.text_fallback else None
+        )
+        return self._finish(calls, text, stop_reason_cut(generation), generation.text)
 
     def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
         """The final parse of a whole stream, from the calls it accumulated."""
-        text, stop_reason = stream.text(), stream.cut_stop_reason
-        final = self._finish(final_calls(stream), text, stop_reason)
-        return self._refuse_cut(final, stop_reason, text, from_text=bool(text))
+        text = stream.text()
+        return self._finish(final_calls(stream), text, stream.cut_stop_reason, text)
 
     def _finish(
-        self, calls: list[WorkingCall], text: str | None, stop_reason: str | None
+        self,
+        calls: list[WorkingCall],
+        text: str | None,
+        stop_reason: str | None,
+        cut_text: str | None = None,
     ) -> FinalParse[Any]:
-        """Resolve ``calls`` (or read them from ``text``) and shape the output. ``stop_reason``:
-        the provider's word for a cut at the token limit; every call then counts as cut off."""
-        if not calls and text and self.text_fallback:
-            calls = self._text_calls(text)
-        choice, strict = self._choice(), self.strict
-        selected, errors = resolve_chosen(
-            calls, choice, self._match, strict=strict, stop_reason=stop_reason
-        )
+        """The final parse of ``calls`` (or of the calls written in ``text``). ``stop_reason``:
+        the provider's word for a cut at the token limit; under ``on_truncation="raise"`` a cut
+        answer (``cut_text``; ``None``: not checked) is the ``TruncatedOutputError`` failure."""
+        reader = self._reader()
+        selected, errors = reader.final(calls, text, stop_reason)
         try:
             if errors:
                 message = "\n\n".join(e.message for e in errors)
                 raise output_parser_error(message, errors[0].llm_output)
             value = self._output(selected, partial=False, max_tokens=stop_reason is not None)
         except OutputParserException as exc:
-            return self._failure(exc)
-        report = ToolsParseReport(tuple(c.tool_report() for c in selected))
-        return FinalParse(value, report, ToolsParseEvent.of(self.get_name(), FORMAT, report))
-
-    def _refuse_cut(
-        self, final: FinalParse[Any], stop_reason: str | None, text: str, *, from_text: bool
-    ) -> FinalParse[Any]:
-        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
-        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``; calls written in
-        ``text`` that closed in blocks of their own before the cut are whole."""
-        if final.error is not None or truncation_mode(self.on_truncation) == "complete":
+            final = self._failure(exc)
+        else:
+            report = ToolsParseReport(tuple(c.tool_report() for c in selected))
+            final = FinalParse(value, report, ToolsParseEvent.of(self.get_name(), FORMAT, report))
+        if cut_text is None or final.error or truncation_mode(self.on_truncation) != "raise":
             return final
-        truncated = final.report.cut(stop_reason)
-        decoded = self._decoded(text) if truncated is not None and from_text else None
-        if truncated is None or (decoded is not None and whole_before_cut(decoded.report)):
+        truncated = reader.cut(final.report, stop_reason, cut_text, from_text=bool(text))
+        if truncated is None:
             return final
-        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason))
+        return self._failure(truncation_error(self.get_name(), cut_text, truncated, stop_reason))
 
     def _failure(self, error: OutputParserException) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
@@ -326,14 +317,6 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         except EngineError:
             pass
         return None
-
-    def _text_calls(self, text: str) -> list[WorkingCall]:
-        """Calls written in the text worth returning as calls (see `text_calls`)."""
-        decoded = self._decoded(text)
-        if decoded is None or not decoded.calls:
-            return []
-        schemas = bound_schemas(self.tools) if self.tools else None
-        return text_calls(decoded, self._matcher(), schemas, new_call_id)
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
@@ -388,7 +371,7 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         # Models are compared by value: two partial values can validate to equal models.
         output = functools.partial(self._output, partial=True)
         diff = self._diff if self.diff else None
-        return output_rules(self._choice(), self._match, output=output, diff=diff)
+        return output_rules(self._choice(), self._reader().match, output=output, diff=diff)
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), *tool_map(tuple(self.tools)))

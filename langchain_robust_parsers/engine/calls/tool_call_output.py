@@ -15,14 +15,10 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
-from langchain_robust_parsers.engine.calls.tool_call_resolution import (
-    UnrecoverableCall,
-    WorkingCall,
-    resolve_calls,
-)
+from langchain_robust_parsers.engine.calls.tool_call_resolution import WorkingCall
 from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, stream_entry
 
-__all__ = ["CallChoice", "ToolCallItem", "ToolCallItemWithId", "output_rules", "resolve_chosen"]
+__all__ = ["CallChoice", "ToolCallItem", "ToolCallItemWithId", "output_rules"]
 
 
 class ToolCallItem(TypedDict):
@@ -101,20 +97,3 @@ def output_rules(
         match=match,
         diff=diff,
     )
-
-
-def resolve_chosen(
-    calls: list[WorkingCall],
-    choice: CallChoice,
-    match: Callable[[str], str],
-    *,
-    strict: bool,
-    stop_reason: str | None,
-) -> tuple[list[WorkingCall], list[UnrecoverableCall]]:
-    """Name ``calls`` as bound (``match``), select those ``choice`` returns and resolve their
-    arguments (`resolve_calls`): the selected calls and the errors of those that cannot be
-    returned. ``stop_reason``: the provider's word for a cut at the token limit."""
-    for call in calls:
-        call.name = match(call.raw_name)
-    selected = choice.select(calls)
-    return selected, resolve_calls(selected, strict=strict, stop_reason=stop_reason)
