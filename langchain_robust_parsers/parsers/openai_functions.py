@@ -99,14 +99,12 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (no call, arguments that cannot be read or validated):
-    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
-    ``fallback``."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
+    return ``None``, counted as ``fallback``."""
 
     on_truncation: OnTruncation = "complete"
-    """Arguments cut off (unfinished JSON, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
+    """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
+    ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The call's arguments (``args_only``) or the call with decoded arguments; ``None``
@@ -209,14 +207,12 @@ class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctio
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (no call, arguments that cannot be read or validated):
-    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
-    ``fallback``."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
+    return ``None``, counted as ``fallback``."""
 
     on_truncation: OnTruncation = "complete"
-    """Arguments cut off (unfinished JSON, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
+    """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
+    ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
 
     @property
     def OutputType(self) -> Any:

@@ -104,6 +104,30 @@ def _schema_names(tools: tuple[Any, ...]) -> tuple[str, ...]:
         return ()
 
 
+def _decoded(parser: str, template_opens: bool | None, text: str) -> DecodedCalls | None:
+    """The calls written in ``text``; ``None`` when call-like text does not decode (or the
+    engine failed: a bug, logged once by the boundary)."""
+    try:
+        with engine_call(parser, "reading calls written in the text"):
+            return decode_calls(text, template_opens_reasoning=template_opens)
+    except CallDecodeError as err:
+        logger.debug("text fallback: call-like text did not decode: %s", err)
+    except EngineError:
+        pass
+    return None
+
+
+def _json_patch(prev: Any, next: Any) -> Any:
+    """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives them,
+    for ``diff=True``); successive partial values are compared along their growing path only."""
+    ops = None if prev is None else growth_patch(prev, next)
+    return jsonpatch.make_patch(prev, next).patch if ops is None else ops
+
+
+def _no_model_patch(prev: Any, next: Any) -> Any:
+    raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
+
+
 # --------------------------------------------------------------------------- the parsers
 
 
@@ -193,8 +217,7 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         message = AIMessage(content=text) if isinstance(text, str) else text
         final = self._parse_final(ChatGeneration(message=message))
         publish(final.event, self.stats)
-        value = final.unwrap()
-        return value, final.report or ToolsParseReport()
+        return final.unwrap(), final.report or ToolsParseReport()
 
     # ---------------------------------------------------------------- translation
 
@@ -203,41 +226,30 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return CallChoice(self.first_tool_only, self.return_id)
 
     def _output_rules(self) -> CallOutputRules:
-        diff = self._diff if self.diff else None
+        diff = _json_patch if self.diff else None
         return output_rules(self._choice(), self._reader().match, diff=diff)
 
-    def _diff(self, prev: Any, next: Any) -> Any:
-        """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
-        them); successive partial values are compared along their growing path only."""
-        ops = None if prev is None else growth_patch(prev, next)
-        return jsonpatch.make_patch(prev, next).patch if ops is None else ops
-
     _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
-    """The names of ``tools`` and the identities of the tools they were read from: a stream
-    matches names on every chunk, and converting tools to schemas is not cheap."""
+    """The names of ``tools`` and the identities of the tools they were read from: converting
+    tools to schemas is not cheap, and every parse matches names."""
 
     def _bound_names(self) -> tuple[str, ...]:
         """The names written names are matched to: ``tool_names``, then those of ``tools``."""
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
-        # Read from `__pydantic_private__`: `self._tools_names` goes through pydantic's
-        # `__getattr__` after a failed lookup, several times the cost, on every chunk.
-        cached: tuple[tuple[int, ...], tuple[str, ...]]
-        cached = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
-        cached_key, names = cached
-        if cached_key != key:
-            names = _schema_names(tools)
-            self._tools_names = (key, names)
-        return (*(self.tool_names or ()), *names)
+        if self._tools_names[0] != key:
+            self._tools_names = (key, _schema_names(tools))
+        return (*(self.tool_names or ()), *self._tools_names[1])
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
 
     def _reader(self) -> ToolCallsReader:
         """How this parser reads calls, for one parse or one stream."""
+        decode = functools.partial(_decoded, self.get_name(), self.template_opens_reasoning)
         schemas = functools.partial(bound_schemas, self.tools)
         return ToolCallsReader(
-            self._choice(), self._matcher(), self.strict, self._decoded, schemas, new_call_id
+            self._choice(), self._matcher(), self.strict, decode, schemas, new_call_id
         )
 
     def _parse_partial(self, generation: Generation) -> Any:
@@ -306,18 +318,6 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         degraded: list[Any] | None = None if self.first_tool_only else []
         return fallback_on_error(failed, self.on_error, degraded, ToolsParseReport())
 
-    def _decoded(self, text: str) -> DecodedCalls | None:
-        """The calls written in ``text``; ``None`` when call-like text does not decode (or the
-        engine failed: a bug, logged once by the boundary)."""
-        try:
-            with engine_call(self.get_name(), "reading calls written in the text"):
-                return decode_calls(text, template_opens_reasoning=self.template_opens_reasoning)
-        except CallDecodeError as err:
-            logger.debug("text fallback: call-like text did not decode: %s", err)
-        except EngineError:
-            pass
-        return None
-
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
         return self._choice().output(calls)
@@ -364,13 +364,10 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     def _item_type(self) -> Any:
         return models_type(tuple(self.tools))
 
-    def _diff(self, prev: Any, next: Any) -> Any:
-        raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
-
     def _output_rules(self) -> CallOutputRules:
         # Models are compared by value: two partial values can validate to equal models.
         output = functools.partial(self._output, partial=True)
-        diff = self._diff if self.diff else None
+        diff = _no_model_patch if self.diff else None
         return output_rules(self._choice(), self._reader().match, output=output, diff=diff)
 
     def _bound_names(self) -> tuple[str, ...]:
