@@ -157,8 +157,7 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
 
     tools: list[Any] | None = None
     """The bound tools (OpenAI tool dicts, Pydantic models, functions): names are matched to
-    them, and calls read from the text are typed by their schemas (``"2"`` to 2 for an
-    ``integer``)."""
+    them, and calls read from the text typed by their schemas (``"2"`` to 2 for an integer)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``tools``) updated on every final parse; shareable."""
@@ -231,15 +230,19 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
 
     _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
     """The names of ``tools`` and the identities of the tools they were read from: converting
-    tools to schemas is not cheap, and every parse matches names."""
+    tools to schemas is not cheap, and a Pydantic stream matches names on every chunk."""
 
     def _bound_names(self) -> tuple[str, ...]:
         """The names written names are matched to: ``tool_names``, then those of ``tools``."""
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
-        if self._tools_names[0] != key:
-            self._tools_names = (key, _schema_names(tools))
-        return (*(self.tool_names or ()), *self._tools_names[1])
+        # Read from `__pydantic_private__`: `self._tools_names` goes through pydantic's
+        # `__getattr__` after a failed lookup, several times the cost.
+        cached_key, names = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
+        if cached_key != key:
+            names = _schema_names(tools)
+            self._tools_names = (key, names)
+        return (*(self.tool_names or ()), *names)
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
@@ -282,33 +285,30 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return self._finish(final_calls(stream), text, stream.cut_stop_reason, text)
 
     def _finish(
-        self,
-        calls: list[WorkingCall],
-        text: str | None,
-        stop_reason: str | None,
-        cut_text: str | None = None,
+        self, calls: list[WorkingCall], text: str | None, stop: str | None, cut: str | None = None
     ) -> FinalParse[Any]:
-        """The final parse of ``calls`` (or of the calls written in ``text``). ``stop_reason``:
-        the provider's word for a cut at the token limit; under ``on_truncation="raise"`` a cut
-        answer (``cut_text``; ``None``: not checked) is the ``TruncatedOutputError`` failure."""
+        """The final parse of ``calls`` (or of the calls written in ``text``). ``stop``: the
+        provider's stop reason when the token limit cut the answer; under
+        ``on_truncation="raise"`` a cut answer (``cut``, its text; ``None``: not checked) is the
+        ``TruncatedOutputError`` failure."""
         reader = self._reader()
-        selected, errors = reader.final(calls, text, stop_reason)
+        selected, errors = reader.final(calls, text, stop)
         try:
             if errors:
                 message = "\n\n".join(e.message for e in errors)
                 raise output_parser_error(message, errors[0].llm_output)
-            value = self._output(selected, partial=False, max_tokens=stop_reason is not None)
+            value = self._output(selected, partial=False, max_tokens=stop is not None)
         except OutputParserException as exc:
             final = self._failure(exc)
         else:
             report = ToolsParseReport(tuple(c.tool_report() for c in selected))
             final = FinalParse(value, report, ToolsParseEvent.of(self.get_name(), FORMAT, report))
-        if cut_text is None or final.error or truncation_mode(self.on_truncation) != "raise":
+        if cut is None or final.error or truncation_mode(self.on_truncation) != "raise":
             return final
-        truncated = reader.cut(final.report, stop_reason, cut_text, from_text=bool(text))
+        truncated = reader.cut(final.report, stop, cut, from_text=bool(text))
         if truncated is None:
             return final
-        return self._failure(truncation_error(self.get_name(), cut_text, truncated, stop_reason))
+        return self._failure(truncation_error(self.get_name(), cut, truncated, stop))
 
     def _failure(self, error: OutputParserException) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
