@@ -142,7 +142,6 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
     text_fallback: bool = True
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 
@@ -199,9 +198,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return GenerationReaders(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> Any:
-        """The calls written in ``text`` (the text fallback); langchain-core's parser has no
-        text mode and raises ``NotImplementedError``. Raises ``OutputParserException`` when
-        ``text_fallback`` is off."""
+        """The calls written in ``text`` (langchain-core's parser has no text mode); raises
+        ``OutputParserException`` when ``text_fallback`` is off."""
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
@@ -256,8 +254,7 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         )
 
     def _parse_partial(self, generation: Generation) -> Any:
-        """The calls of a message prefix: arguments decoded leniently, calls whose arguments
-        are not (yet) an object left out; never an error about arguments."""
+        """The calls a message prefix shows (see `ToolCallsReader.shown`); never an error."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
                 raise output_parser_error(CHAT_ONLY, None)
@@ -315,7 +312,7 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         failed: FinalParse[Any] = FinalParse(None, None, event, error)
         if isinstance(error, TruncatedOutputError):
             return failed  # on_truncation="raise" asked for it
-        degraded: list[Any] | None = None if self.first_tool_only else []
+        degraded = self._choice().shape([])  # no call: [] (None under first_tool_only)
         return fallback_on_error(failed, self.on_error, degraded, ToolsParseReport())
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
