@@ -5,6 +5,7 @@ its arguments are read by `function_call_args`."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -19,6 +20,7 @@ from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.calls.function_call_args import (
     arguments_problem,
+    chosen_schema,
     function_call,
     partial_arguments,
     read_arguments,
@@ -54,8 +56,15 @@ def _generation_message(result: list[Generation]) -> BaseMessage:
     return result[0].message
 
 
-def _message(text: str, exc: Exception) -> str:
-    return f"Could not parse function call data: {exc}"
+def _read(parser: str, raw: str, *, strict: bool) -> FinalParse[Any]:
+    """The final parse of an arguments string (``strict``: no repair at all)."""
+    return final_parse(
+        parser,
+        FUNCTIONS,
+        raw,
+        functools.partial(read_arguments, strict=strict),
+        lambda text, exc: f"Could not parse function call data: {exc}",
+    )
 
 
 def _failed(
@@ -135,16 +144,10 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
             reason, quoted = problem
             return _failed(self.get_name(), reason, quoted or content_text(message.content))
         assert call is not None
-        final = self._read(call["arguments"])
+        final = _read(self.get_name(), call["arguments"], strict=self.strict)
         if final.error is not None:
             return final
         return FinalParse(self._shaped(call, final.value), final.report, final.event)
-
-    def _read(self, raw: str) -> FinalParse[Any]:
-        def read(text: str) -> tuple[Any, ParseReport]:
-            return read_arguments(text, strict=self.strict)
-
-        return final_parse(self.get_name(), FUNCTIONS, raw, read, _message)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of a message's call (as ``parse_result`` gives it), or of an
@@ -152,7 +155,7 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
         under ``on_error="fallback"`` when it cannot be read)."""
         if isinstance(text, BaseMessage):
             return super().parse_with_report(text)
-        final = _settled(self, self._read(text), text)
+        final = _settled(self, _read(self.get_name(), text, strict=self.strict), text)
         return final.unwrap(), final.report
 
     @property
@@ -229,32 +232,22 @@ class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctio
 
     def _final_call(self, message: BaseMessage) -> FinalParse[Any]:
         """The final parse of the message's call, without side effects."""
-        name = self.get_name()
-        call = function_call(message)
+        name, call = self.get_name(), function_call(message)
         if call is None or not isinstance(call.get("arguments"), str):
-            return _failed(
-                name,
-                "Could not parse function call: no function_call with string arguments",
-                content_text(message.content),
-            )
-        schema: Any = self.pydantic_schema
+            reason = "Could not parse function call: no function_call with string arguments"
+            return _failed(name, reason, content_text(message.content))
         raw = call["arguments"]
-        if isinstance(schema, dict):
-            if call.get("name") not in schema:
-                return _failed(
-                    name, f"Function {call.get('name')!r} is not one of {sorted(schema)}", raw
-                )
-            schema = schema[call["name"]]
-        final = final_parse(
-            name, FUNCTIONS, raw, lambda t: read_arguments(t, strict=False), _message
-        )
+        schema, problem = chosen_schema(self.pydantic_schema, call.get("name"))
+        if problem is not None:
+            return _failed(name, problem, raw)
+        final = _read(name, raw, strict=False)
         if final.error is not None:
             return final
         try:
             model = validate_model(schema, final.value)
         except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-            message_ = f"Function call arguments do not match {schema.__name__}: {exc}"
-            return _failed(name, message_, raw, exc)
+            reason = f"Function call arguments do not match {schema.__name__}: {exc}"
+            return _failed(name, reason, raw, exc)
         return FinalParse(model, final.report, final.event)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:

@@ -11,7 +11,13 @@ from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json.decode import decode
 from langchain_robust_parsers.engine.report import ParseReport
 
-__all__ = ["arguments_problem", "function_call", "partial_arguments", "read_arguments"]
+__all__ = [
+    "arguments_problem",
+    "chosen_schema",
+    "function_call",
+    "partial_arguments",
+    "read_arguments",
+]
 
 
 def function_call(message: Any) -> dict[str, Any] | None:
@@ -59,3 +65,13 @@ def arguments_problem(call: dict[str, Any] | None) -> tuple[str, str | None] | N
         return None
     kind = type(raw).__name__
     return f"Could not parse function call data: arguments is a {kind}, not a JSON string", str(raw)
+
+
+def chosen_schema(schema: Any, name: Any) -> tuple[Any, str | None]:
+    """The model a call named ``name`` validates into: ``schema``, or the one its name picks
+    when ``schema`` maps names to models; with the reason when it picks none."""
+    if not isinstance(schema, dict):
+        return schema, None
+    if name not in schema:
+        return None, f"Function {name!r} is not one of {sorted(schema)}"
+    return schema[name], None
