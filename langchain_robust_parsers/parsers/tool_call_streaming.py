@@ -1,12 +1,7 @@
 """Streaming for the tool-call parsers: LangChain's ``transform`` over the engine's
-`ToolCallStream` (one incremental decoder per call, linear in the arguments) and `StreamSteps`
-(what to yield). When the stream ends, the parser's final parse of what it accumulated is
-yielded last (unless equal to the last value) and its error raised, so a stream ends where
-``invoke`` ends.
-
-Tracing sees the chunks' text, never a merge of message chunks: the messages reach the parser
-through a side channel (`texts_with_side_channel` in `message_text`).
-"""
+`ToolCallStream` (one incremental decoder per call) and `StreamSteps` (what to yield), ending on
+the final parse of the whole stream, so a stream ends where ``invoke`` ends. Tracing sees the
+chunks' text; the messages reach the parser through a side channel (`texts_with_side_channel`)."""
 
 from __future__ import annotations
 
@@ -51,11 +46,9 @@ def partial_value(parser: str, text: str) -> Any:
 
 
 class StreamingToolsParser(BaseCumulativeTransformOutputParser[Any]):
-    """Linear-time ``transform``/``atransform`` for the tool-call parsers (a mixin).
-
-    Subclasses say how their output is made of the calls shown (`_output_rules`) and what
-    the whole stream parses to (`_stream_final`).
-    """
+    """Linear-time ``transform``/``atransform`` for the tool-call parsers (a mixin): subclasses
+    say how their output is made of the calls shown (`_output_rules`) and what the whole stream
+    parses to (`_stream_final`)."""
 
     if TYPE_CHECKING:  # pydantic fields of the parser classes using the mixin
         text_fallback: bool
