@@ -1,9 +1,11 @@
 """Robust twins of langchain-core's OpenAI-functions parsers: the ``function_call`` arguments
 read by the package's JSON engine (fences, comments, trailing commas, single quotes, cut-off
-text...), and a message that carries its call in ``tool_calls`` instead read too."""
+text...), and a message that carries its call in ``tool_calls`` instead read too. The call and
+its arguments are read by `function_call_args`."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -16,7 +18,13 @@ from langchain_core.output_parsers.openai_functions import (
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine import JsonEngineError, decode
+from langchain_robust_parsers.engine.calls.function_call_args import (
+    arguments_problem,
+    chosen_schema,
+    function_call,
+    partial_arguments,
+    read_arguments,
+)
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import ParseReport
@@ -30,6 +38,7 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
 from langchain_robust_parsers.parsers.text_formats import final_parse
+from langchain_robust_parsers.parsers.tool_call_streaming import CHAT_ONLY
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = [
@@ -39,44 +48,23 @@ __all__ = [
 ]
 
 
-def function_call(message: BaseMessage) -> dict[str, Any] | None:
-    """The message's ``function_call`` (a copy), or its first tool call written as one."""
-    call = message.additional_kwargs.get("function_call")
-    if isinstance(call, dict):
-        return dict(call)
-    if isinstance(message, AIMessage) and message.tool_calls:
-        first = message.tool_calls[0]
-        return {"name": first["name"], "arguments": json.dumps(first["args"])}
-    return None
-
-
 def _generation_message(result: list[Generation]) -> BaseMessage:
     if len(result) != 1:
         raise output_parser_error(f"Expected exactly one result, but got {len(result)}", None)
-    generation = result[0]
-    if not isinstance(generation, ChatGeneration):
-        raise output_parser_error(
-            "This output parser can only be used with a chat generation.", None
-        )
-    return generation.message
+    if not isinstance(result[0], ChatGeneration):
+        raise output_parser_error(CHAT_ONLY, None)
+    return result[0].message
 
 
-def read_arguments(text: str, *, strict: bool) -> tuple[Any, ParseReport]:
-    """The JSON value of an arguments string; ``strict`` allows no repair at all."""
-    if strict:
-        try:
-            return json.loads(text, strict=True), ParseReport("whole", 0, len(text))
-        except json.JSONDecodeError as exc:
-            raise JsonEngineError(f"strict JSON expected: {exc}") from exc
-    return decode(text)
-
-
-def _message(text: str, exc: Exception) -> str:
-    return f"Could not parse function call data: {exc}"
-
-
-def _lenient_arguments(text: str) -> tuple[Any, ParseReport]:
-    return read_arguments(text, strict=False)
+def _read(parser: str, raw: str, *, strict: bool) -> FinalParse[Any]:
+    """The final parse of an arguments string (``strict``: no repair at all)."""
+    return final_parse(
+        parser,
+        FUNCTIONS,
+        raw,
+        functools.partial(read_arguments, strict=strict),
+        lambda text, exc: f"Could not parse function call data: {exc}",
+    )
 
 
 def _failed(
@@ -87,18 +75,26 @@ def _failed(
     return FinalParse(None, None, ParseEvent(parser, FUNCTIONS, "failed", None, message), error)
 
 
-def _refuse_cut(
+def _settled(
     parser: RobustJsonOutputFunctionsParser | RobustPydanticOutputFunctionsParser,
     final: FinalParse[Any],
-    message: BaseMessage,
-    call: dict[str, Any] | None,
+    text: str,
+    message: BaseMessage | None = None,
 ) -> FinalParse[Any]:
-    """``final`` (after ``on_error``), or the ``TruncatedOutputError`` failure of a cut call
-    under ``on_truncation="raise"``: raised whatever ``on_error`` says."""
+    """``final`` after ``on_error``, or the ``TruncatedOutputError`` failure of a cut ``text``
+    (``message``'s stop reason may say so) under ``on_truncation="raise"``, raised whatever
+    ``on_error`` says; published."""
+    final = fallback_on_error(final, parser.on_error, None, ParseReport())
+    stop_reason = stop_reason_cut(message) if message is not None else None
+    final = refuse_cut(final, parser.get_name(), FUNCTIONS, text, parser.on_truncation, stop_reason)
+    publish(final.event, parser.stats)
+    return final
+
+
+def _cut_text(message: BaseMessage, call: dict[str, Any] | None) -> str:
+    """The text a cut-off answer is quoted by: the arguments, else the message's content."""
     raw = call.get("arguments") if call else None
-    text = raw if isinstance(raw, str) else content_text(message.content)
-    mode = parser.on_truncation
-    return refuse_cut(final, parser.get_name(), FUNCTIONS, text, mode, stop_reason_cut(message))
+    return raw if isinstance(raw, str) else content_text(message.content)
 
 
 class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser):
@@ -112,14 +108,12 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (no call, arguments that cannot be read or validated):
-    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
-    ``fallback``."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
+    return ``None``, counted as ``fallback``."""
 
     on_truncation: OnTruncation = "complete"
-    """Arguments cut off (unfinished JSON, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
+    """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
+    ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The call's arguments (``args_only``) or the call with decoded arguments; ``None``
@@ -127,20 +121,13 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
         message = _generation_message(result)
         call = function_call(message)
         if partial:
-            if call is None or "arguments" not in call:
-                return None
-            args = self._partial(call["arguments"])
-            if args is None:
-                return None
-            return self._shaped(call, args)
+            args = partial_arguments(call)
+            return None if call is None or args is None else self._shaped(call, args)
         if call is not None and "arguments" not in call:
             return self._no_arguments(call)
-        final = fallback_on_error(
-            self._final_call(message, call), self.on_error, None, ParseReport()
-        )
-        final = _refuse_cut(self, final, message, call)
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return _settled(
+            self, self._final_call(message, call), _cut_text(message, call), message
+        ).unwrap()
 
     def _shaped(self, call: dict[str, Any], args: Any) -> Any:
         """What a parse gives for ``call`` whose arguments decoded to ``args``."""
@@ -152,41 +139,15 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
 
     def _final_call(self, message: BaseMessage, call: dict[str, Any] | None) -> FinalParse[Any]:
         """The final parse of ``call`` (the message's), without side effects."""
-        if call is None:
-            return _failed(
-                self.get_name(),
-                "Could not parse function call: 'function_call'",
-                content_text(message.content),
-            )
-        raw = call["arguments"]
-        if not isinstance(raw, str):
-            return _failed(
-                self.get_name(),
-                f"Could not parse function call data: arguments is a {type(raw).__name__}, "
-                "not a JSON string",
-                str(raw),
-            )
-        final = self._read(raw)
+        problem = arguments_problem(call)
+        if problem is not None:
+            reason, quoted = problem
+            return _failed(self.get_name(), reason, quoted or content_text(message.content))
+        assert call is not None
+        final = _read(self.get_name(), call["arguments"], strict=self.strict)
         if final.error is not None:
             return final
         return FinalParse(self._shaped(call, final.value), final.report, final.event)
-
-    def _read(self, raw: str) -> FinalParse[Any]:
-        return final_parse(
-            self.get_name(),
-            FUNCTIONS,
-            raw,
-            lambda t: read_arguments(t, strict=self.strict),
-            _message,
-        )
-
-    def _partial(self, raw: Any) -> Any:
-        if not isinstance(raw, str):
-            return None
-        try:
-            return decode(raw, allow_truncated=True)[0]
-        except JsonEngineError:
-            return None
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of a message's call (as ``parse_result`` gives it), or of an
@@ -194,13 +155,8 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
         under ``on_error="fallback"`` when it cannot be read)."""
         if isinstance(text, BaseMessage):
             return super().parse_with_report(text)
-        final = fallback_on_error(self._read(text), self.on_error, None, ParseReport())
-        name = self.get_name()
-        final = refuse_cut(final, name, FUNCTIONS, text, self.on_truncation, None)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None
-        return value, final.report
+        final = _settled(self, _read(self.get_name(), text, strict=self.strict), text)
+        return final.unwrap(), final.report
 
     @property
     def _type(self) -> str:
@@ -227,9 +183,7 @@ class RobustJsonKeyOutputFunctionsParser(
         )
 
     def _no_arguments(self, call: dict[str, Any]) -> Any:
-        final = fallback_on_error(self._missing_key(None), self.on_error, None, ParseReport())
-        publish(final.event, self.stats)
-        return final.unwrap()
+        return _settled(self, self._missing_key(None), "").unwrap()
 
     def _final_call(self, message: BaseMessage, call: dict[str, Any] | None) -> FinalParse[Any]:
         final = super()._final_call(message, call)
@@ -256,14 +210,12 @@ class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctio
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (no call, arguments that cannot be read or validated):
-    ``"raise"`` ``OutputParserException``, or ``"fallback"``: return ``None``, counted as
-    ``fallback``."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
+    return ``None``, counted as ``fallback``."""
 
     on_truncation: OnTruncation = "complete"
-    """Arguments cut off (unfinished JSON, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` them (the report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError`` (under ``on_error="fallback"`` too)."""
+    """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
+    ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
 
     @property
     def OutputType(self) -> Any:
@@ -275,39 +227,27 @@ class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctio
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The model instance built from the call's arguments."""
         message = _generation_message(result)
-        final = fallback_on_error(self._final_call(message), self.on_error, None, ParseReport())
-        final = _refuse_cut(self, final, message, function_call(message))
-        publish(final.event, self.stats)
-        return final.unwrap()
+        text = _cut_text(message, function_call(message))
+        return _settled(self, self._final_call(message), text, message).unwrap()
 
     def _final_call(self, message: BaseMessage) -> FinalParse[Any]:
         """The final parse of the message's call, without side effects."""
-        name = self.get_name()
-        call = function_call(message)
+        name, call = self.get_name(), function_call(message)
         if call is None or not isinstance(call.get("arguments"), str):
-            return _failed(
-                name,
-                "Could not parse function call: no function_call with string arguments",
-                content_text(message.content),
-            )
-        schema: Any = self.pydantic_schema
+            reason = "Could not parse function call: no function_call with string arguments"
+            return _failed(name, reason, content_text(message.content))
         raw = call["arguments"]
-        if isinstance(schema, dict):
-            if call.get("name") not in schema:
-                return _failed(
-                    name, f"Function {call.get('name')!r} is not one of {sorted(schema)}", raw
-                )
-            schema = schema[call["name"]]
-        final = final_parse(
-            name, FUNCTIONS, raw, lambda t: read_arguments(t, strict=False), _message
-        )
+        schema, problem = chosen_schema(self.pydantic_schema, call.get("name"))
+        if problem is not None:
+            return _failed(name, problem, raw)
+        final = _read(name, raw, strict=False)
         if final.error is not None:
             return final
         try:
             model = validate_model(schema, final.value)
         except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-            message_ = f"Function call arguments do not match {schema.__name__}: {exc}"
-            return _failed(name, message_, raw, exc)
+            reason = f"Function call arguments do not match {schema.__name__}: {exc}"
+            return _failed(name, reason, raw, exc)
         return FinalParse(model, final.report, final.event)
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:

@@ -1,31 +1,17 @@
-"""Robust drop-ins for langchain-core's tool-call parsers.
-
-``RobustJsonOutputToolsParser``, ``RobustJsonOutputKeyToolsParser`` and
-``RobustPydanticToolsParser`` subclass ``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser``
-and ``PydanticToolsParser`` with the same fields and outputs, and add:
-
-- **repair**: calls LangChain put in ``invalid_tool_calls`` (broken or cut-off argument JSON,
-  arguments double-encoded in a JSON string) are repaired by the JSON engine and returned like
-  valid ones; a call that cannot be recovered raises ``OutputParserException`` naming the tool
-  and quoting its raw arguments;
-- **names**: a written name is matched to the bound tools (``tool_names``, the key parser's
-  ``key_name``, the Pydantic parser's ``tools``) ignoring case and ``_ - .`` (``a.b`` is ``a_b``);
-- **text fallback**: a message without tool calls whose text holds calls in one of the dialects
-  of ``FunctionCallOutputParser`` (``<tool_call>`` blocks, Python calls, ...) gives those;
-- **linear streaming** of ``tool_call_chunks``: one incremental decoder per call, partial values
-  as langchain-core's, and a last value equal to the final parse of the whole stream;
-- **reports**: ``parse_with_report`` and the ``parse_report`` callback event say, per call, what
-  was repaired, renamed or coerced.
-"""
+"""Robust drop-ins for langchain-core's tool-call parsers: ``RobustJsonOutputToolsParser``,
+``RobustJsonOutputKeyToolsParser`` and ``RobustPydanticToolsParser`` keep the fields and outputs of
+``JsonOutputToolsParser``, ``JsonOutputKeyToolsParser`` and ``PydanticToolsParser`` and add
+repairs, name matching, a text fallback, linear streaming and per-call reports (see the Tool
+calls page). The calls' reading is the engine's (`tool_call_output`, `tool_call_resolution`,
+`tool_stream_steps`); these classes translate it into LangChain's contract."""
 
 from __future__ import annotations
 
 import functools
 import logging
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import jsonpatch
-import pydantic
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import (
@@ -38,33 +24,31 @@ from langchain_core.utils.pydantic import TypeBaseModel
 from pydantic import ConfigDict, PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
-from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, whole_before_cut
-from langchain_robust_parsers.engine.calls.tool_args import (
-    ToolNameMatcher,
-    tool_name_matcher,
+from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, DecodedCalls
+from langchain_robust_parsers.engine.calls.tool_args import ToolNameMatcher, tool_name_matcher
+from langchain_robust_parsers.engine.calls.tool_call_output import (
+    CallChoice,
+    ToolCallItem,
+    ToolCallItemWithId,
+    output_rules,
 )
+from langchain_robust_parsers.engine.calls.tool_call_reading import ToolCallsReader
 from langchain_robust_parsers.engine.calls.tool_call_reports import (
     ToolCallReport,
+    ToolsParseEvent,
     ToolsParseReport,
 )
 from langchain_robust_parsers.engine.calls.tool_call_resolution import (
     UnrecoverableCall,
     WorkingCall,
-    partial_calls,
-    resolve_calls,
-    text_calls,
+    message_calls,
 )
 from langchain_robust_parsers.engine.calls.tool_call_stream import ToolCallStream
-from langchain_robust_parsers.engine.calls.tool_models import call_models, tool_map
-from langchain_robust_parsers.engine.calls.tool_stream_steps import (
-    CallOutputRules,
-    final_calls,
-    stream_entry,
-)
+from langchain_robust_parsers.engine.calls.tool_models import call_models, models_type, tool_map
+from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, final_calls
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
-from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
@@ -73,11 +57,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    fallback_on_error,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, fallback_on_error, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
     TruncatedOutputError,
@@ -85,16 +65,16 @@ from langchain_robust_parsers.parsers.stop_reason import (
     truncation_error,
     truncation_mode,
 )
-from langchain_robust_parsers.parsers.tool_call_items import (
+from langchain_robust_parsers.parsers.tool_call_streaming import (
     CHAT_ONLY,
-    ToolCallItem,
-    ToolCallItemWithId,
-    ToolsParseEvent,
-    message_calls,
+    StreamingToolsParser,
     partial_value,
 )
-from langchain_robust_parsers.parsers.tool_call_streaming import StreamingToolsParser
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import (
+    OnError,
+    ReportingParser,
+    TemplateOpensReasoning,
+)
 
 __all__ = [
     "FORMAT",
@@ -113,52 +93,81 @@ logger = logging.getLogger("langchain_robust_parsers")
 FORMAT = TOOLS
 """The format name under which the three parsers count outcomes in `ParseStats`."""
 
+
+def _schema_names(tools: tuple[Any, ...]) -> tuple[str, ...]:
+    """The names of bound ``tools``; none when a tool has no schema (names then match
+    exactly)."""
+    try:
+        return tuple(bound_schemas(tools) or ())
+    except (ValueError, TypeError):  # not a tool langchain-core can describe
+        logger.debug("tools: a bound tool has no schema; names matched exactly")
+        return ()
+
+
+def _decoded(parser: str, template_opens: bool | None, text: str) -> DecodedCalls | None:
+    """The calls written in ``text``; ``None`` when call-like text does not decode (or the
+    engine failed: a bug, logged once by the boundary)."""
+    try:
+        with engine_call(parser, "reading calls written in the text"):
+            return decode_calls(text, template_opens_reasoning=template_opens)
+    except CallDecodeError as err:
+        logger.debug("text fallback: call-like text did not decode: %s", err)
+    except EngineError:
+        pass
+    return None
+
+
+def _json_patch(prev: Any, next: Any) -> Any:
+    """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives them,
+    for ``diff=True``); successive partial values are compared along their growing path only."""
+    ops = None if prev is None else growth_patch(prev, next)
+    return jsonpatch.make_patch(prev, next).patch if ops is None else ops
+
+
+def _no_model_patch(prev: Any, next: Any) -> Any:
+    raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
+
+
 # --------------------------------------------------------------------------- the parsers
 
 
 class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOutputToolsParser):
     """Parse the tool calls of a chat message, surviving what models really write.
 
-    A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (with ``"id"``
-    under ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls LangChain
-    put in ``invalid_tool_calls`` are repaired by the JSON engine; names are matched to
-    ``tool_names`` when given; a message without calls whose text holds some (``<tool_call>``
-    blocks, Python calls...) gives those (``text_fallback``). An unrecoverable call raises
-    ``OutputParserException`` naming the tool, with its raw arguments as ``llm_output``; with
-    ``on_error="fallback"`` a failed parse returns ``[]`` instead (``None`` under
-    ``first_tool_only``), counted as ``fallback``. Streaming is linear in the length of the
-    arguments, with langchain-core's partial values.
+    A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (``"id"`` too under
+    ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls in
+    ``invalid_tool_calls`` are repaired, names matched to the bound tools, calls written in the
+    text read (``text_fallback``); an unrecoverable call raises ``OutputParserException``
+    naming the tool, with its raw arguments as ``llm_output``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-
     text_fallback: bool = True
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 
     on_truncation: OnTruncation = "complete"
-    """A cut-off answer (arguments cut off, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it (the call's report says ``truncated``), or
-    ``"raise"`` ``TruncatedOutputError``, for tools whose calls must never run on partial
-    arguments (raised under ``on_error="fallback"`` too: catch it to end the turn). Calls
-    written in the text that closed in blocks of their own before the cut are whole and are
-    returned either way, as ``TextToolCallAdapter`` keeps them."""
+    """A cut-off answer (arguments cut off, or a stop reason such as ``finish_reason="length"``):
+    ``"complete"`` it (the report says ``truncated``), or ``"raise"`` ``TruncatedOutputError``
+    (under ``on_error="fallback"`` too). Calls written in the text that closed in blocks of their
+    own before the cut are whole and returned either way."""
 
     tool_names: list[str] | None = None
     """Names of the bound tools: written names are matched to them (case, ``_ - .``)."""
 
     tools: list[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions): arguments of calls read
-    from the text (``text_fallback``) are typed by their schemas, as ``FunctionCallOutputParser``
-    types them (``"2"`` to 2 for an ``integer``; the call's report names each coercion)."""
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions): names are matched to
+    them, and calls read from the text typed by their schemas (``"2"`` to 2 for an integer)."""
 
     stats: ParseStats | None = None
     """Outcome counters (format ``tools``) updated on every final parse; shareable."""
 
     on_error: OnError = "raise"
-    """A final parse that fails (an unrecoverable call, an unknown tool, arguments that do not
-    validate): ``"raise"`` ``OutputParserException``, or ``"fallback"``: return no call, ``[]``
-    (``None`` under ``first_tool_only``), counted as ``fallback``; a stream ends on the same
-    value. ``TruncatedOutputError`` under ``on_truncation="raise"`` is raised either way."""
+    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return
+    ``[]`` (``None`` under ``first_tool_only``), counted as ``fallback``."""
+
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``), for calls
+    read from the text: see `TemplateOpensReasoning`."""
 
     @property
     def _type(self) -> str:
@@ -177,12 +186,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
     # ---------------------------------------------------------------- LangChain interface
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The tool calls of ``result[0]``.
-
-        With ``partial=True`` (a stream prefix) the calls decoded so far, never an error about
-        arguments; otherwise repaired calls or ``OutputParserException``. Raises
-        ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused.
-        """
+        """The tool calls of ``result[0]``: with ``partial=True`` (a stream prefix) those decoded so
+        far, never an error; raises ``ModelRefusalError`` (langchain-core 1.7.5+) on a refusal."""
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
@@ -193,9 +198,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return GenerationReaders(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> Any:
-        """The calls written in ``text`` (the text fallback); langchain-core's parser has no
-        text mode and raises ``NotImplementedError``. Raises ``OutputParserException`` when
-        ``text_fallback`` is off."""
+        """The calls written in ``text`` (langchain-core's parser has no text mode); raises
+        ``OutputParserException`` when ``text_fallback`` is off."""
         return self.parse_result([Generation(text=text)])
 
     async def aparse(self, text: str) -> Any:
@@ -210,209 +214,110 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         message = AIMessage(content=text) if isinstance(text, str) else text
         final = self._parse_final(ChatGeneration(message=message))
         publish(final.event, self.stats)
-        value = final.unwrap()
-        return value, final.report or ToolsParseReport()
+        return final.unwrap(), final.report or ToolsParseReport()
 
-    # ---------------------------------------------------------------- streaming
+    # ---------------------------------------------------------------- translation
+
+    def _choice(self) -> CallChoice:
+        """Which calls the output shows, and how."""
+        return CallChoice(self.first_tool_only, self.return_id)
 
     def _output_rules(self) -> CallOutputRules:
-        """How this parser's output is made of the calls a stream shows."""
-        return CallOutputRules(
-            first_only=self.first_tool_only,
-            return_id=self.return_id,
-            call_items=type(self)._stream_item is RobustJsonOutputToolsParser._stream_item,
-            item=self._stream_item,
-            select=self._select,
-            shape=self._stream_shape,
-            signature=self._signature,
-            output=functools.partial(self._output, partial=True),
-            match=self._match,
-            diff=self._diff if self.diff else None,
-        )
-
-    def _diff(self, prev: Any, next: Any) -> Any:
-        """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives
-        them); successive partial values are compared along their growing path only."""
-        if prev is not None:
-            ops = growth_patch(prev, next)
-            if ops is not None:
-                return ops
-        return jsonpatch.make_patch(prev, next).patch
-
-    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
-        """The final parse of a whole stream, from the calls it accumulated."""
-        final = self._finish(final_calls(stream), stream.text(), stop_reason=stream.cut_stop_reason)
-        text = stream.text()
-        return self._check_truncation(final, stream.cut_stop_reason, text, from_text=bool(text))
-
-    # ---------------------------------------------------------------- work
+        diff = _json_patch if self.diff else None
+        return output_rules(self._choice(), self._reader().match, diff=diff)
 
     _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
-    """The names of ``tools`` and the identities of the tools they were read from: a stream
-    matches names on every chunk, and converting tools to schemas is not cheap."""
+    """The names of ``tools`` and the identities of the tools they were read from: converting
+    tools to schemas is not cheap, and a Pydantic stream matches names on every chunk."""
 
     def _bound_names(self) -> tuple[str, ...]:
-        """The names written names are matched to: ``tool_names``, then the names of
-        ``tools``."""
-        return (*(self.tool_names or ()), *self._names_of_tools())
-
-    def _names_of_tools(self) -> tuple[str, ...]:
+        """The names written names are matched to: ``tool_names``, then those of ``tools``."""
         tools = tuple(self.tools or ())
         key = tuple(map(id, tools))
         # Read from `__pydantic_private__`: `self._tools_names` goes through pydantic's
-        # `__getattr__` after a failed lookup, several times the cost, on every chunk.
-        cached: tuple[tuple[int, ...], tuple[str, ...]]
-        cached = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
-        cached_key, names = cached
+        # `__getattr__` after a failed lookup, several times the cost.
+        cached_key, names = (self.__pydantic_private__ or {}).get("_tools_names", ((), ()))
         if cached_key != key:
-            try:
-                names = tuple(bound_schemas(tools) or ())
-            except (ValueError, TypeError):  # not a tool langchain-core can describe
-                logger.debug("tools: a bound tool has no schema; names matched exactly")
-                names = ()
+            names = _schema_names(tools)
             self._tools_names = (key, names)
-        return names
+        return (*(self.tool_names or ()), *names)
 
     def _matcher(self) -> ToolNameMatcher:
         return tool_name_matcher(self._bound_names())
 
-    def _match(self, name: str) -> str:
-        matcher = self._matcher()
-        if not matcher:
-            return name
-        return matcher.match(name) or name
+    def _reader(self) -> ToolCallsReader:
+        """How this parser reads calls, for one parse or one stream."""
+        decode = functools.partial(_decoded, self.get_name(), self.template_opens_reasoning)
+        schemas = functools.partial(bound_schemas, self.tools)
+        return ToolCallsReader(
+            self._choice(), self._matcher(), self.strict, decode, schemas, new_call_id
+        )
 
     def _parse_partial(self, generation: Generation) -> Any:
-        """The calls of a message prefix: arguments decoded leniently, calls whose arguments
-        are not (yet) an object left out; never an error about arguments."""
+        """The calls a message prefix shows (see `ToolCallsReader.shown`); never an error."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
                 raise output_parser_error(CHAT_ONLY, None)
             return self._output([], partial=True)
         read = functools.partial(partial_value, self.get_name())
-        calls = partial_calls(message_calls(generation.message), self._match, read)
-        return self._output(calls, partial=True)
+        return self._output(
+            self._reader().shown(message_calls(generation.message), read), partial=True
+        )
 
     def _parse_final(self, generation: Generation) -> FinalParse[Any]:
         """Parse completely, without side effects; the caller publishes the event."""
         if not isinstance(generation, ChatGeneration):
             if not self.text_fallback:
-                return self._failure(output_parser_error(CHAT_ONLY, None), [])
-            return self._finish([], generation.text)
-        message = generation.message
-        calls = message_calls(message)
-        text = content_text(message.content) if not calls and self.text_fallback else None
-        stop_reason = stop_reason_cut(generation)
-        final = self._finish(calls, text, stop_reason=stop_reason)
-        return self._check_truncation(final, stop_reason, generation.text, from_text=bool(text))
+                return self._failure(output_parser_error(CHAT_ONLY, None))
+            return self._finish([], generation.text, None)
+        calls = message_calls(generation.message)
+        text = (
+            content_text(generation.message.content) if not calls and self.text_fallback else None
+        )
+        return self._finish(calls, text, stop_reason_cut(generation), generation.text)
 
-    def _check_truncation(
-        self, final: FinalParse[Any], stop_reason: str | None, text: str, *, from_text: bool
-    ) -> FinalParse[Any]:
-        """``final``, or the ``TruncatedOutputError`` failure when the answer was cut off (its
-        arguments, or ``stop_reason`` says so) and ``on_truncation="raise"``."""
-        if final.error is not None or truncation_mode(self.on_truncation) == "complete":
-            return final
-        calls = final.report.calls if isinstance(final.report, ToolsParseReport) else ()
-        text_cut = any(c.report.truncated in ("text", "both") for c in calls)
-        truncated = merge_truncation(text_cut, stop_reason is not None)
-        if truncated is None or (from_text and self._whole_before_cut(text)):
-            return final
-        return self._failure(truncation_error(self.get_name(), text, truncated, stop_reason), [])
-
-    def _whole_before_cut(self, text: str) -> bool:
-        """Whether the calls written in ``text`` closed in blocks of their own before the cut
-        (read again: only a cut-off answer asks)."""
-        try:
-            with engine_call(self.get_name(), "reading calls written in the text"):
-                return whole_before_cut(decode_calls(text).report)
-        except EngineError:  # CallDecodeError, or a bug logged once by the boundary
-            return False
+    def _stream_final(self, stream: ToolCallStream) -> FinalParse[Any]:
+        """The final parse of a whole stream, from the calls it accumulated."""
+        text = stream.text()
+        return self._finish(final_calls(stream), text, stream.cut_stop_reason, text)
 
     def _finish(
-        self, calls: list[WorkingCall], text: str | None, *, stop_reason: str | None = None
+        self, calls: list[WorkingCall], text: str | None, stop: str | None, cut: str | None = None
     ) -> FinalParse[Any]:
-        """Resolve ``calls`` (or read them from ``text``) and shape the output. ``stop_reason``:
-        the provider's word for a cut at the token limit; every call then counts as cut off."""
-        max_tokens = stop_reason is not None
-        if not calls and text and self.text_fallback:
-            calls = self._text_calls(text)
-        for call in calls:
-            call.name = self._match(call.raw_name)
-        selected = self._select(calls)
-        errors = resolve_calls(selected, strict=self.strict, stop_reason=stop_reason)
-        if errors:
-            message = "\n\n".join(e.message for e in errors)
-            return self._failure(output_parser_error(message, errors[0].llm_output), selected)
+        """The final parse of ``calls`` (or of the calls written in ``text``). ``stop``: the
+        provider's stop reason when the token limit cut the answer; under
+        ``on_truncation="raise"`` a cut answer (``cut``, its text; ``None``: not checked) is the
+        ``TruncatedOutputError`` failure."""
+        reader = self._reader()
+        selected, errors = reader.final(calls, text, stop)
         try:
-            value = self._output(selected, partial=False, max_tokens=max_tokens)
+            if errors:
+                message = "\n\n".join(e.message for e in errors)
+                raise output_parser_error(message, errors[0].llm_output)
+            value = self._output(selected, partial=False, max_tokens=stop is not None)
         except OutputParserException as exc:
-            return self._failure(exc, selected)
-        report = ToolsParseReport(tuple(c.tool_report() for c in selected))
-        first = next((c.report for c in report.calls if c.outcome != "success"), None)
-        event = ToolsParseEvent(self.get_name(), FORMAT, report.outcome, first, calls=report.calls)
-        return FinalParse(value, report, event)
+            final = self._failure(exc)
+        else:
+            report = ToolsParseReport(tuple(c.tool_report() for c in selected))
+            final = FinalParse(value, report, ToolsParseEvent.of(self.get_name(), FORMAT, report))
+        if cut is None or final.error or truncation_mode(self.on_truncation) != "raise":
+            return final
+        truncated = reader.cut(final.report, stop, cut, from_text=bool(text))
+        if truncated is None:
+            return final
+        return self._failure(truncation_error(self.get_name(), cut, truncated, stop))
 
-    def _failure(self, error: OutputParserException, calls: list[WorkingCall]) -> FinalParse[Any]:
+    def _failure(self, error: OutputParserException) -> FinalParse[Any]:
         event = ToolsParseEvent(self.get_name(), FORMAT, "failed", None, str(error))
         failed: FinalParse[Any] = FinalParse(None, None, event, error)
         if isinstance(error, TruncatedOutputError):
             return failed  # on_truncation="raise" asked for it
-        degraded: list[Any] | None = None if self.first_tool_only else []
+        degraded = self._choice().shape([])  # no call: [] (None under first_tool_only)
         return fallback_on_error(failed, self.on_error, degraded, ToolsParseReport())
-
-    def _text_calls(self, text: str) -> list[WorkingCall]:
-        """Calls written in the text. With bound names known, only calls to them; without,
-        only calls in a dialect's markers, or Python calls making up the text or a fence (a
-        bare JSON object in an answer is too often just data)."""
-        try:
-            with engine_call(self.get_name(), "reading calls written in the text"):
-                decoded = decode_calls(text)
-        except CallDecodeError as err:
-            logger.debug("text fallback: call-like text did not decode: %s", err)
-            return []
-        except EngineError:  # a bug, logged once by the boundary: no calls in the text
-            return []
-        if not decoded.calls:
-            return []
-        return text_calls(decoded, self._matcher(), self._schemas(), new_call_id)
-
-    def _schemas(self) -> dict[str, dict[str, Any]] | None:
-        """The parameter schemas of the bound ``tools``, which type calls read from text."""
-        return bound_schemas(self.tools) if self.tools else None
-
-    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
-        """The calls a final parse returns, before their arguments are resolved: only these
-        must resolve."""
-        return calls[:1] if self.first_tool_only else calls
-
-    def _item(self, call: WorkingCall) -> dict[str, Any]:
-        """One call as langchain-core returns it: ``args``, ``id`` (``return_id``), ``type``."""
-        if self.return_id:
-            return {"args": call.args, "id": call.id, "type": call.name}
-        return {"args": call.args, "type": call.name}
-
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        """What of ``calls`` the output shows, cheaply: per selected call, the streamed call
-        and its `stream_entry`. ``None``: compare values."""
-        return tuple((c.state, *stream_entry(c, self.return_id)) for c in self._select(calls))
-
-    def _stream_item(self, call: WorkingCall) -> Any:
-        """What one selected call contributes to the output: `_item`, without a call
-        more on the hot path of a stream."""
-        if self.return_id:
-            return {"args": call.args, "id": call.id, "type": call.name}
-        return {"args": call.args, "type": call.name}
-
-    def _stream_shape(self, items: list[Any]) -> Any:
-        """The output made of the selected calls' items (a new list, kept as is)."""
-        if self.first_tool_only:
-            return items[0] if items else None
-        return items
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
         """Shape resolved calls as the parser returns them."""
-        return self._stream_shape([self._stream_item(c) for c in self._select(calls)])
+        return self._choice().output(calls)
 
 
 class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyToolsParser):
@@ -432,12 +337,8 @@ class RobustJsonOutputKeyToolsParser(RobustJsonOutputToolsParser, JsonOutputKeyT
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), self.key_name)
 
-    def _select(self, calls: list[WorkingCall]) -> list[WorkingCall]:
-        matching = [c for c in calls if c.name == self.key_name]
-        return matching[:1] if self.first_tool_only else matching
-
-    def _stream_item(self, call: WorkingCall) -> Any:
-        return self._item(call) if self.return_id else call.args
+    def _choice(self) -> CallChoice:
+        return CallChoice(self.first_tool_only, self.return_id, self.key_name)
 
 
 class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser):
@@ -445,11 +346,9 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
     ``pydantic.v1``), with the repairs, name matching, text fallback and linear streaming of
     `RobustJsonOutputToolsParser`.
 
-    A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces (wrapper
-    keys, key case, enum and ``Literal`` case, numbers in strings...) and validated again; the
-    coercions appear in its report. A call that still fails raises ``OutputParserException``
-    naming the tool and quoting its raw arguments (langchain-core raises the ``ValidationError``
-    itself), with a hint when the model stopped at its token limit.
+    A call that fails validation is coerced as ``RobustPydanticOutputParser`` coerces and
+    validated again (its report names the coercions); one that still fails raises
+    ``OutputParserException`` naming the tool and quoting its raw arguments.
     """
 
     tools: Annotated[list[TypeBaseModel], SkipValidation()]
@@ -460,44 +359,28 @@ class RobustPydanticToolsParser(RobustJsonOutputToolsParser, PydanticToolsParser
         return "robust_pydantic_tools"
 
     def _item_type(self) -> Any:
-        """The tool model (a union when several; ``Any`` when a tool is a ``pydantic.v1``
-        model)."""
-        tools = tuple(self.tools)
-        if not tools or not all(
-            isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
-        ):
-            model: Any = Any  # pydantic.v1 models have no JSON schema under pydantic 2
-        elif len(tools) == 1:
-            model = tools[0]
-        else:
-            model = Union[tools]  # noqa: UP007 - a union built from a tuple
-        return model
+        return models_type(tuple(self.tools))
 
-    def _diff(self, prev: Any, next: Any) -> Any:
-        raise NotImplementedError("diff=True is not supported for Pydantic tool calls")
-
-    def _signature(self, calls: list[WorkingCall]) -> tuple[Any, ...] | None:
-        return None  # models are compared: two partial values can validate to equal models
+    def _output_rules(self) -> CallOutputRules:
+        # Models are compared by value: two partial values can validate to equal models.
+        output = functools.partial(self._output, partial=True)
+        diff = _no_model_patch if self.diff else None
+        return output_rules(self._choice(), self._reader().match, output=output, diff=diff)
 
     def _bound_names(self) -> tuple[str, ...]:
         return (*super()._bound_names(), *tool_map(tuple(self.tools)))
 
     def _output(self, calls: list[WorkingCall], *, partial: bool, max_tokens: bool = False) -> Any:
-        if not calls:
-            return None if self.first_tool_only else []
-        if self.first_tool_only:
-            calls = calls[:1]
+        choice, tools, arriving = self._choice(), tool_map(tuple(self.tools)), self._matcher()
         try:
             models = call_models(
-                calls,
-                tool_map(tuple(self.tools)),
+                choice.select(calls),
+                tools,
                 partial=partial,
                 max_tokens=max_tokens,
-                arriving=self._matcher().may_grow_into_match,
+                arriving=arriving.may_grow_into_match,
             )
         except UnrecoverableCall as err:
             # Chained from the ValidationError, when validation failed.
             raise output_parser_error(err.message, err.llm_output, err.__cause__) from err.__cause__
-        if self.first_tool_only:
-            return models[0] if models else None
-        return models
+        return choice.shape(models)

@@ -4,12 +4,13 @@ report of the whole parse (its outcome for `ParseStats`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from langchain_robust_parsers.engine.report import ParseReport
+from langchain_robust_parsers.engine.parse_events import ParseEvent
+from langchain_robust_parsers.engine.report import ParseReport, Truncation, merge_truncation
 from langchain_robust_parsers.engine.stats import Outcome
 
-__all__ = ["ToolCallOrigin", "ToolCallReport", "ToolsParseReport"]
+__all__ = ["ToolCallOrigin", "ToolCallReport", "ToolsParseEvent", "ToolsParseReport"]
 
 ToolCallOrigin = Literal[
     "tool_calls", "invalid_tool_calls", "tool_call_chunks", "additional_kwargs", "text"
@@ -82,3 +83,28 @@ class ToolsParseReport:
 
     def to_dict(self) -> dict[str, object]:
         return {"outcome": self.outcome, "calls": [c.to_dict() for c in self.calls]}
+
+    def cut(self, stop_reason: str | None) -> Truncation | None:
+        """How the answer was cut off: a returned call's arguments were unfinished (``text``),
+        ``stop_reason`` (the provider's word) says so, both, or neither (``None``)."""
+        text_cut = any(c.report.truncated in ("text", "both") for c in self.calls)
+        return merge_truncation(text_cut, stop_reason is not None)
+
+
+@dataclass(frozen=True)
+class ToolsParseEvent(ParseEvent):
+    """A `ParseEvent` that also lists what was done per call (``calls`` in its data)."""
+
+    calls: tuple[ToolCallReport, ...] = ()
+
+    @classmethod
+    def of(cls, parser: str, format: str, report: ToolsParseReport) -> ToolsParseEvent:
+        """The event of a parse that returned the calls ``report`` describes; its ``report`` is
+        the first call's that was not a plain success."""
+        first = next((c.report for c in report.calls if c.outcome != "success"), None)
+        return cls(parser, format, report.outcome, first, calls=report.calls)
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()
+        data["calls"] = [c.to_dict() for c in self.calls]
+        return data

@@ -28,6 +28,7 @@ __all__ = [
     "UnrecoverableCall",
     "WorkingCall",
     "mark_cut",
+    "message_calls",
     "origin_order",
     "partial_calls",
     "resolve_arguments",
@@ -91,6 +92,41 @@ def origin_order(calls: list[WorkingCall], raw: Any) -> list[WorkingCall]:
         return calls
     end = len(position)
     return sorted(calls, key=lambda c: position.get(c.id, end))
+
+
+def message_calls(message: Any) -> list[WorkingCall]:
+    """The calls of a chat message, raw, read by its fields (LangChain's ``AIMessage`` and
+    ``AIMessageChunk`` have them): ``tool_call_chunks`` (a merged chunk), else ``tool_calls``
+    with ``invalid_tool_calls``, else OpenAI's ``additional_kwargs["tool_calls"]``."""
+    chunks = getattr(message, "tool_call_chunks", None)
+    if chunks:
+        return [
+            WorkingCall(c.get("name") or "", c.get("args"), c.get("id"), "tool_call_chunks")
+            for c in chunks
+        ]
+    raw = message.additional_kwargs.get("tool_calls")
+    valid, invalid = (getattr(message, f, None) for f in ("tool_calls", "invalid_tool_calls"))
+    if valid or invalid:
+        calls = [
+            WorkingCall(c["name"] or "", c["args"], c.get("id"), "tool_calls") for c in valid or ()
+        ]
+        calls += [
+            WorkingCall(c.get("name") or "", c.get("args"), c.get("id"), "invalid_tool_calls")
+            for c in invalid or ()
+        ]
+        return origin_order(calls, raw)
+    entries = raw if isinstance(raw, list) else []
+    functions = [(e, e.get("function")) for e in entries if isinstance(e, dict)]
+    return [
+        WorkingCall(
+            name if isinstance(name := f.get("name"), str) else "",
+            f.get("arguments"),
+            e.get("id"),
+            "additional_kwargs",
+        )
+        for e, f in functions
+        if isinstance(f, dict)
+    ]
 
 
 def typed_text_calls(

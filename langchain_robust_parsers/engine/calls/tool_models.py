@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union
 
 import pydantic
 
@@ -21,7 +21,7 @@ from langchain_robust_parsers.engine.partial_models import validated_prefix
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.schema_fit import coercion_repairs, fit_model
 
-__all__ = ["call_models", "final_model", "partial_model", "tool_map"]
+__all__ = ["call_models", "final_model", "models_type", "partial_model", "tool_map"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -41,6 +41,16 @@ def tool_map(tools: tuple[type[Any], ...]) -> dict[str, type[Any]]:
     for alias, tool in aliases.items():
         names.setdefault(alias, tool)
     return names
+
+
+def models_type(tools: tuple[Any, ...]) -> Any:
+    """What a Pydantic tools parser returns per call: the tool model (a union when several;
+    ``Any`` when a tool is a ``pydantic.v1`` model, which has no JSON schema under pydantic 2)."""
+    if not tools or not all(
+        isinstance(t, type) and issubclass(t, pydantic.BaseModel) for t in tools
+    ):
+        return Any
+    return tools[0] if len(tools) == 1 else Union[tools]  # noqa: UP007 - a union of a tuple
 
 
 def call_models(
