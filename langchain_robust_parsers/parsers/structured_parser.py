@@ -15,9 +15,8 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from langchain_robust_parsers.engine import JsonEngineError, iter_candidates
 from langchain_robust_parsers.engine.errors import TextEngineError
-from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.json.expected_keys import object_with_keys
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
@@ -29,10 +28,6 @@ from langchain_robust_parsers.parsers.text_formats import (
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
-
-MAX_CANDIDATES = 16
-"""JSON candidates examined for one holding every expected key; the first is kept when none
-does, and candidates past this many are prose brackets, not answers."""
 
 _INSTRUCTIONS = (
     "The output should be a markdown code snippet formatted in the following schema, "
@@ -51,28 +46,6 @@ class ResponseSchema(BaseModel):
 
 def _schema_line(schema: ResponseSchema) -> str:
     return f'\t"{schema.name}": {schema.type}  // {schema.description}'
-
-
-def _match_keys(value: dict[str, Any], keys: list[str], log: RepairLog, pos: int) -> dict[str, Any]:
-    """``value`` with a key written in another case or with spaces (``"Name"``, ``"first
-    name"``) renamed to the expected one; an exact key always wins."""
-    missing = [k for k in keys if k not in value]
-    if not missing:
-        return value
-    wanted = {_key_fold(k): k for k in missing}
-    renamed: dict[str, Any] = {}
-    for key, item in value.items():
-        target = wanted.get(_key_fold(key)) if isinstance(key, str) else None
-        if target is not None and target not in renamed:
-            log.add("key_renamed", pos)
-            renamed[target] = item
-        else:
-            renamed.setdefault(key, item)
-    return renamed
-
-
-def _key_fold(key: str) -> str:
-    return key.casefold().replace(" ", "_").replace("-", "_")
 
 
 class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, Any]]):
@@ -125,33 +98,7 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
         return template.format(format=lines)
 
     def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
-        keys = [s.name for s in self.response_schemas]
-        first: tuple[dict[str, Any], ParseReport] | None = None
-        for count, (value, report) in enumerate(iter_candidates(text)):
-            if count >= MAX_CANDIDATES:
-                break
-            if not isinstance(value, dict):
-                continue
-            log = RepairLog()
-            matched = _match_keys(value, keys, log, report.start)
-            if log.repairs:
-                report = ParseReport(
-                    report.source,
-                    report.start,
-                    report.end,
-                    report.repairs + tuple(log.repairs),
-                    report.truncated,
-                )
-            if all(k in matched for k in keys):
-                return matched, report
-            if first is None:
-                first = (matched, report)
-        if first is None:
-            raise JsonEngineError("no JSON object found in the text")
-        missing = next(k for k in keys if k not in first[0])
-        raise TextEngineError(
-            f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
-        )
+        return object_with_keys(text, [s.name for s in self.response_schemas])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The object of ``result[0]``; a chat generation's stop reason is read too (see
