@@ -66,14 +66,15 @@ from langchain_robust_parsers.parsers.vocabulary import (
     TemplateOpensReasoning,
 )
 
-__all__ = ["RobustPydanticOutputParser"]
+__all__ = ["SCHEMA_INSTRUCTIONS", "RobustPydanticOutputParser"]
 
-_SCHEMA_INSTRUCTIONS = (
+SCHEMA_INSTRUCTIONS = (
     "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
     "\nHere is the output schema:\n```\n{schema}\n```"
 )
-"""As langchain-core words its instructions, for a target that is not a model class (its
-wording for a model deletes the schema's ``type``, which for a list is ``array``)."""
+"""As langchain-core words its instructions, around a schema kept as written: a target that is
+not a model class (langchain-core's wording deletes the schema's ``type``, for a list
+``array``), or a ``TypedDict`` / JSON schema given by the user."""
 
 
 class RobustPydanticOutputParser(
@@ -371,7 +372,7 @@ def _schema(target: Any) -> str:
     """The format instructions for a target that is not a model class (a list's schema is an
     array of the item model)."""
     schema = pydantic.TypeAdapter(target).json_schema()
-    return _SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
+    return SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
 
 
 def _rebuild_parametrized(

@@ -17,29 +17,17 @@ from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import is_list_target
 from langchain_robust_parsers.engine.schema_models import (
     dump_value,
-    model_from_json_schema,
+    is_typed_dict,
+    json_schema_target,
     model_from_typed_dict,
 )
-from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
+from langchain_robust_parsers.parsers.pydantic_parser import (
+    SCHEMA_INSTRUCTIONS,
+    RobustPydanticOutputParser,
+)
 from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
-
-_JSON_INSTRUCTIONS = (
-    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
-    "\nHere is the output schema:\n```\n{schema}\n```"
-)
-"""As langchain-core's ``JSON_FORMAT_INSTRUCTIONS`` words it, for the schema as the user gave
-it (a generated model's schema would differ in titles and defaults)."""
-
-
-def is_typed_dict(schema: Any) -> bool:
-    """True for a ``TypedDict`` class (``typing`` or ``typing_extensions``)."""
-    return (
-        isinstance(schema, type)
-        and issubclass(schema, dict)
-        and hasattr(schema, "__required_keys__")
-    )
 
 
 class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
@@ -67,7 +55,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
             model = model_from_typed_dict(schema)
         elif isinstance(schema, Mapping):
             try:
-                model = _json_schema_target(schema)
+                model = json_schema_target(schema)
             except ValueError as exc:
                 raise TypeError(str(exc)) from exc
         else:
@@ -91,7 +79,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
             else:
                 schema = self.pydantic_object.model_json_schema()
             self._schema_text = json.dumps(schema, ensure_ascii=False)
-        return _JSON_INSTRUCTIONS.format(schema=self._schema_text)
+        return SCHEMA_INSTRUCTIONS.format(schema=self._schema_text)
 
     @overload
     def parse_result(self, result: list[Generation], *, partial: Literal[False] = False) -> Any: ...
@@ -121,21 +109,6 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
         if final.error is not None:
             return final
         return dataclasses.replace(final, value=dump_value(final.value))
-
-
-_SHARED_DEFINITIONS = ("$defs", "definitions")
-"""Where a JSON schema keeps the definitions its ``$ref`` point to: an array schema's items
-refer to the array's own."""
-
-
-def _json_schema_target(schema: Mapping[str, Any]) -> Any:
-    """The validation target of a JSON schema: a model for an object, ``list[Model]`` for an
-    array of objects (whose answer may write its items as JSON Lines)."""
-    items = schema.get("items")
-    if schema.get("type") == "array" and isinstance(items, Mapping):
-        shared = {k: schema[k] for k in _SHARED_DEFINITIONS if k in schema}
-        return list[model_from_json_schema({**shared, **items})]  # type: ignore[misc]
-    return model_from_json_schema(schema)
 
 
 def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:
