@@ -1,20 +1,17 @@
 """Streaming for the JSON and Pydantic parsers: LangChain's ``transform`` over the engine's
-`JsonValueStream`, which reads each
-chunk once (linear time); when the stream ends the whole text is parsed once more, so the last
-value yielded is always what ``parse`` gives for the full text.
+`JsonValueStream`, which reads each chunk once (linear time), and `SnapshotOutputs`, which says
+what to yield; when the stream ends the whole text is parsed once more, so the last value
+yielded is always what ``parse`` gives for the full text.
 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
-quadratic in the length of the stream. Tracing adds the yielded values together too, which for
-lists (a JSON array, or ``diff=True`` patches) would concatenate every snapshot: every list
-yielded is a `StreamedList`, whose sum
-is the last one.
+quadratic in the length of the stream.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import jsonpatch
@@ -24,11 +21,12 @@ from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.decode import decode
-from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch, same_json
-from langchain_robust_parsers.engine.json.value_stream import JsonValueStream, streamed
-from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
+from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.json.snapshot_outputs import SnapshotOutputs
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
+from langchain_robust_parsers.engine.stop_reason_watch import StopReasonWatch
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
@@ -42,38 +40,6 @@ from langchain_robust_parsers.parsers.report_events import (
 )
 
 __all__ = ["StopReasonWatch", "StreamingJsonParser"]
-
-
-class StopReasonWatch:
-    """Passes a stream's chunks on, noting the provider's word when a message chunk says the
-    output token limit stopped the model (providers send it on the last chunk): the final parse
-    of a stream must see the cut that ``invoke`` sees."""
-
-    __slots__ = ("reason",)
-
-    def __init__(self) -> None:
-        self.reason: str | None = None
-
-    def _note(self, chunk: str | BaseMessage) -> None:
-        meta = getattr(chunk, "response_metadata", None)
-        if meta:
-            self.reason = cut_stop_reason(meta) or self.reason
-
-    def chunks(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-        """``chunks``, as they are."""
-        for chunk in chunks:
-            if type(chunk) is not str:
-                self._note(chunk)
-            yield chunk
-
-    async def achunks(
-        self, chunks: AsyncIterator[str | BaseMessage]
-    ) -> AsyncIterator[str | BaseMessage]:
-        """``chunks``, as they are, asynchronously."""
-        async for chunk in chunks:
-            if type(chunk) is not str:
-                self._note(chunk)
-            yield chunk
 
 
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
@@ -131,20 +97,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
-    def _output(self, prev: Any, item: Any) -> Any:
-        """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
-        its patch, a list as a `StreamedList`."""
-        return streamed(self._diff(prev, item) if self.diff else item)
-
-    def _last_outputs(self, prev: Any, value: Any) -> tuple[Any, ...]:
-        """What to yield for the final ``value`` after ``prev`` (nothing when the stream already
-        showed it): a final ``None`` after values (an ``on_error`` fallback) is shown; an empty
-        patch (a partial model completed into equal data) is not."""
-        if same_json(value, prev):
-            return ()
-        out = self._output(prev, value)
-        return () if self.diff and out == [] else (out,)
-
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
@@ -187,59 +139,47 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             yield chunk
 
     def _plain_items(self) -> bool:
-        """Whether every value from the stream is yielded as it is (no model, no patches): the
-        per-chunk loops then skip the item and output steps."""
+        """Whether every value from the stream is yielded as it is (no model, no patches): no
+        item is made from it then."""
         return type(self)._stream_item is StreamingJsonParser._stream_item and not self.diff
+
+    def _stream_start(self) -> tuple[JsonValueStream, SnapshotOutputs]:
+        stream = JsonValueStream(
+            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
+        )
+        item = None if self._plain_items() else self._next_item
+        return stream, SnapshotOutputs(item, self._diff if self.diff else None)
+
+    def _stream_end(
+        self, stream: JsonValueStream, watch: StopReasonWatch | None
+    ) -> FinalParse[Any]:
+        return self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
 
     def _transform(
         self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
     ) -> Iterator[Any]:
-        stream = JsonValueStream(
-            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
-        )
-        push = stream.push
-        plain = self._plain_items()
-        prev: Any = None
+        stream, outputs = self._stream_start()
+        push, show = stream.push, outputs.push
         for chunk in input:
-            value = push(chunk if type(chunk) is str else chunk_text(chunk))
-            if value is None:
-                continue
-            if plain:
-                yield streamed(value)
-                prev = value
-                continue
-            item = self._next_item(value, prev)
-            if item is not None:
-                yield self._output(prev, item)
-                prev = item
-        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
+            out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
+            if out is not None:
+                yield out
+        final = self._stream_end(stream, watch)
         publish(final.event, self._stats)
-        yield from self._last_outputs(prev, final.unwrap())
+        yield from outputs.last(final.unwrap())
 
     async def _atransform(
         self,
         input: AsyncIterator[str | BaseMessage],
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        stream = JsonValueStream(
-            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
-        )
-        push = stream.push
-        plain = self._plain_items()
-        prev: Any = None
+        stream, outputs = self._stream_start()
+        push, show = stream.push, outputs.push
         async for chunk in input:
-            value = push(chunk if type(chunk) is str else chunk_text(chunk))
-            if value is None:
-                continue
-            if plain:
-                yield streamed(value)
-                prev = value
-                continue
-            item = self._next_item(value, prev)
-            if item is not None:
-                yield self._output(prev, item)
-                prev = item
-        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
+            out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
+            if out is not None:
+                yield out
+        final = self._stream_end(stream, watch)
         await apublish(final.event, self._stats)
-        for last in self._last_outputs(prev, final.unwrap()):
+        for last in outputs.last(final.unwrap()):
             yield last
