@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
-from langchain_robust_parsers.engine.json.several_values import candidates_for_list
+from langchain_robust_parsers.engine.json.model_answer import read_model_answer
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
@@ -27,12 +27,7 @@ from langchain_robust_parsers.engine.model_validation import (
     validate_model,
 )
 from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
-from langchain_robust_parsers.engine.report import merge_truncation
-from langchain_robust_parsers.engine.schema_fit import (
-    first_fitting,
-    fit_target,
-    with_fit_notes,
-)
+from langchain_robust_parsers.engine.schema_fit import fit_target
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
@@ -58,7 +53,6 @@ from langchain_robust_parsers.parsers.stop_reason import (
     TruncatedOutputError,
     stop_reason_cut,
     truncation_failure,
-    with_stop_reason,
 )
 from langchain_robust_parsers.parsers.vocabulary import (
     OnError,
@@ -283,39 +277,37 @@ class RobustPydanticOutputParser(
 
     def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
         """`_parse_final` before ``on_error`` applies."""
-        found = guarded_candidates(
-            self.get_name(),
+        name = self.get_name()
+        answer = read_model_answer(
             text,
-            allow_truncated=self._completes(),
-            template_opens=self.template_opens_reasoning,
+            guarded_candidates(
+                name,
+                text,
+                allow_truncated=self._completes(),
+                template_opens=self.template_opens_reasoning,
+            ),
+            self._fit,
+            list_target=is_list_target(self.pydantic_object),
+            complete=self._completes(),
+            stop_reason=stop_reason,
+            text_cut=self._text_cut,
+            labels=self._labels if self.read_labels else None,
         )
-        target = self.pydantic_object
-        candidates = candidates_for_list(text, found) if is_list_target(target) else found
-        choice = first_fitting(
-            candidates,
-            lambda value, report: self._fit(value, text[report.start : report.end]),
-        )
-        if choice is not None and choice.fitted is not None:
-            model, notes = choice.fitted
-            report = with_stop_reason(with_fit_notes(choice.report, notes), stop_reason)
-            if report.truncation is not None and not self._completes():
-                how = report.truncation
-                return truncation_failure(self.get_name(), "pydantic", text, how, stop_reason)
-            event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
-            return FinalParse(model, report, event)
-        cut_failure = _cut(self, text, stop_reason)
-        if cut_failure is not None:
-            return cut_failure
-        if choice is None:
-            labelled = _from_labels(self, text) if self.read_labels else None
-            if labelled is not None:
-                return labelled
-            return _failure(self, text, text, no_value_reason(text))
+        if answer.cut is not None:
+            return truncation_failure(name, "pydantic", text, answer.cut, stop_reason)
+        if answer.report is not None:
+            event = ParseEvent(name, "pydantic", answer.report.outcome, answer.report)
+            return FinalParse(answer.model, answer.report, event)
+        error = no_value_reason(text) if answer.error is None else answer.error
+        return _failure(self, text, answer.completion, error)
+
+    def _labels(self, text: str) -> dict[str, Any] | None:
+        """The fields of ``text``'s ``label: value`` lines, for text with no JSON."""
         try:
-            completion = json.dumps(choice.value, ensure_ascii=False)
-        except (TypeError, ValueError, RecursionError):  # decoded JSON only fails when very deep
-            completion = text
-        return _failure(self, text, completion, choice.error)
+            with engine_call(self.get_name(), "reading labelled lines"):
+                return read_labels(text, self.pydantic_object)
+        except EngineError:
+            return None
 
     def get_format_instructions(self) -> str:
         """LangChain's instructions around the target's JSON schema."""
@@ -334,38 +326,6 @@ def _failure(
     event = ParseEvent(parser.get_name(), "pydantic", "failed", None, msg)
     cause = error if isinstance(error, BaseException) else None
     return FinalParse(None, None, event, output_parser_error(msg, text, cause))
-
-
-def _cut(
-    parser: RobustPydanticOutputParser[Any], text: str, stop_reason: str | None
-) -> FinalParse[Any] | None:
-    """The failure for a cut answer that gave no model: ``None`` when the text is not cut (in
-    raise mode) and the provider did not say so."""
-    cut = (not parser._completes() or stop_reason is not None) and parser._text_cut(text)
-    if not cut and stop_reason is None:
-        return None
-    how = merge_truncation(cut, stop_reason is not None)
-    assert how is not None  # one of the two holds
-    return truncation_failure(parser.get_name(), "pydantic", text, how, stop_reason)
-
-
-def _from_labels(parser: RobustPydanticOutputParser[Any], text: str) -> FinalParse[Any] | None:
-    """The model read from ``text``'s ``label: value`` lines, for text with no JSON; ``None``
-    when there are none, or they do not validate."""
-    name = parser.get_name()
-    try:
-        with engine_call(name, "reading labelled lines"):
-            found = read_labels(text, parser.pydantic_object)
-    except EngineError:
-        return None
-    if found is None:
-        return None
-    fitted = parser._fit(found)
-    if isinstance(fitted, Exception):
-        return None
-    model, notes = fitted
-    report = with_fit_notes(ParseReport(source="labels", start=0, end=len(text)), notes)
-    return FinalParse(model, report, ParseEvent(name, "pydantic", "fallback", report))
 
 
 def _schema(target: Any) -> str:
