@@ -12,16 +12,8 @@ from pydantic import ConfigDict, field_validator
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
-from langchain_robust_parsers.engine.json.answer_value import (
-    all_values,
-    best_value,
-    conforms,
-    first_conforming,
-)
-from langchain_robust_parsers.engine.json.commentjson_strategy import (
-    commentjson_available,
-    decode_with_commentjson,
-)
+from langchain_robust_parsers.engine.json.answer_value import json_answer
+from langchain_robust_parsers.engine.json.commentjson_strategy import commentjson_available
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -127,10 +119,7 @@ class RobustJsonOutputParser(
         return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
-        def final(text: str, stop_reason: str | None) -> FinalParse[Any]:
-            return self._parse_final(text, stop_reason=stop_reason)
-
-        return GenerationReaders.of_text(self._parse_partial, final, self.stats)
+        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
 
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see `parse_result`)."""
@@ -201,58 +190,53 @@ class RobustJsonOutputParser(
     def _plain_items(self) -> bool:
         return self.several_values == "first" and not self.diff
 
-    def _plain(self) -> bool:
-        return self.on_error == "fallback"
-
     def _parse_final(
-        self, text: str, use_fallback: bool = True, stop_reason: str | None = None
+        self, text: str, stop_reason: str | None = None, use_fallback: bool = True
     ) -> FinalParse[Any]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
         ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
-        name = self.get_name()
+        name, opens = self.get_name(), self.template_opens_reasoning
         try:
             with engine_call(name, "reading JSON"):
-                value, report = _best_value(self, text)
+                value, report = json_answer(
+                    text,
+                    guarded_candidates(
+                        name, text, allow_truncated=self._completes(), template_opens=opens
+                    ),
+                    model=self.pydantic_object,
+                    as_list=self.several_values == "list",
+                    use_commentjson=self.use_commentjson,
+                    complete=self._completes(),
+                    template_opens=opens,
+                )
         except EngineError as exc:
             cut = not self._completes() and self._text_cut(text)
-            if cut or (stop_reason is not None and not (use_fallback and self._plain())):
-                truncated = merge_truncation(cut, stop_reason is not None)
-                assert truncated is not None
-                return truncation_failure(name, "json", text, truncated, stop_reason, exc)
-            why = str(exc) if isinstance(exc, EngineBugError) else no_value_reason(text)
-            reason = f"Invalid json output: {why}"
-            if use_fallback and self._plain():
-                fallback = {"text": text, "parseError": reason, "rawResponse": text}
-                return FinalParse(
-                    fallback, None, ParseEvent(name, "json", "fallback", None, reason)
-                )
-            message = no_value_message("Invalid json output: ", text)
-            if isinstance(exc, EngineBugError):
-                message = f"Invalid json output: {text}\n{why}"
-            error = output_parser_error(message, text, exc)
-            return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+            fallback = use_fallback and self.on_error == "fallback"
+            return _no_json(name, text, exc, cut, stop_reason, fallback)
         report = with_stop_reason(report, stop_reason)
         if report.truncation is not None and not self._completes():
             return truncation_failure(name, "json", text, report.truncation, stop_reason)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))
 
 
-def _best_value(parser: RobustJsonOutputParser, text: str) -> tuple[Any, ParseReport]:
-    """The value ``parser`` returns for ``text`` and its report; raises ``JsonEngineError``."""
-    model: Any = parser.pydantic_object
-    if parser.use_commentjson:
-        found = decode_with_commentjson(text)
-        if found is not None and conforms(model, found[0]) is True:
-            return found
-    complete = parser._completes()
-    if parser.several_values == "list":
-        return all_values(text, complete, parser.template_opens_reasoning)
-    if model is None:
-        return best_value(text, complete, parser.template_opens_reasoning)
-    found_all = guarded_candidates(
-        parser.get_name(),
-        text,
-        allow_truncated=complete,
-        template_opens=parser.template_opens_reasoning,
-    )
-    return first_conforming(found_all, model)
+def _no_json(
+    name: str, text: str, exc: EngineError, cut: bool, stop_reason: str | None, fallback: bool
+) -> FinalParse[Any]:
+    """The final parse of ``text``, which gave no JSON value (``exc``): a cut answer's
+    ``TruncatedOutputError`` (``cut``: the text is unfinished and must not be completed; or
+    the provider's ``stop_reason`` said so, unless the parse falls back), the ``fallback``
+    dict, or the failure."""
+    if cut or (stop_reason is not None and not fallback):
+        truncated = merge_truncation(cut, stop_reason is not None)
+        assert truncated is not None
+        return truncation_failure(name, "json", text, truncated, stop_reason, exc)
+    why = str(exc) if isinstance(exc, EngineBugError) else no_value_reason(text)
+    reason = f"Invalid json output: {why}"
+    if fallback:
+        value = {"text": text, "parseError": reason, "rawResponse": text}
+        return FinalParse(value, None, ParseEvent(name, "json", "fallback", None, reason))
+    message = no_value_message("Invalid json output: ", text)
+    if isinstance(exc, EngineBugError):
+        message = f"Invalid json output: {text}\n{why}"
+    error = output_parser_error(message, text, exc)
+    return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
