@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
-from langchain_core.outputs import Generation
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import ParseReport
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.json.answer_value import json_answer
 from langchain_robust_parsers.engine.json.commentjson_strategy import commentjson_available
@@ -24,11 +21,7 @@ from langchain_robust_parsers.parsers.boundary import (
     no_value_reason,
     output_parser_error,
 )
-from langchain_robust_parsers.parsers.final_parse import (
-    GenerationReaders,
-    aparse_generation,
-    parse_generation,
-)
+from langchain_robust_parsers.parsers.final_parse import FinalParseMethods
 from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
@@ -38,7 +31,6 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
-    stop_reason_cut,
     truncation_failure,
     with_stop_reason,
 )
@@ -52,25 +44,17 @@ __all__ = ["RobustJsonOutputParser"]
 
 
 class RobustJsonOutputParser(
-    ReportingParser, CompletionOptions, StreamingJsonParser, JsonOutputParser
+    FinalParseMethods, ReportingParser, CompletionOptions, StreamingJsonParser, JsonOutputParser
 ):
     """Parse the JSON value of a model's output, surviving what models really write.
 
     A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
     blocks dropped), repaired (trailing commas, comments, quotes, Python literals...) and
     completed when cut off. With ``pydantic_object`` set, the first candidate payload that
-    validates against it is returned (still as plain JSON data). A final parse that finds no JSON
-    raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
-    ``on_error="fallback"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``
-    (counted as ``fallback``).
-    Partial parses (streaming) return the best value so far or ``None`` and never raise.
-
-    An answer with several JSON values (JSON Lines, ``{..}\n{..}``, several fenced blocks,
-    values between sentences) gives the best one, and the report's ``dropped_values`` names
-    where each other one starts; with ``several_values="list"`` it gives them all, as one list.
-
-    Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
-    (the report's ``to_dict()`` plus ``parser``, ``format`` and ``outcome``).
+    validates against it is returned (still as plain JSON data). A final parse that finds no
+    JSON raises ``OutputParserException`` with the raw text as ``llm_output``; partial parses
+    (streaming) return the best value so far or ``None`` and never raise. Inside a run, each
+    final parse is dispatched as the custom callback event ``parse_report``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -81,20 +65,19 @@ class RobustJsonOutputParser(
     seen), or ``"raise"`` ``TruncatedOutputError``."""
 
     on_error: OnError = "raise"
-    """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
-    a plain-text dict."""
+    """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return
+    ``{"text": raw, "parseError": msg, "rawResponse": raw}`` (counted as ``fallback``;
+    ``parse_with_report`` still raises: there is no report)."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
     `TemplateOpensReasoning`."""
 
     several_values: Literal["first", "list"] = "first"
-    """An answer holding several JSON values: ``"first"`` returns the best one (fenced before
-    tagged before bare, fewer repairs, then earlier) and the report's ``dropped_values`` names
-    the others; ``"list"`` returns them all as one list in the order written (a value that is
-    itself a list gives its items, so a lone JSON array comes back as it is and a lone object
-    as a one-item list). With ``"list"``, ``pydantic_object`` only shapes the format
-    instructions. Streaming yields the list growing, and ends on what ``parse`` returns."""
+    """An answer holding several JSON values (JSON Lines, several fences...): ``"first"``
+    returns the best one and the report's ``dropped_values`` names the others; ``"list"``
+    returns them all as one list in the order written (a list's items, a lone object as a
+    one-item list; ``pydantic_object`` then only shapes the format instructions)."""
 
     use_commentjson: bool = False
     """Try the commentjson package (the ``[commentjson]`` extra) before the engine's repairs;
@@ -105,47 +88,14 @@ class RobustJsonOutputParser(
 
     # ---------------------------------------------------------------- LangChain interface
 
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The JSON value of ``result[0].text``.
-
-        With ``partial=True`` the text is a stream prefix: the best value so far, or ``None``.
-        Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
-        parent does, and ``OutputParserException`` when a final parse finds no JSON.
-        """
-        return parse_generation(result, partial, self._readers())
-
-    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial, self._readers())
-
-    def _readers(self) -> GenerationReaders[Any]:
-        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
-
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see `parse_result`)."""
         final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
         publish(final.event, self.stats)
         return final.unwrap()
 
-    async def aparse(self, text: str) -> Any:
-        """Async `parse`."""
-        return await self.aparse_result([Generation(text=text)])
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
-        """The JSON value of ``text`` with what was located and repaired to obtain it.
-
-        Counted and dispatched like `parse`. The ``on_error`` option does not apply here
-        (there is no report for text with no JSON): it raises ``OutputParserException``. Given
-        a message, its stop reason is read too (the report's ``truncated``).
-        """
-        stop_reason = None
-        if isinstance(text, BaseMessage):
-            stop_reason, text = stop_reason_cut(text), content_text(text.content)
-        final = self._parse_final(text, use_fallback=False, stop_reason=stop_reason)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None  # a value always comes with its report
-        return value, final.report
+    def _report_parse(self, text: str, stop_reason: str | None) -> FinalParse[Any]:
+        return self._parse_final(text, stop_reason, use_fallback=False)
 
     # ---------------------------------------------------------------- streaming hooks
 

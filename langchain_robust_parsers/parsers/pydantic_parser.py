@@ -4,17 +4,14 @@ engine, with schema-aligned coercion when a payload almost fits."""
 from __future__ import annotations
 
 import json
-from typing import Any, Generic, Literal, SupportsIndex, cast, overload
+from typing import Any, Generic, SupportsIndex, cast
 
 import pydantic
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import PydanticOutputParser
-from langchain_core.outputs import Generation
 from langchain_core.utils.pydantic import TBaseModel
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import ParseReport
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.model_answer import read_model_answer
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
@@ -35,23 +32,17 @@ from langchain_robust_parsers.parsers.boundary import (
     no_value_reason,
     output_parser_error,
 )
-from langchain_robust_parsers.parsers.final_parse import (
-    GenerationReaders,
-    aparse_generation,
-    parse_generation,
-)
+from langchain_robust_parsers.parsers.final_parse import FinalParseMethods
 from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
     fallback_on_error,
-    publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
     TruncatedOutputError,
-    stop_reason_cut,
     truncation_failure,
 )
 from langchain_robust_parsers.parsers.vocabulary import (
@@ -72,6 +63,7 @@ not a model class (langchain-core's wording deletes the schema's ``type``, for a
 
 
 class RobustPydanticOutputParser(
+    FinalParseMethods,
     ReportingParser,
     CompletionOptions,
     StreamingJsonParser,
@@ -84,25 +76,18 @@ class RobustPydanticOutputParser(
     A drop-in ``PydanticOutputParser``: payload candidates come from the lenient engine in its
     order (fenced, tagged, whole text, spans in prose; fewer repairs first). Each is validated;
     only when validation fails is schema-aligned coercion applied (wrapper keys, key case,
-    enum/Literal case, numbers and ratings in strings, one object for a list) and the result
-    validated again. The first success wins. On failure the message keeps LangChain's
-    ``Failed to parse <Model> from completion`` prefix and ``llm_output`` is the raw text;
-    with ``on_error="fallback"`` the parse returns ``None`` instead (counted as ``fallback``).
-
-    A ``list[Model]`` target gives a list: items written as several values (JSON Lines, a
-    fence per item) are all read, in order.
-
-    Inside a run, each final parse is dispatched as the custom callback event ``parse_report``;
-    coercions appear in the report as repairs named ``coerce:<rule>``.
+    enum/Literal case, numbers in strings...: repairs ``coerce:<rule>`` in the report) and the
+    result validated again. The first success wins. A failure keeps LangChain's ``Failed to
+    parse <Model> from completion`` message. A ``list[Model]`` target also reads items written
+    as several values (JSON Lines, a fence per item), in order.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
-    seen), or ``"raise"`` ``TruncatedOutputError``. A cut answer that does not validate raises
-    ``TruncatedOutputError`` whatever this says, when the provider reported the cut."""
+    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``
+    (raised too when a cut the provider reported does not validate)."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
@@ -115,9 +100,8 @@ class RobustPydanticOutputParser(
 
     read_labels: bool = False
     """When the text holds no JSON, read ``label: value`` lines against the model's top-level
-    fields (``Score: 8/10`` -> ``score=8``); the report's ``source`` is ``"labels"`` and the
-    outcome ``fallback``. Off by default: where JSON is required (a format-locked prompt), a
-    YAML-like answer should be clarified, not accepted."""
+    fields (``Score: 8/10`` -> ``score=8``; report ``source`` ``"labels"``, outcome
+    ``fallback``)."""
 
     partial: bool = False
     """Stream models as their fields arrive, missing fields unset (a subclass of the model with
@@ -128,61 +112,10 @@ class RobustPydanticOutputParser(
 
     on_error: OnError = "raise"
     """A final parse that gives no model: ``"raise"`` ``OutputParserException`` (chained from
-    the ``ValidationError``), or ``"fallback"``: return ``None``, counted as ``fallback``, with
-    an empty report from `parse_with_report`. ``TruncatedOutputError`` under
-    ``on_truncation="raise"`` is raised either way: that option asks for it."""
+    the ``ValidationError``), or ``"fallback"``: return ``None`` (an empty report), counted as
+    ``fallback``; ``on_truncation="raise"`` still raises."""
 
     # ---------------------------------------------------------------- LangChain interface
-
-    @overload
-    def parse_result(
-        self, result: list[Generation], *, partial: Literal[False] = False
-    ) -> TBaseModel: ...
-
-    @overload
-    def parse_result(
-        self, result: list[Generation], *, partial: bool = False
-    ) -> TBaseModel | None: ...
-
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> TBaseModel | None:
-        """The model parsed from ``result[0].text``.
-
-        With ``partial=True`` the text is a stream prefix: a validated model or ``None``, never
-        an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as
-        the parent does, and ``OutputParserException`` when a final parse fails.
-        """
-        return cast("TBaseModel | None", parse_generation(result, partial, self._readers()))
-
-    async def aparse_result(
-        self, result: list[Generation], *, partial: bool = False
-    ) -> TBaseModel | None:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        value = await aparse_generation(result, partial, self._readers())
-        return cast("TBaseModel | None", value)
-
-    def _readers(self) -> GenerationReaders[TBaseModel]:
-        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
-
-    def parse(self, text: str) -> TBaseModel:
-        """The model parsed from ``text``."""
-        return self.parse_result([Generation(text=text)])
-
-    async def aparse(self, text: str) -> TBaseModel:
-        """Async `parse`."""
-        value = await self.aparse_result([Generation(text=text)])
-        return value  # type: ignore[return-value]  # None only under on_error="fallback"
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[TBaseModel, ParseReport]:
-        """The model parsed from ``text`` with what was located, repaired and coerced (given a
-        message, its stop reason is read too: the report's ``truncated``)."""
-        stop_reason = None
-        if isinstance(text, BaseMessage):
-            stop_reason, text = stop_reason_cut(text), content_text(text.content)
-        final = self._parse_final(text, stop_reason)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None  # a value always comes with its report
-        return value, final.report
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         """Pickle a parametrized parser (``RobustPydanticOutputParser[M]``) through its origin
@@ -214,7 +147,7 @@ class RobustPydanticOutputParser(
         if isinstance(value, dict) and not has_required_fields(self.pydantic_object, value):
             return None
         try:
-            return self._validate(value)
+            return validate_model(self.pydantic_object, value)
         except Exception:  # not valid yet (or a validator raising something unexpected)
             return None
 
@@ -234,17 +167,11 @@ class RobustPydanticOutputParser(
 
     # ---------------------------------------------------------------- work
 
-    def _validate(self, obj: Any) -> TBaseModel:
-        """``obj`` validated into ``pydantic_object``; raises its validation error."""
-        return cast(TBaseModel, validate_model(self.pydantic_object, obj))
-
     def _fit(
         self, value: Any, source: str | None = None
     ) -> tuple[TBaseModel, tuple[str, ...]] | Exception:
-        """``value`` validated (coerced only if it fails as is; see `fit_target`): the model
-        and the coercion rules used, or what is still wrong. ``source``: the payload's text, so
-        that a number written for a ``str`` field keeps its spelling. Anything a user validator
-        raises counts as a misfit."""
+        """`fit_target` for ``pydantic_object`` (``source``: the payload's text), where
+        anything a user validator raises counts as a misfit."""
         target = self.pydantic_object
         try:
             fitted = fit_target(target, value, source, drop_items=self.drop_invalid_items)
@@ -267,9 +194,7 @@ class RobustPydanticOutputParser(
 
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
-        ``stop_reason``: the provider's stop reason when it says the output limit was hit.
-        A failure becomes ``None`` under ``on_error="fallback"`` (unless
-        ``on_truncation="raise"`` asked for the error)."""
+        ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
         final = self._read_final(text, stop_reason)
         if isinstance(final.error, TruncatedOutputError) and not self._completes():
             return final

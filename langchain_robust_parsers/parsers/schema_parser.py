@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from typing import Any, Literal, overload
+from typing import Any
 
 import pydantic
 from langchain_core.outputs import Generation
@@ -81,12 +81,6 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
             self._schema_text = json.dumps(schema, ensure_ascii=False)
         return SCHEMA_INSTRUCTIONS.format(schema=self._schema_text)
 
-    @overload
-    def parse_result(self, result: list[Generation], *, partial: Literal[False] = False) -> Any: ...
-
-    @overload
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any: ...
-
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The validated dict of ``result[0]`` (see `RobustPydanticOutputParser`)."""
         return dump_value(super().parse_result(result, partial=partial))
@@ -94,10 +88,6 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """Async `parse_result`."""
         return dump_value(await super().aparse_result(result, partial=partial))
-
-    def parse(self, text: str) -> Any:
-        """The validated dict of ``text``."""
-        return self.parse_result([Generation(text=text)])
 
     def _stream_item(self, value: Any) -> Any:
         return dump_value(super()._stream_item(value))
