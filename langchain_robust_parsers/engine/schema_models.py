@@ -26,12 +26,21 @@ from langchain_robust_parsers.engine.json_schema_rules import Checker, violation
 
 __all__ = [
     "MAX_SCHEMA_DEPTH",
+    "SCHEMA_INSTRUCTIONS",
     "dump_value",
     "is_typed_dict",
     "json_schema_target",
     "model_from_json_schema",
     "model_from_typed_dict",
 ]
+
+SCHEMA_INSTRUCTIONS = (
+    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
+    "\nHere is the output schema:\n```\n{schema}\n```"
+)
+"""Format instructions around a JSON schema kept as written, in langchain-core's words (whose
+own wording for a model class deletes the schema's ``type``, for a list ``array``): for a list
+target, a ``TypedDict`` or a JSON schema given by the user."""
 
 MAX_SCHEMA_DEPTH = 32
 """Nesting (and ``$ref`` hops) translated before a node becomes ``Any``: it bounds recursive

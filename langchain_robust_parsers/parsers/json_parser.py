@@ -11,12 +11,10 @@ from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.json.answer_value import json_answer
 from langchain_robust_parsers.engine.json.commentjson_strategy import commentjson_available
-from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
-    guarded_candidates,
     no_value_message,
     no_value_reason,
     output_parser_error,
@@ -99,19 +97,12 @@ class RobustJsonOutputParser(
 
     # ---------------------------------------------------------------- streaming hooks
 
-    def _stream_final(
-        self,
-        stream: JsonValueStream,
-        clean: tuple[Any, ParseReport] | None,
-        stop_reason: str | None = None,
-    ) -> FinalParse[Any]:
-        plain = self.pydantic_object is None and self.several_values == "first"
-        if clean is not None and stop_reason is None and plain:
-            value, report = clean
-            return FinalParse(
-                value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
-            )
-        return self._parse_final(stream.text(), stop_reason=stop_reason)
+    def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
+        if self.pydantic_object is not None or self.several_values != "first":
+            return None
+        return FinalParse(
+            value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
+        )
 
     # ---------------------------------------------------------------- work
 
@@ -150,9 +141,7 @@ class RobustJsonOutputParser(
             with engine_call(name, "reading JSON"):
                 value, report = json_answer(
                     text,
-                    guarded_candidates(
-                        name, text, allow_truncated=self._completes(), template_opens=opens
-                    ),
+                    self._candidates(text),
                     model=self.pydantic_object,
                     as_list=self.several_values == "list",
                     use_commentjson=self.use_commentjson,

@@ -27,7 +27,7 @@ from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.engine.stop_reason_watch import StopReasonWatch
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.parsers.boundary import engine_call, guarded_candidates
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
@@ -50,8 +50,13 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
     (`_stream_final`, which also returns the event to publish once the stream ends).
     """
 
-    if TYPE_CHECKING:  # the pydantic field of the parsers (each declares and documents it)
+    if TYPE_CHECKING:  # the parsers' fields (each declares and documents them) and readers
         template_opens_reasoning: bool | None
+        stats: ParseStats | None
+
+        def _completes(self) -> bool: ...
+
+        def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[Any]: ...
 
     def _stream_partial(self, text: str) -> Any:
         """The value of a stream prefix by the complete-text engine, or ``None``; never
@@ -84,9 +89,27 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """What ``parse`` gives for the whole streamed text, with the event that reports it.
         Its value is yielded last unless it equals the last item yielded; its error is raised,
         so a stream fails where ``invoke`` fails. ``clean`` is the value and report when the
-        stream needs no second reading; ``stop_reason``: a chunk said the output token limit
-        stopped the model."""
-        raise NotImplementedError
+        stream needs no second reading (see `_clean_final`); ``stop_reason``: a chunk said the
+        output token limit stopped the model."""
+        if clean is not None and stop_reason is None:
+            final = self._clean_final(*clean)
+            if final is not None:
+                return final
+        return self._parse_final(stream.text(), stop_reason)
+
+    def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
+        """The final parse of a clean stream whose text gave ``value`` and ``report``, or
+        ``None`` to parse the text again."""
+        return None
+
+    def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
+        """The engine's JSON candidates of ``text`` in rank order (see `guarded_candidates`)."""
+        return guarded_candidates(
+            self.get_name(),
+            text,
+            allow_truncated=self._completes(),
+            template_opens=self.template_opens_reasoning,
+        )
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next``, as ``jsonpatch.make_patch`` gives
@@ -107,11 +130,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         if item is value or item is None:
             return item
         return None if item == prev else item
-
-    @property
-    def _stats(self) -> ParseStats | None:
-        stats = getattr(self, "stats", None)
-        return stats if isinstance(stats, ParseStats) else None
 
     def transform(
         self,
@@ -165,7 +183,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if out is not None:
                 yield out
         final = self._stream_end(stream, watch)
-        publish(final.event, self._stats)
+        publish(final.event, self.stats)
         yield from outputs.last(final.unwrap())
 
     async def _atransform(
@@ -180,6 +198,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             if out is not None:
                 yield out
         final = self._stream_end(stream, watch)
-        await apublish(final.event, self._stats)
+        await apublish(final.event, self.stats)
         for last in outputs.last(final.unwrap()):
             yield last

@@ -14,7 +14,6 @@ from pydantic import ConfigDict
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.model_answer import read_model_answer
-from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.label_values import read_labels
 from langchain_robust_parsers.engine.model_validation import (
     has_required_fields,
@@ -25,10 +24,10 @@ from langchain_robust_parsers.engine.model_validation import (
 )
 from langchain_robust_parsers.engine.partial_models import only_grew, partial_model, read_partial
 from langchain_robust_parsers.engine.schema_fit import fit_target
+from langchain_robust_parsers.engine.schema_models import SCHEMA_INSTRUCTIONS
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
-    guarded_candidates,
     no_value_reason,
     output_parser_error,
 )
@@ -42,7 +41,6 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
-    TruncatedOutputError,
     truncation_failure,
 )
 from langchain_robust_parsers.parsers.vocabulary import (
@@ -51,15 +49,7 @@ from langchain_robust_parsers.parsers.vocabulary import (
     TemplateOpensReasoning,
 )
 
-__all__ = ["SCHEMA_INSTRUCTIONS", "RobustPydanticOutputParser"]
-
-SCHEMA_INSTRUCTIONS = (
-    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
-    "\nHere is the output schema:\n```\n{schema}\n```"
-)
-"""As langchain-core words its instructions, around a schema kept as written: a target that is
-not a model class (langchain-core's wording deletes the schema's ``type``, for a list
-``array``), or a ``TypedDict`` / JSON schema given by the user."""
+__all__ = ["RobustPydanticOutputParser"]
 
 
 class RobustPydanticOutputParser(
@@ -151,19 +141,12 @@ class RobustPydanticOutputParser(
         except Exception:  # not valid yet (or a validator raising something unexpected)
             return None
 
-    def _stream_final(
-        self,
-        stream: JsonValueStream,
-        clean: tuple[Any, ParseReport] | None,
-        stop_reason: str | None = None,
-    ) -> FinalParse[Any]:
-        if clean is not None and stop_reason is None:
-            value, report = clean
-            fitted = self._fit(value)
-            if not isinstance(fitted, Exception) and not fitted[1]:
-                event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
-                return FinalParse(fitted[0], report, event)
-        return self._parse_final(stream.text(), stop_reason)
+    def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
+        fitted = self._fit(value)
+        if isinstance(fitted, Exception) or fitted[1]:  # coerced: read the text again
+            return None
+        event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
+        return FinalParse(fitted[0], report, event)
 
     # ---------------------------------------------------------------- work
 
@@ -195,22 +178,10 @@ class RobustPydanticOutputParser(
     def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[TBaseModel]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
         ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
-        final = self._read_final(text, stop_reason)
-        if isinstance(final.error, TruncatedOutputError) and not self._completes():
-            return final
-        return fallback_on_error(final, self.on_error, None, ParseReport())
-
-    def _read_final(self, text: str, stop_reason: str | None) -> FinalParse[TBaseModel]:
-        """`_parse_final` before ``on_error`` applies."""
         name = self.get_name()
         answer = read_model_answer(
             text,
-            guarded_candidates(
-                name,
-                text,
-                allow_truncated=self._completes(),
-                template_opens=self.template_opens_reasoning,
-            ),
+            self._candidates(text),
             self._fit,
             list_target=is_list_target(self.pydantic_object),
             complete=self._completes(),
@@ -218,13 +189,17 @@ class RobustPydanticOutputParser(
             text_cut=self._text_cut,
             labels=self._labels if self.read_labels else None,
         )
-        if answer.cut is not None:
-            return truncation_failure(name, "pydantic", text, answer.cut, stop_reason)
         if answer.report is not None:
             event = ParseEvent(name, "pydantic", answer.report.outcome, answer.report)
             return FinalParse(answer.model, answer.report, event)
-        error = no_value_reason(text) if answer.error is None else answer.error
-        return _failure(self, text, answer.completion, error)
+        if answer.cut is not None:
+            final = truncation_failure(name, "pydantic", text, answer.cut, stop_reason)
+            if not self._completes():  # on_truncation="raise" asked for the error
+                return final
+        else:
+            error = no_value_reason(text) if answer.error is None else answer.error
+            final = _failure(self, text, answer.completion, error)
+        return fallback_on_error(final, self.on_error, None, ParseReport())
 
     def _labels(self, text: str) -> dict[str, Any] | None:
         """The fields of ``text``'s ``label: value`` lines, for text with no JSON."""
@@ -237,7 +212,10 @@ class RobustPydanticOutputParser(
     def get_format_instructions(self) -> str:
         """LangChain's instructions around the target's JSON schema."""
         target: Any = self.pydantic_object
-        return super().get_format_instructions() if is_model_class(target) else _schema(target)
+        if is_model_class(target):
+            return super().get_format_instructions()
+        schema = pydantic.TypeAdapter(target).json_schema()  # a list's: an array of the model
+        return SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
 
 
 def _failure(
@@ -251,13 +229,6 @@ def _failure(
     event = ParseEvent(parser.get_name(), "pydantic", "failed", None, msg)
     cause = error if isinstance(error, BaseException) else None
     return FinalParse(None, None, event, output_parser_error(msg, text, cause))
-
-
-def _schema(target: Any) -> str:
-    """The format instructions for a target that is not a model class (a list's schema is an
-    array of the item model)."""
-    schema = pydantic.TypeAdapter(target).json_schema()
-    return SCHEMA_INSTRUCTIONS.format(schema=json.dumps(schema, ensure_ascii=False))
 
 
 def _rebuild_parametrized(

@@ -16,15 +16,13 @@ from pydantic import ConfigDict, PrivateAttr
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import is_list_target
 from langchain_robust_parsers.engine.schema_models import (
+    SCHEMA_INSTRUCTIONS,
     dump_value,
     is_typed_dict,
     json_schema_target,
     model_from_typed_dict,
 )
-from langchain_robust_parsers.parsers.pydantic_parser import (
-    SCHEMA_INSTRUCTIONS,
-    RobustPydanticOutputParser,
-)
+from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
