@@ -27,6 +27,7 @@ from langchain_robust_parsers.engine.json_schema_rules import Checker, violation
 __all__ = [
     "MAX_SCHEMA_DEPTH",
     "SCHEMA_INSTRUCTIONS",
+    "dict_schema_target",
     "dump_value",
     "is_typed_dict",
     "json_schema_target",
@@ -274,3 +275,16 @@ def json_schema_target(schema: Mapping[str, Any]) -> Any:
         shared = {k: schema[k] for k in _SHARED_DEFINITIONS if k in schema}
         return list[model_from_json_schema({**shared, **items})]  # type: ignore[misc]
     return model_from_json_schema(schema)
+
+
+def dict_schema_target(schema: Any) -> Any:
+    """The validation target of a ``TypedDict`` class or a JSON-schema dict; raises
+    ``TypeError`` for anything else, or for a JSON schema it cannot translate."""
+    if is_typed_dict(schema):
+        return model_from_typed_dict(schema)
+    if not isinstance(schema, Mapping):
+        raise TypeError(f"expected a TypedDict class or a JSON-schema dict, got {schema!r}")
+    try:
+        return json_schema_target(schema)
+    except ValueError as exc:
+        raise TypeError(str(exc)) from exc

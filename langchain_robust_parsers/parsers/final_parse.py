@@ -17,7 +17,6 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import Generation
 from langchain_core.runnables.config import run_in_executor
 
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.report_events import (
@@ -27,6 +26,7 @@ from langchain_robust_parsers.parsers.report_events import (
     publish,
 )
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
+from langchain_robust_parsers.parsers.text_formats import answer_text
 
 __all__ = ["FinalParseMethods", "GenerationReaders", "aparse_generation", "parse_generation"]
 
@@ -122,10 +122,8 @@ class FinalParseMethods:
         """The value of ``text`` with what was located, repaired and coerced to obtain it,
         counted and dispatched like ``parse`` (given a message, its stop reason is read too:
         the report's ``truncated``)."""
-        stop_reason = None
-        if isinstance(text, BaseMessage):
-            stop_reason, text = stop_reason_cut(text), content_text(text.content)
-        final = self._report_parse(text, stop_reason)
+        stop_reason = stop_reason_cut(text) if isinstance(text, BaseMessage) else None
+        final = self._report_parse(answer_text(text), stop_reason)
         publish(final.event, self.stats)
         value = final.unwrap()
         assert final.report is not None  # a value always comes with its report

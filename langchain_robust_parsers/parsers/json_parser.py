@@ -10,7 +10,7 @@ from pydantic import ConfigDict, field_validator
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.json.answer_value import json_answer
-from langchain_robust_parsers.engine.json.commentjson_strategy import commentjson_available
+from langchain_robust_parsers.engine.json.commentjson_strategy import require_commentjson
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
@@ -21,11 +21,7 @@ from langchain_robust_parsers.parsers.boundary import (
 )
 from langchain_robust_parsers.parsers.final_parse import FinalParseMethods
 from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    ParseEvent,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
@@ -59,8 +55,7 @@ class RobustJsonOutputParser(
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
-    seen), or ``"raise"`` ``TruncatedOutputError``."""
+    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``."""
 
     on_error: OnError = "raise"
     """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return
@@ -84,8 +79,6 @@ class RobustJsonOutputParser(
     stats: ParseStats | None = None
     """Outcome counters (format ``"json"``) updated on every final parse; shareable."""
 
-    # ---------------------------------------------------------------- LangChain interface
-
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see `parse_result`)."""
         final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
@@ -95,8 +88,6 @@ class RobustJsonOutputParser(
     def _report_parse(self, text: str, stop_reason: str | None) -> FinalParse[Any]:
         return self._parse_final(text, stop_reason, use_fallback=False)
 
-    # ---------------------------------------------------------------- streaming hooks
-
     def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
         if self.pydantic_object is not None or self.several_values != "first":
             return None
@@ -104,17 +95,10 @@ class RobustJsonOutputParser(
             value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
         )
 
-    # ---------------------------------------------------------------- work
-
     @field_validator("use_commentjson")
     @classmethod
     def _commentjson_installed(cls, value: bool) -> bool:
-        if value and not commentjson_available():
-            raise ValueError(
-                "use_commentjson=True needs the commentjson package: "
-                "pip install 'langchain-robust-parsers[commentjson]'"
-            )
-        return value
+        return value and require_commentjson()
 
     def _parse_partial(self, text: str) -> Any:
         """What a stream prefix shows so far (see `_stream_item`), or ``None``."""

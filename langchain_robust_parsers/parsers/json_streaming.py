@@ -33,22 +33,15 @@ from langchain_robust_parsers.parsers.message_text import (
     chunk_text,
     traced_transform,
 )
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    apublish,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, apublish, publish
 
 __all__ = ["StopReasonWatch", "StreamingJsonParser"]
 
 
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
-    """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin).
-
-    Subclasses say how a value is shown (`_stream_item`), how text is read when the
-    incremental decoder gives up (`_stream_partial`) and what the whole text parses to
-    (`_stream_final`, which also returns the event to publish once the stream ends).
-    """
+    """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin): subclasses say
+    how a value is shown (`_stream_item`) and what a clean stream's text parses to
+    (`_clean_final`); any other stream's text is parsed again once it ends."""
 
     if TYPE_CHECKING:  # the parsers' fields (each declares and documents them) and readers
         template_opens_reasoning: bool | None
@@ -80,17 +73,12 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """What to yield for a JSON ``value`` (``None`` to skip it)."""
         return value
 
-    def _stream_final(
-        self,
-        stream: JsonValueStream,
-        clean: tuple[Any, ParseReport] | None,
-        stop_reason: str | None = None,
-    ) -> FinalParse[Any]:
+    def _stream_final(self, stream: JsonValueStream, stop_reason: str | None) -> FinalParse[Any]:
         """What ``parse`` gives for the whole streamed text, with the event that reports it.
         Its value is yielded last unless it equals the last item yielded; its error is raised,
-        so a stream fails where ``invoke`` fails. ``clean`` is the value and report when the
-        stream needs no second reading (see `_clean_final`); ``stop_reason``: a chunk said the
-        output token limit stopped the model."""
+        so a stream fails where ``invoke`` fails. ``stop_reason``: a chunk said the output
+        token limit stopped the model."""
+        clean = stream.clean_result()  # the value and report, when no second reading is needed
         if clean is not None and stop_reason is None:
             final = self._clean_final(*clean)
             if final is not None:
@@ -168,11 +156,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         item = None if self._plain_items() else self._next_item
         return stream, SnapshotOutputs(item, self._diff if self.diff else None)
 
-    def _stream_end(
-        self, stream: JsonValueStream, watch: StopReasonWatch | None
-    ) -> FinalParse[Any]:
-        return self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
-
     def _transform(
         self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
     ) -> Iterator[Any]:
@@ -182,7 +165,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
             if out is not None:
                 yield out
-        final = self._stream_end(stream, watch)
+        final = self._stream_final(stream, watch.reason if watch else None)
         publish(final.event, self.stats)
         yield from outputs.last(final.unwrap())
 
@@ -197,7 +180,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
             if out is not None:
                 yield out
-        final = self._stream_end(stream, watch)
+        final = self._stream_final(stream, watch.reason if watch else None)
         await apublish(final.event, self.stats)
         for last in outputs.last(final.unwrap()):
             yield last

@@ -33,11 +33,7 @@ from langchain_robust_parsers.parsers.boundary import (
 )
 from langchain_robust_parsers.parsers.final_parse import FinalParseMethods
 from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    ParseEvent,
-    fallback_on_error,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, fallback_on_error
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
@@ -84,9 +80,8 @@ class RobustPydanticOutputParser(
     `TemplateOpensReasoning`."""
 
     drop_invalid_items: bool = False
-    """When a value fails validation only because of some list items, keep the valid ones: the
-    report's ``dropped`` lists the JSON paths of those left out (repair
-    ``coerce:drop_invalid_items``)."""
+    """When a value fails validation only because of some list items, keep the valid ones (the
+    report's ``dropped`` lists the JSON paths of those left out)."""
 
     read_labels: bool = False
     """When the text holds no JSON, read ``label: value`` lines against the model's top-level
@@ -105,18 +100,13 @@ class RobustPydanticOutputParser(
     the ``ValidationError``), or ``"fallback"``: return ``None`` (an empty report), counted as
     ``fallback``; ``on_truncation="raise"`` still raises."""
 
-    # ---------------------------------------------------------------- LangChain interface
-
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         """Pickle a parametrized parser (``RobustPydanticOutputParser[M]``) through its origin
-        class and arguments: pydantic creates that class on the fly, so pickle cannot find it by
-        name unless the subscription happened at a module's top level."""
+        class and arguments: pickle cannot find a class pydantic created on the fly by name."""
         meta = type(self).__pydantic_generic_metadata__
         if meta["origin"] is None:
             return super().__reduce_ex__(protocol)
         return (_rebuild_parametrized, (meta["origin"], meta["args"], self.__getstate__()))
-
-    # ---------------------------------------------------------------- streaming hooks
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         if not self.partial or partial_model(self.pydantic_object) is None:
@@ -147,8 +137,6 @@ class RobustPydanticOutputParser(
             return None
         event = ParseEvent(self.get_name(), "pydantic", report.outcome, report)
         return FinalParse(fitted[0], report, event)
-
-    # ---------------------------------------------------------------- work
 
     def _fit(
         self, value: Any, source: str | None = None

@@ -17,10 +17,9 @@ from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import is_list_target
 from langchain_robust_parsers.engine.schema_models import (
     SCHEMA_INSTRUCTIONS,
+    dict_schema_target,
     dump_value,
     is_typed_dict,
-    json_schema_target,
-    model_from_typed_dict,
 )
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.report_events import FinalParse
@@ -49,16 +48,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def for_schema(cls, schema: Any, **kwargs: Any) -> RobustDictOutputParser:
         """A parser for ``schema`` (a ``TypedDict`` class or a JSON-schema dict); raises
         ``TypeError`` for anything else."""
-        if is_typed_dict(schema):
-            model = model_from_typed_dict(schema)
-        elif isinstance(schema, Mapping):
-            try:
-                model = json_schema_target(schema)
-            except ValueError as exc:
-                raise TypeError(str(exc)) from exc
-        else:
-            raise TypeError(f"expected a TypedDict class or a JSON-schema dict, got {schema!r}")
-        return cls(pydantic_object=model, source_schema=schema, **kwargs)
+        return cls(pydantic_object=dict_schema_target(schema), source_schema=schema, **kwargs)
 
     @property
     def OutputType(self) -> Any:
@@ -90,10 +80,8 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def _stream_item(self, value: Any) -> Any:
         return dump_value(super()._stream_item(value))
 
-    def _stream_final(
-        self, stream: JsonValueStream, clean: Any, stop_reason: str | None = None
-    ) -> FinalParse[Any]:
-        final = super()._stream_final(stream, clean, stop_reason)
+    def _stream_final(self, stream: JsonValueStream, stop_reason: str | None) -> FinalParse[Any]:
+        final = super()._stream_final(stream, stop_reason)
         if final.error is not None:
             return final
         return dataclasses.replace(final, value=dump_value(final.value))

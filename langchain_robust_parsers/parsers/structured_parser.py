@@ -44,10 +44,6 @@ class ResponseSchema(BaseModel):
     type: str = "string"
 
 
-def _schema_line(schema: ResponseSchema) -> str:
-    return f'\t"{schema.name}": {schema.type}  // {schema.description}'
-
-
 class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, Any]]):
     """The JSON object with the schemas' keys: located in fences, tags or prose, repaired,
     completed when cut off; among several objects the first that has every key; a key written
@@ -93,7 +89,9 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
 
     def get_format_instructions(self, only_json: bool = False) -> str:
         """The classic parser's instructions: a ```` ```json ```` snippet listing the keys."""
-        lines = "\n".join(_schema_line(s) for s in self.response_schemas)
+        lines = "\n".join(
+            f'\t"{s.name}": {s.type}  // {s.description}' for s in self.response_schemas
+        )
         template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
         return template.format(format=lines)
 
