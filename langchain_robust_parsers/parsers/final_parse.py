@@ -44,21 +44,6 @@ class GenerationReaders(Generic[T]):
     stats: ParseStats | None
     unwrap: Callable[[FinalParse[T]], Any] = FinalParse.unwrap
 
-    @classmethod
-    def of_text(
-        cls,
-        read_partial: Callable[[str], Any],
-        read_final: Callable[[str, str | None], FinalParse[T]],
-        stats: ParseStats | None,
-    ) -> GenerationReaders[T]:
-        """Readers of the generation's text; ``read_final`` also gets the provider's stop
-        reason when it says the output limit was hit."""
-        return cls(
-            lambda generation: read_partial(generation.text),
-            lambda generation: read_final(generation.text, stop_reason_cut(generation)),
-            stats,
-        )
-
 
 def parse_generation(
     result: list[Generation], partial: bool, readers: GenerationReaders[Any]
@@ -99,15 +84,18 @@ class FinalParseMethods:
         def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[Any]: ...
 
     def _readers(self) -> GenerationReaders[Any]:
-        return GenerationReaders.of_text(self._parse_partial, self._parse_final, self.stats)
+        """Readers of the generation's text; the final one also gets the provider's stop
+        reason when it says the output limit was hit."""
+        return GenerationReaders(
+            lambda generation: self._parse_partial(generation.text),
+            lambda generation: self._parse_final(generation.text, stop_reason_cut(generation)),
+            self.stats,
+        )
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The value of ``result[0].text``.
-
-        With ``partial=True`` the text is a stream prefix: the best value so far, or ``None``,
-        never an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model
-        refused, as langchain-core's parsers do, and ``OutputParserException`` when a final
-        parse fails."""
+        """The value of ``result[0].text``; with ``partial=True`` (a stream prefix) the best
+        value so far or ``None``, never an error. Raises ``ModelRefusalError`` (langchain-core
+        1.7.5+) when the model refused, and ``OutputParserException`` when a final parse fails."""
         return parse_generation(result, partial, self._readers())
 
     async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:

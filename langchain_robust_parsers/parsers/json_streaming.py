@@ -112,8 +112,6 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
         values can validate to equal models), so only then is it compared."""
-        if value is None:
-            return None
         item = self._stream_item(value)
         if item is value or item is None:
             return item

@@ -151,10 +151,9 @@ class RobustPydanticOutputParser(
         return cast("tuple[TBaseModel, tuple[str, ...]] | Exception", fitted)
 
     def _parse_partial(self, text: str) -> TBaseModel | None:
-        """The model from the best value of a stream prefix, or ``None``; never raises.
-
-        Only the first candidate is tried: a prefix is re-parsed on every chunk, and the
-        candidates further down rarely validate while the payload is still arriving."""
+        """The model from the best value of a stream prefix, or ``None``; never raises. Only
+        the first candidate is tried: those further down rarely validate while the payload is
+        still arriving."""
         value = self._stream_partial(text)
         if value is None:
             return None

@@ -1,13 +1,11 @@
-"""Robust twin of langchain-classic's ``StructuredOutputParser`` (``ResponseSchema`` fields),
-over the package's JSON engine, so every JSON repair applies.
-
-langchain-classic is not a dependency: `ResponseSchema` here has the classic one's
-fields, and the parser accepts the classic class's instances (anything with ``name``,
-``description`` and ``type``) as well as its own.
-"""
+"""Robust twin of langchain-classic's ``StructuredOutputParser`` over the JSON engine, so every
+JSON repair applies. langchain-classic is not a dependency: `ResponseSchema` here has the classic
+one's fields, and the parser also accepts the classic class's instances (anything with ``name``,
+``description`` and ``type``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -95,9 +93,6 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
         template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
         return template.format(format=lines)
 
-    def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
-        return object_with_keys(text, [s.name for s in self.response_schemas])
-
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The object of ``result[0]``; a chat generation's stop reason is read too (see
         ``on_truncation``)."""
@@ -112,8 +107,9 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
         message, its stop reason is read too)."""
         stop_reason = stop_reason_cut(text) if isinstance(text, BaseMessage) else None
         text = answer_text(text)
-        name = self.get_name()
-        final = final_parse(name, STRUCTURED, text, self._read, _message, self.on_error)
+        name, keys = self.get_name(), [s.name for s in self.response_schemas]
+        read = functools.partial(object_with_keys, keys=keys)
+        final = final_parse(name, STRUCTURED, text, read, _message, self.on_error)
         final = refuse_cut(final, name, STRUCTURED, text, self.on_truncation, stop_reason)
         return published_with_report(final, self.stats)
 
