@@ -5,7 +5,6 @@ one's fields, and the parser also accepts the classic class's instances (anythin
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -14,7 +13,8 @@ from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from langchain_robust_parsers.engine.errors import TextEngineError
-from langchain_robust_parsers.engine.json.expected_keys import object_with_keys
+from langchain_robust_parsers.engine.expected_keys import object_with_keys
+from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
@@ -93,6 +93,9 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
         template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
         return template.format(format=lines)
 
+    def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
+        return object_with_keys(iter_candidates(text), [s.name for s in self.response_schemas])
+
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The object of ``result[0]``; a chat generation's stop reason is read too (see
         ``on_truncation``)."""
@@ -107,9 +110,8 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
         message, its stop reason is read too)."""
         stop_reason = stop_reason_cut(text) if isinstance(text, BaseMessage) else None
         text = answer_text(text)
-        name, keys = self.get_name(), [s.name for s in self.response_schemas]
-        read = functools.partial(object_with_keys, keys=keys)
-        final = final_parse(name, STRUCTURED, text, read, _message, self.on_error)
+        name = self.get_name()
+        final = final_parse(name, STRUCTURED, text, self._read, _message, self.on_error)
         final = refuse_cut(final, name, STRUCTURED, text, self.on_truncation, stop_reason)
         return published_with_report(final, self.stats)
 

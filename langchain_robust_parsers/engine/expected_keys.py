@@ -1,16 +1,17 @@
-"""The JSON object of an answer that holds a given set of keys: among the engine's candidates,
-the first object with every key, a key written in another case or with spaces (``"Name"``,
-``"first name"``) read as the expected one.
+"""The JSON object of an answer that holds a given set of keys: among the answer's ranked JSON
+candidates, the first object with every key, a key written in another case or with spaces
+(``"Name"``, ``"first name"``) read as the expected one (repair ``key_renamed``: a schema-level
+repair, like coercion's, not one of the JSON decoder's).
 
 This is what ``RobustStructuredOutputParser`` returns for its response schemas.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineError
-from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.repair_log import RepairLog
 from langchain_robust_parsers.engine.report import ParseReport
 
@@ -44,13 +45,15 @@ def match_keys(value: dict[str, Any], keys: list[str], log: RepairLog, pos: int)
     return renamed
 
 
-def object_with_keys(text: str, keys: list[str]) -> tuple[dict[str, Any], ParseReport]:
-    """The first object of ``text`` (in the candidates' rank) holding every one of ``keys``,
-    with its report. Raises ``JsonEngineError`` when the text holds no object, and
-    ``TextEngineError`` naming the first missing key (of the first object) when none has them
-    all."""
+def object_with_keys(
+    candidates: Iterable[tuple[Any, ParseReport]], keys: list[str]
+) -> tuple[dict[str, Any], ParseReport]:
+    """The first object among ``candidates`` (ranked, as ``iter_candidates`` gives them)
+    holding every one of ``keys``, with its report. Raises ``JsonEngineError`` when there is no
+    object, and ``TextEngineError`` naming the first missing key (of the first object) when
+    none has them all."""
     first: tuple[dict[str, Any], ParseReport] | None = None
-    for count, (value, report) in enumerate(iter_candidates(text)):
+    for count, (value, report) in enumerate(candidates):
         if count >= MAX_CANDIDATES:
             break
         if not isinstance(value, dict):
