@@ -45,7 +45,8 @@ class SnapshotOutputs:
             value = self._item(value, self.prev)
             if value is None:
                 return None
-        out = self._output(value)
+        # Written out rather than through `_output`: this runs once a chunk.
+        out = streamed(value if self._patch is None else self._patch(self.prev, value))
         self.prev = value
         return out
 
