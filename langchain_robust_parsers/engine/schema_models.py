@@ -24,7 +24,24 @@ import pydantic
 
 from langchain_robust_parsers.engine.json_schema_rules import Checker, violations_checker
 
-__all__ = ["MAX_SCHEMA_DEPTH", "dump_value", "model_from_json_schema", "model_from_typed_dict"]
+__all__ = [
+    "MAX_SCHEMA_DEPTH",
+    "SCHEMA_INSTRUCTIONS",
+    "dict_schema_target",
+    "dump_value",
+    "is_typed_dict",
+    "json_schema_target",
+    "model_from_json_schema",
+    "model_from_typed_dict",
+]
+
+SCHEMA_INSTRUCTIONS = (
+    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
+    "\nHere is the output schema:\n```\n{schema}\n```"
+)
+"""Format instructions around a JSON schema kept as written, in langchain-core's words (whose
+own wording for a model class deletes the schema's ``type``, for a list ``array``): for a list
+target, a ``TypedDict`` or a JSON schema given by the user."""
 
 MAX_SCHEMA_DEPTH = 32
 """Nesting (and ``$ref`` hops) translated before a node becomes ``Any``: it bounds recursive
@@ -233,3 +250,41 @@ def dump_value(value: Any) -> Any:
     if isinstance(value, list):  # a list target's items
         return [dump_value(item) for item in value]
     return value
+
+
+def is_typed_dict(schema: Any) -> bool:
+    """True for a ``TypedDict`` class (``typing`` or ``typing_extensions``)."""
+    return (
+        isinstance(schema, type)
+        and issubclass(schema, dict)
+        and hasattr(schema, "__required_keys__")
+    )
+
+
+_SHARED_DEFINITIONS = ("$defs", "definitions")
+"""Where a JSON schema keeps the definitions its ``$ref`` point to: an array schema's items
+refer to the array's own."""
+
+
+def json_schema_target(schema: Mapping[str, Any]) -> Any:
+    """The validation target of a JSON schema: a model for an object, ``list[Model]`` for an
+    array of objects (whose answer may write its items as JSON Lines). Raises ``ValueError``
+    for a schema it cannot translate."""
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, Mapping):
+        shared = {k: schema[k] for k in _SHARED_DEFINITIONS if k in schema}
+        return list[model_from_json_schema({**shared, **items})]  # type: ignore[misc]
+    return model_from_json_schema(schema)
+
+
+def dict_schema_target(schema: Any) -> Any:
+    """The validation target of a ``TypedDict`` class or a JSON-schema dict; raises
+    ``TypeError`` for anything else, or for a JSON schema it cannot translate."""
+    if is_typed_dict(schema):
+        return model_from_typed_dict(schema)
+    if not isinstance(schema, Mapping):
+        raise TypeError(f"expected a TypedDict class or a JSON-schema dict, got {schema!r}")
+    try:
+        return json_schema_target(schema)
+    except ValueError as exc:
+        raise TypeError(str(exc)) from exc

@@ -4,49 +4,27 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import JsonOutputParser
-from langchain_core.outputs import Generation
 from pydantic import ConfigDict, field_validator
 
 from langchain_robust_parsers.engine import ParseReport
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
-from langchain_robust_parsers.engine.json.answer_value import (
-    all_values,
-    best_value,
-    conforms,
-    first_conforming,
-)
-from langchain_robust_parsers.engine.json.commentjson_strategy import (
-    commentjson_available,
-    decode_with_commentjson,
-)
-from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
+from langchain_robust_parsers.engine.json.answer_value import json_answer
+from langchain_robust_parsers.engine.json.commentjson_strategy import require_commentjson
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
 from langchain_robust_parsers.parsers.boundary import (
     engine_call,
-    guarded_candidates,
     no_value_message,
     no_value_reason,
     output_parser_error,
 )
-from langchain_robust_parsers.parsers.final_parse import (
-    GenerationReaders,
-    aparse_generation,
-    parse_generation,
-)
+from langchain_robust_parsers.parsers.final_parse import FinalParseMethods
 from langchain_robust_parsers.parsers.json_streaming import StreamingJsonParser
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    ParseEvent,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     CompletionOptions,
     OnTruncation,
-    stop_reason_cut,
     truncation_failure,
     with_stop_reason,
 )
@@ -60,49 +38,39 @@ __all__ = ["RobustJsonOutputParser"]
 
 
 class RobustJsonOutputParser(
-    ReportingParser, CompletionOptions, StreamingJsonParser, JsonOutputParser
+    FinalParseMethods, ReportingParser, CompletionOptions, StreamingJsonParser, JsonOutputParser
 ):
     """Parse the JSON value of a model's output, surviving what models really write.
 
     A drop-in ``JsonOutputParser``: the payload is found in fences, tags or prose (``<think>``
     blocks dropped), repaired (trailing commas, comments, quotes, Python literals...) and
     completed when cut off. With ``pydantic_object`` set, the first candidate payload that
-    validates against it is returned (still as plain JSON data). A final parse that finds no JSON
-    raises ``OutputParserException`` with the raw text as ``llm_output``, or, with
-    ``on_error="fallback"``, returns ``{"text": raw, "parseError": msg, "rawResponse": raw}``
-    (counted as ``fallback``).
-    Partial parses (streaming) return the best value so far or ``None`` and never raise.
-
-    An answer with several JSON values (JSON Lines, ``{..}\n{..}``, several fenced blocks,
-    values between sentences) gives the best one, and the report's ``dropped_values`` names
-    where each other one starts; with ``several_values="list"`` it gives them all, as one list.
-
-    Inside a run, each final parse is dispatched as the custom callback event ``parse_report``
-    (the report's ``to_dict()`` plus ``parser``, ``format`` and ``outcome``).
+    validates against it is returned (still as plain JSON data). A final parse that finds no
+    JSON raises ``OutputParserException`` with the raw text as ``llm_output``; partial parses
+    (streaming) return the best value so far or ``None`` and never raise. Inside a run, each
+    final parse is dispatched as the custom callback event ``parse_report``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as
-    ``finish_reason="length"``): ``"complete"`` it (the report's ``truncated`` says how it was
-    seen), or ``"raise"`` ``TruncatedOutputError``."""
+    ``finish_reason="length"``): ``"complete"`` it, or ``"raise"`` ``TruncatedOutputError``."""
 
     on_error: OnError = "raise"
-    """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return the text wrapped as
-    a plain-text dict."""
+    """On a final parse with no JSON: ``"raise"``, or ``"fallback"``: return
+    ``{"text": raw, "parseError": msg, "rawResponse": raw}`` (counted as ``fallback``;
+    ``parse_with_report`` still raises: there is no report)."""
 
     template_opens_reasoning: TemplateOpensReasoning = None
     """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
     `TemplateOpensReasoning`."""
 
     several_values: Literal["first", "list"] = "first"
-    """An answer holding several JSON values: ``"first"`` returns the best one (fenced before
-    tagged before bare, fewer repairs, then earlier) and the report's ``dropped_values`` names
-    the others; ``"list"`` returns them all as one list in the order written (a value that is
-    itself a list gives its items, so a lone JSON array comes back as it is and a lone object
-    as a one-item list). With ``"list"``, ``pydantic_object`` only shapes the format
-    instructions. Streaming yields the list growing, and ends on what ``parse`` returns."""
+    """An answer holding several JSON values (JSON Lines, several fences...): ``"first"``
+    returns the best one and the report's ``dropped_values`` names the others; ``"list"``
+    returns them all as one list in the order written (a list's items, a lone object as a
+    one-item list; ``pydantic_object`` then only shapes the format instructions)."""
 
     use_commentjson: bool = False
     """Try the commentjson package (the ``[commentjson]`` extra) before the engine's repairs;
@@ -111,80 +79,26 @@ class RobustJsonOutputParser(
     stats: ParseStats | None = None
     """Outcome counters (format ``"json"``) updated on every final parse; shareable."""
 
-    # ---------------------------------------------------------------- LangChain interface
-
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The JSON value of ``result[0].text``.
-
-        With ``partial=True`` the text is a stream prefix: the best value so far, or ``None``.
-        Raises ``ModelRefusalError`` (langchain-core 1.7.5+) when the model refused, as the
-        parent does, and ``OutputParserException`` when a final parse finds no JSON.
-        """
-        return parse_generation(result, partial, self._readers())
-
-    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial, self._readers())
-
-    def _readers(self) -> GenerationReaders[Any]:
-        def final(text: str, stop_reason: str | None) -> FinalParse[Any]:
-            return self._parse_final(text, stop_reason=stop_reason)
-
-        return GenerationReaders.of_text(self._parse_partial, final, self.stats)
-
     def parse(self, text: str) -> Any:
         """The JSON value of ``text`` (a final parse: see `parse_result`)."""
         final = self._parse_final(text)  # no Generation wrapper: plain text cannot be a refusal
         publish(final.event, self.stats)
         return final.unwrap()
 
-    async def aparse(self, text: str) -> Any:
-        """Async `parse`."""
-        return await self.aparse_result([Generation(text=text)])
+    def _report_parse(self, text: str, stop_reason: str | None) -> FinalParse[Any]:
+        return self._parse_final(text, stop_reason, use_fallback=False)
 
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
-        """The JSON value of ``text`` with what was located and repaired to obtain it.
-
-        Counted and dispatched like `parse`. The ``on_error`` option does not apply here
-        (there is no report for text with no JSON): it raises ``OutputParserException``. Given
-        a message, its stop reason is read too (the report's ``truncated``).
-        """
-        stop_reason = None
-        if isinstance(text, BaseMessage):
-            stop_reason, text = stop_reason_cut(text), content_text(text.content)
-        final = self._parse_final(text, use_fallback=False, stop_reason=stop_reason)
-        publish(final.event, self.stats)
-        value = final.unwrap()
-        assert final.report is not None  # a value always comes with its report
-        return value, final.report
-
-    # ---------------------------------------------------------------- streaming hooks
-
-    def _stream_final(
-        self,
-        stream: JsonValueStream,
-        clean: tuple[Any, ParseReport] | None,
-        stop_reason: str | None = None,
-    ) -> FinalParse[Any]:
-        plain = self.pydantic_object is None and self.several_values == "first"
-        if clean is not None and stop_reason is None and plain:
-            value, report = clean
-            return FinalParse(
-                value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
-            )
-        return self._parse_final(stream.text(), stop_reason=stop_reason)
-
-    # ---------------------------------------------------------------- work
+    def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
+        if self.pydantic_object is not None or self.several_values != "first":
+            return None
+        return FinalParse(
+            value, report, ParseEvent(self.get_name(), "json", report.outcome, report)
+        )
 
     @field_validator("use_commentjson")
     @classmethod
     def _commentjson_installed(cls, value: bool) -> bool:
-        if value and not commentjson_available():
-            raise ValueError(
-                "use_commentjson=True needs the commentjson package: "
-                "pip install 'langchain-robust-parsers[commentjson]'"
-            )
-        return value
+        return value and require_commentjson()
 
     def _parse_partial(self, text: str) -> Any:
         """What a stream prefix shows so far (see `_stream_item`), or ``None``."""
@@ -201,58 +115,51 @@ class RobustJsonOutputParser(
     def _plain_items(self) -> bool:
         return self.several_values == "first" and not self.diff
 
-    def _plain(self) -> bool:
-        return self.on_error == "fallback"
-
     def _parse_final(
-        self, text: str, use_fallback: bool = True, stop_reason: str | None = None
+        self, text: str, stop_reason: str | None = None, use_fallback: bool = True
     ) -> FinalParse[Any]:
         """Parse ``text`` completely, without side effects; the caller publishes the event.
         ``stop_reason``: the provider's stop reason when it says the output limit was hit."""
-        name = self.get_name()
+        name, opens = self.get_name(), self.template_opens_reasoning
         try:
             with engine_call(name, "reading JSON"):
-                value, report = _best_value(self, text)
+                value, report = json_answer(
+                    text,
+                    self._candidates(text),
+                    model=self.pydantic_object,
+                    as_list=self.several_values == "list",
+                    use_commentjson=self.use_commentjson,
+                    complete=self._completes(),
+                    template_opens=opens,
+                )
         except EngineError as exc:
             cut = not self._completes() and self._text_cut(text)
-            if cut or (stop_reason is not None and not (use_fallback and self._plain())):
-                truncated = merge_truncation(cut, stop_reason is not None)
-                assert truncated is not None
-                return truncation_failure(name, "json", text, truncated, stop_reason, exc)
-            why = str(exc) if isinstance(exc, EngineBugError) else no_value_reason(text)
-            reason = f"Invalid json output: {why}"
-            if use_fallback and self._plain():
-                fallback = {"text": text, "parseError": reason, "rawResponse": text}
-                return FinalParse(
-                    fallback, None, ParseEvent(name, "json", "fallback", None, reason)
-                )
-            message = no_value_message("Invalid json output: ", text)
-            if isinstance(exc, EngineBugError):
-                message = f"Invalid json output: {text}\n{why}"
-            error = output_parser_error(message, text, exc)
-            return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)
+            fallback = use_fallback and self.on_error == "fallback"
+            return _no_json(name, text, exc, cut, stop_reason, fallback)
         report = with_stop_reason(report, stop_reason)
         if report.truncation is not None and not self._completes():
             return truncation_failure(name, "json", text, report.truncation, stop_reason)
         return FinalParse(value, report, ParseEvent(name, "json", report.outcome, report))
 
 
-def _best_value(parser: RobustJsonOutputParser, text: str) -> tuple[Any, ParseReport]:
-    """The value ``parser`` returns for ``text`` and its report; raises ``JsonEngineError``."""
-    model: Any = parser.pydantic_object
-    if parser.use_commentjson:
-        found = decode_with_commentjson(text)
-        if found is not None and conforms(model, found[0]) is True:
-            return found
-    complete = parser._completes()
-    if parser.several_values == "list":
-        return all_values(text, complete, parser.template_opens_reasoning)
-    if model is None:
-        return best_value(text, complete, parser.template_opens_reasoning)
-    found_all = guarded_candidates(
-        parser.get_name(),
-        text,
-        allow_truncated=complete,
-        template_opens=parser.template_opens_reasoning,
-    )
-    return first_conforming(found_all, model)
+def _no_json(
+    name: str, text: str, exc: EngineError, cut: bool, stop_reason: str | None, fallback: bool
+) -> FinalParse[Any]:
+    """The final parse of ``text``, which gave no JSON value (``exc``): a cut answer's
+    ``TruncatedOutputError`` (``cut``: the text is unfinished and must not be completed; or
+    the provider's ``stop_reason`` said so, unless the parse falls back), the ``fallback``
+    dict, or the failure."""
+    if cut or (stop_reason is not None and not fallback):
+        truncated = merge_truncation(cut, stop_reason is not None)
+        assert truncated is not None
+        return truncation_failure(name, "json", text, truncated, stop_reason, exc)
+    why = str(exc) if isinstance(exc, EngineBugError) else no_value_reason(text)
+    reason = f"Invalid json output: {why}"
+    if fallback:
+        value = {"text": text, "parseError": reason, "rawResponse": text}
+        return FinalParse(value, None, ParseEvent(name, "json", "fallback", None, reason))
+    message = no_value_message("Invalid json output: ", text)
+    if isinstance(exc, EngineBugError):
+        message = f"Invalid json output: {text}\n{why}"
+    error = output_parser_error(message, text, exc)
+    return FinalParse(None, None, ParseEvent(name, "json", "failed", None, reason), error)

@@ -1,20 +1,17 @@
 """Streaming for the JSON and Pydantic parsers: LangChain's ``transform`` over the engine's
-`JsonValueStream`, which reads each
-chunk once (linear time); when the stream ends the whole text is parsed once more, so the last
-value yielded is always what ``parse`` gives for the full text.
+`JsonValueStream`, which reads each chunk once (linear time), and `SnapshotOutputs`, which says
+what to yield; when the stream ends the whole text is parsed once more, so the last value
+yielded is always what ``parse`` gives for the full text.
 
 Message chunks are turned into text before LangChain's ``transform`` sees them: its tracing adds
 every input chunk to the previous ones, which for ``AIMessageChunk`` merges messages, itself
-quadratic in the length of the stream. Tracing adds the yielded values together too, which for
-lists (a JSON array, or ``diff=True`` patches) would concatenate every snapshot: every list
-yielded is a `StreamedList`, whose sum
-is the last one.
+quadratic in the length of the stream.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import jsonpatch
@@ -24,68 +21,35 @@ from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.json.decode import decode
-from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch, same_json
-from langchain_robust_parsers.engine.json.value_stream import JsonValueStream, streamed
-from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
+from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
+from langchain_robust_parsers.engine.json.snapshot_outputs import SnapshotOutputs
+from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import engine_call
+from langchain_robust_parsers.engine.stop_reason_watch import StopReasonWatch
+from langchain_robust_parsers.parsers.boundary import engine_call, guarded_candidates
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
     traced_transform,
 )
-from langchain_robust_parsers.parsers.report_events import (
-    FinalParse,
-    apublish,
-    publish,
-)
+from langchain_robust_parsers.parsers.report_events import FinalParse, apublish, publish
 
 __all__ = ["StopReasonWatch", "StreamingJsonParser"]
 
 
-class StopReasonWatch:
-    """Passes a stream's chunks on, noting the provider's word when a message chunk says the
-    output token limit stopped the model (providers send it on the last chunk): the final parse
-    of a stream must see the cut that ``invoke`` sees."""
-
-    __slots__ = ("reason",)
-
-    def __init__(self) -> None:
-        self.reason: str | None = None
-
-    def _note(self, chunk: str | BaseMessage) -> None:
-        meta = getattr(chunk, "response_metadata", None)
-        if meta:
-            self.reason = cut_stop_reason(meta) or self.reason
-
-    def chunks(self, chunks: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-        """``chunks``, as they are."""
-        for chunk in chunks:
-            if type(chunk) is not str:
-                self._note(chunk)
-            yield chunk
-
-    async def achunks(
-        self, chunks: AsyncIterator[str | BaseMessage]
-    ) -> AsyncIterator[str | BaseMessage]:
-        """``chunks``, as they are, asynchronously."""
-        async for chunk in chunks:
-            if type(chunk) is not str:
-                self._note(chunk)
-            yield chunk
-
-
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
-    """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin).
+    """Linear-time ``transform``/``atransform`` for the JSON parsers (a mixin): subclasses say
+    how a value is shown (`_stream_item`) and what a clean stream's text parses to
+    (`_clean_final`); any other stream's text is parsed again once it ends."""
 
-    Subclasses say how a value is shown (`_stream_item`), how text is read when the
-    incremental decoder gives up (`_stream_partial`) and what the whole text parses to
-    (`_stream_final`, which also returns the event to publish once the stream ends).
-    """
-
-    if TYPE_CHECKING:  # the pydantic field of the parsers (each declares and documents it)
+    if TYPE_CHECKING:  # the parsers' fields (each declares and documents them) and readers
         template_opens_reasoning: bool | None
+        stats: ParseStats | None
+
+        def _completes(self) -> bool: ...
+
+        def _parse_final(self, text: str, stop_reason: str | None = None) -> FinalParse[Any]: ...
 
     def _stream_partial(self, text: str) -> Any:
         """The value of a stream prefix by the complete-text engine, or ``None``; never
@@ -109,18 +73,31 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         """What to yield for a JSON ``value`` (``None`` to skip it)."""
         return value
 
-    def _stream_final(
-        self,
-        stream: JsonValueStream,
-        clean: tuple[Any, ParseReport] | None,
-        stop_reason: str | None = None,
-    ) -> FinalParse[Any]:
+    def _stream_final(self, stream: JsonValueStream, stop_reason: str | None) -> FinalParse[Any]:
         """What ``parse`` gives for the whole streamed text, with the event that reports it.
         Its value is yielded last unless it equals the last item yielded; its error is raised,
-        so a stream fails where ``invoke`` fails. ``clean`` is the value and report when the
-        stream needs no second reading; ``stop_reason``: a chunk said the output token limit
-        stopped the model."""
-        raise NotImplementedError
+        so a stream fails where ``invoke`` fails. ``stop_reason``: a chunk said the output
+        token limit stopped the model."""
+        clean = stream.clean_result()  # the value and report, when no second reading is needed
+        if clean is not None and stop_reason is None:
+            final = self._clean_final(*clean)
+            if final is not None:
+                return final
+        return self._parse_final(stream.text(), stop_reason)
+
+    def _clean_final(self, value: Any, report: ParseReport) -> FinalParse[Any] | None:
+        """The final parse of a clean stream whose text gave ``value`` and ``report``, or
+        ``None`` to parse the text again."""
+        return None
+
+    def _candidates(self, text: str) -> Iterator[tuple[Any, ParseReport]]:
+        """The engine's JSON candidates of ``text`` in rank order (see `guarded_candidates`)."""
+        return guarded_candidates(
+            self.get_name(),
+            text,
+            allow_truncated=self._completes(),
+            template_opens=self.template_opens_reasoning,
+        )
 
     def _diff(self, prev: Any, next: Any) -> Any:
         """JSON-patch operations from ``prev`` to ``next``, as ``jsonpatch.make_patch`` gives
@@ -131,35 +108,14 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
                 return ops
         return jsonpatch.make_patch(prev, next).patch
 
-    def _output(self, prev: Any, item: Any) -> Any:
-        """What to yield for ``item`` after ``prev`` (``None`` before the first): the item or
-        its patch, a list as a `StreamedList`."""
-        return streamed(self._diff(prev, item) if self.diff else item)
-
-    def _last_outputs(self, prev: Any, value: Any) -> tuple[Any, ...]:
-        """What to yield for the final ``value`` after ``prev`` (nothing when the stream already
-        showed it): a final ``None`` after values (an ``on_error`` fallback) is shown; an empty
-        patch (a partial model completed into equal data) is not."""
-        if same_json(value, prev):
-            return ()
-        out = self._output(prev, value)
-        return () if self.diff and out == [] else (out,)
-
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream
         always differs from the one before; an item made from it may not (two partial JSON
         values can validate to equal models), so only then is it compared."""
-        if value is None:
-            return None
         item = self._stream_item(value)
         if item is value or item is None:
             return item
         return None if item == prev else item
-
-    @property
-    def _stats(self) -> ParseStats | None:
-        stats = getattr(self, "stats", None)
-        return stats if isinstance(stats, ParseStats) else None
 
     def transform(
         self,
@@ -187,59 +143,42 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
             yield chunk
 
     def _plain_items(self) -> bool:
-        """Whether every value from the stream is yielded as it is (no model, no patches): the
-        per-chunk loops then skip the item and output steps."""
+        """Whether every value from the stream is yielded as it is (no model, no patches): no
+        item is made from it then."""
         return type(self)._stream_item is StreamingJsonParser._stream_item and not self.diff
+
+    def _stream_start(self) -> tuple[JsonValueStream, SnapshotOutputs]:
+        stream = JsonValueStream(
+            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
+        )
+        item = None if self._plain_items() else self._next_item
+        return stream, SnapshotOutputs(item, self._diff if self.diff else None)
 
     def _transform(
         self, input: Iterator[str | BaseMessage], watch: StopReasonWatch | None = None
     ) -> Iterator[Any]:
-        stream = JsonValueStream(
-            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
-        )
-        push = stream.push
-        plain = self._plain_items()
-        prev: Any = None
+        stream, outputs = self._stream_start()
+        push, show = stream.push, outputs.push
         for chunk in input:
-            value = push(chunk if type(chunk) is str else chunk_text(chunk))
-            if value is None:
-                continue
-            if plain:
-                yield streamed(value)
-                prev = value
-                continue
-            item = self._next_item(value, prev)
-            if item is not None:
-                yield self._output(prev, item)
-                prev = item
-        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
-        publish(final.event, self._stats)
-        yield from self._last_outputs(prev, final.unwrap())
+            out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
+            if out is not None:
+                yield out
+        final = self._stream_final(stream, watch.reason if watch else None)
+        publish(final.event, self.stats)
+        yield from outputs.last(final.unwrap())
 
     async def _atransform(
         self,
         input: AsyncIterator[str | BaseMessage],
         watch: StopReasonWatch | None = None,
     ) -> AsyncIterator[Any]:
-        stream = JsonValueStream(
-            self._stream_partial, headless=True, template_opens=self.template_opens_reasoning
-        )
-        push = stream.push
-        plain = self._plain_items()
-        prev: Any = None
+        stream, outputs = self._stream_start()
+        push, show = stream.push, outputs.push
         async for chunk in input:
-            value = push(chunk if type(chunk) is str else chunk_text(chunk))
-            if value is None:
-                continue
-            if plain:
-                yield streamed(value)
-                prev = value
-                continue
-            item = self._next_item(value, prev)
-            if item is not None:
-                yield self._output(prev, item)
-                prev = item
-        final = self._stream_final(stream, stream.clean_result(), watch.reason if watch else None)
-        await apublish(final.event, self._stats)
-        for last in self._last_outputs(prev, final.unwrap()):
+            out = show(push(chunk if type(chunk) is str else chunk_text(chunk)))
+            if out is not None:
+                yield out
+        final = self._stream_final(stream, watch.reason if watch else None)
+        await apublish(final.event, self.stats)
+        for last in outputs.last(final.unwrap()):
             yield last

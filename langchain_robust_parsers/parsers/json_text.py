@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from langchain_robust_parsers.engine import JsonEngineError, ParseReport, decode
+from langchain_robust_parsers.engine.jsonable import to_jsonable
 from langchain_robust_parsers.parsers.boundary import no_value_message, output_parser_error
 
 
@@ -41,36 +41,10 @@ def loads(text: str, *, partial: bool = False, allow_truncated: bool = True) -> 
     return value
 
 
-def _finite(value: Any) -> Any:
-    """``value`` with NaN and infinities replaced by ``None`` (JSON has no spelling for them)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if not isinstance(value, (dict, list)):
-        return value
-    # Iterative copy: the engine bounds depth, but a value may come from anywhere.
-    root: Any = {} if isinstance(value, dict) else []
-    stack: list[tuple[Any, Any]] = [(value, root)]
-    while stack:
-        src, dst = stack.pop()
-        items = src.items() if isinstance(src, dict) else enumerate(src)
-        for key, item in items:
-            if isinstance(item, float) and not math.isfinite(item):
-                item = None
-            elif isinstance(item, (dict, list)):
-                child: Any = {} if isinstance(item, dict) else []
-                stack.append((item, child))
-                item = child
-            if isinstance(dst, dict):
-                dst[key] = item
-            else:
-                dst.append(item)
-    return root
-
-
 def repair_json(text: str, *, ensure_ascii: bool = True, indent: int | None = None) -> str:
     """The recovered JSON value of ``text`` as a JSON document (NaN and Infinity become ``null``).
 
     Raises ``OutputParserException`` when the text holds no JSON value.
     """
-    value = loads(text)
-    return json.dumps(_finite(value), ensure_ascii=ensure_ascii, indent=indent)
+    value = loads(text)  # decoded JSON: to_jsonable only turns NaN and infinities into None
+    return json.dumps(to_jsonable(value), ensure_ascii=ensure_ascii, indent=indent)

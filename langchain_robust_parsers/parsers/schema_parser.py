@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from typing import Any, Literal, overload
+from typing import Any
 
 import pydantic
 from langchain_core.outputs import Generation
@@ -16,30 +16,15 @@ from pydantic import ConfigDict, PrivateAttr
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import is_list_target
 from langchain_robust_parsers.engine.schema_models import (
+    SCHEMA_INSTRUCTIONS,
+    dict_schema_target,
     dump_value,
-    model_from_json_schema,
-    model_from_typed_dict,
+    is_typed_dict,
 )
 from langchain_robust_parsers.parsers.pydantic_parser import RobustPydanticOutputParser
 from langchain_robust_parsers.parsers.report_events import FinalParse
 
 __all__ = ["RobustDictOutputParser", "is_typed_dict", "structured_parser"]
-
-_JSON_INSTRUCTIONS = (
-    "The output should be formatted as a JSON instance that conforms to the JSON schema below.\n"
-    "\nHere is the output schema:\n```\n{schema}\n```"
-)
-"""As langchain-core's ``JSON_FORMAT_INSTRUCTIONS`` words it, for the schema as the user gave
-it (a generated model's schema would differ in titles and defaults)."""
-
-
-def is_typed_dict(schema: Any) -> bool:
-    """True for a ``TypedDict`` class (``typing`` or ``typing_extensions``)."""
-    return (
-        isinstance(schema, type)
-        and issubclass(schema, dict)
-        and hasattr(schema, "__required_keys__")
-    )
 
 
 class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
@@ -63,16 +48,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     def for_schema(cls, schema: Any, **kwargs: Any) -> RobustDictOutputParser:
         """A parser for ``schema`` (a ``TypedDict`` class or a JSON-schema dict); raises
         ``TypeError`` for anything else."""
-        if is_typed_dict(schema):
-            model = model_from_typed_dict(schema)
-        elif isinstance(schema, Mapping):
-            try:
-                model = _json_schema_target(schema)
-            except ValueError as exc:
-                raise TypeError(str(exc)) from exc
-        else:
-            raise TypeError(f"expected a TypedDict class or a JSON-schema dict, got {schema!r}")
-        return cls(pydantic_object=model, source_schema=schema, **kwargs)
+        return cls(pydantic_object=dict_schema_target(schema), source_schema=schema, **kwargs)
 
     @property
     def OutputType(self) -> Any:
@@ -91,13 +67,7 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
             else:
                 schema = self.pydantic_object.model_json_schema()
             self._schema_text = json.dumps(schema, ensure_ascii=False)
-        return _JSON_INSTRUCTIONS.format(schema=self._schema_text)
-
-    @overload
-    def parse_result(self, result: list[Generation], *, partial: Literal[False] = False) -> Any: ...
-
-    @overload
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any: ...
+        return SCHEMA_INSTRUCTIONS.format(schema=self._schema_text)
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The validated dict of ``result[0]`` (see `RobustPydanticOutputParser`)."""
@@ -107,35 +77,14 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
         """Async `parse_result`."""
         return dump_value(await super().aparse_result(result, partial=partial))
 
-    def parse(self, text: str) -> Any:
-        """The validated dict of ``text``."""
-        return self.parse_result([Generation(text=text)])
-
     def _stream_item(self, value: Any) -> Any:
         return dump_value(super()._stream_item(value))
 
-    def _stream_final(
-        self, stream: JsonValueStream, clean: Any, stop_reason: str | None = None
-    ) -> FinalParse[Any]:
-        final = super()._stream_final(stream, clean, stop_reason)
+    def _stream_final(self, stream: JsonValueStream, stop_reason: str | None) -> FinalParse[Any]:
+        final = super()._stream_final(stream, stop_reason)
         if final.error is not None:
             return final
         return dataclasses.replace(final, value=dump_value(final.value))
-
-
-_SHARED_DEFINITIONS = ("$defs", "definitions")
-"""Where a JSON schema keeps the definitions its ``$ref`` point to: an array schema's items
-refer to the array's own."""
-
-
-def _json_schema_target(schema: Mapping[str, Any]) -> Any:
-    """The validation target of a JSON schema: a model for an object, ``list[Model]`` for an
-    array of objects (whose answer may write its items as JSON Lines)."""
-    items = schema.get("items")
-    if schema.get("type") == "array" and isinstance(items, Mapping):
-        shared = {k: schema[k] for k in _SHARED_DEFINITIONS if k in schema}
-        return list[model_from_json_schema({**shared, **items})]  # type: ignore[misc]
-    return model_from_json_schema(schema)
 
 
 def structured_parser(schema: Any) -> RobustPydanticOutputParser[Any]:

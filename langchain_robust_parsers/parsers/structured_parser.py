@@ -1,10 +1,7 @@
-"""Robust twin of langchain-classic's ``StructuredOutputParser`` (``ResponseSchema`` fields),
-over the package's JSON engine, so every JSON repair applies.
-
-langchain-classic is not a dependency: `ResponseSchema` here has the classic one's
-fields, and the parser accepts the classic class's instances (anything with ``name``,
-``description`` and ``type``) as well as its own.
-"""
+"""Robust twin of langchain-classic's ``StructuredOutputParser`` over the JSON engine, so every
+JSON repair applies. langchain-classic is not a dependency: `ResponseSchema` here has the classic
+one's fields, and the parser also accepts the classic class's instances (anything with ``name``,
+``description`` and ``type``)."""
 
 from __future__ import annotations
 
@@ -15,9 +12,9 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from langchain_robust_parsers.engine import JsonEngineError, iter_candidates
 from langchain_robust_parsers.engine.errors import TextEngineError
-from langchain_robust_parsers.engine.repair_log import RepairLog
+from langchain_robust_parsers.engine.expected_keys import object_with_keys
+from langchain_robust_parsers.engine.json.decode import iter_candidates
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import STRUCTURED, ParseStats
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
@@ -29,10 +26,6 @@ from langchain_robust_parsers.parsers.text_formats import (
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["ResponseSchema", "RobustStructuredOutputParser"]
-
-MAX_CANDIDATES = 16
-"""JSON candidates examined for one holding every expected key; the first is kept when none
-does, and candidates past this many are prose brackets, not answers."""
 
 _INSTRUCTIONS = (
     "The output should be a markdown code snippet formatted in the following schema, "
@@ -47,32 +40,6 @@ class ResponseSchema(BaseModel):
     name: str
     description: str
     type: str = "string"
-
-
-def _schema_line(schema: ResponseSchema) -> str:
-    return f'\t"{schema.name}": {schema.type}  // {schema.description}'
-
-
-def _match_keys(value: dict[str, Any], keys: list[str], log: RepairLog, pos: int) -> dict[str, Any]:
-    """``value`` with a key written in another case or with spaces (``"Name"``, ``"first
-    name"``) renamed to the expected one; an exact key always wins."""
-    missing = [k for k in keys if k not in value]
-    if not missing:
-        return value
-    wanted = {_key_fold(k): k for k in missing}
-    renamed: dict[str, Any] = {}
-    for key, item in value.items():
-        target = wanted.get(_key_fold(key)) if isinstance(key, str) else None
-        if target is not None and target not in renamed:
-            log.add("key_renamed", pos)
-            renamed[target] = item
-        else:
-            renamed.setdefault(key, item)
-    return renamed
-
-
-def _key_fold(key: str) -> str:
-    return key.casefold().replace(" ", "_").replace("-", "_")
 
 
 class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, Any]]):
@@ -120,38 +87,14 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
 
     def get_format_instructions(self, only_json: bool = False) -> str:
         """The classic parser's instructions: a ```` ```json ```` snippet listing the keys."""
-        lines = "\n".join(_schema_line(s) for s in self.response_schemas)
+        lines = "\n".join(
+            f'\t"{s.name}": {s.type}  // {s.description}' for s in self.response_schemas
+        )
         template = _SIMPLE_INSTRUCTIONS if only_json else _INSTRUCTIONS
         return template.format(format=lines)
 
     def _read(self, text: str) -> tuple[dict[str, Any], ParseReport]:
-        keys = [s.name for s in self.response_schemas]
-        first: tuple[dict[str, Any], ParseReport] | None = None
-        for count, (value, report) in enumerate(iter_candidates(text)):
-            if count >= MAX_CANDIDATES:
-                break
-            if not isinstance(value, dict):
-                continue
-            log = RepairLog()
-            matched = _match_keys(value, keys, log, report.start)
-            if log.repairs:
-                report = ParseReport(
-                    report.source,
-                    report.start,
-                    report.end,
-                    report.repairs + tuple(log.repairs),
-                    report.truncated,
-                )
-            if all(k in matched for k in keys):
-                return matched, report
-            if first is None:
-                first = (matched, report)
-        if first is None:
-            raise JsonEngineError("no JSON object found in the text")
-        missing = next(k for k in keys if k not in first[0])
-        raise TextEngineError(
-            f"Got invalid return object. Expected key `{missing}` to be present, but got {first[0]}"
-        )
+        return object_with_keys(iter_candidates(text), [s.name for s in self.response_schemas])
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The object of ``result[0]``; a chat generation's stop reason is read too (see

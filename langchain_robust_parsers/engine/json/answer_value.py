@@ -1,8 +1,9 @@
 """The value a JSON answer gives: its best candidate (the report naming every other value the
 answer holds), all its values as one list, or the first candidate that conforms to a schema.
 
-These are the choices ``RobustJsonOutputParser`` offers (``several_values``, ``pydantic_object``);
-the order they choose in is the engine's candidate rank (`iter_candidates`).
+These are the choices ``RobustJsonOutputParser`` offers (``several_values``, ``pydantic_object``,
+``use_commentjson``: `json_answer`); the order they choose in is the engine's candidate rank
+(`iter_candidates`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from langchain_robust_parsers.engine.errors import JsonEngineError
+from langchain_robust_parsers.engine.json.commentjson_strategy import decode_with_commentjson
 from langchain_robust_parsers.engine.json.decode import MAX_DROPPED_VALUES, decode, iter_candidates
 from langchain_robust_parsers.engine.json.several_values import (
     gather_values,
@@ -23,7 +25,7 @@ from langchain_robust_parsers.engine.model_validation import validate_model
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.schema_fit import VALIDATION_ERRORS, first_fitting
 
-__all__ = ["all_values", "best_value", "conforms", "first_conforming"]
+__all__ = ["all_values", "best_value", "conforms", "first_conforming", "json_answer"]
 
 
 def conforms(model: Any, value: Any) -> bool | Exception:
@@ -77,3 +79,29 @@ def first_conforming(
     if choice is None:
         raise JsonEngineError("no JSON value found in the text")
     return choice.value, choice.report
+
+
+def json_answer(
+    text: str,
+    found: Iterable[tuple[Any, ParseReport]],
+    *,
+    model: Any,
+    as_list: bool,
+    use_commentjson: bool,
+    complete: bool,
+    template_opens: bool | None,
+) -> tuple[Any, ParseReport]:
+    """The value of ``text`` and its report: commentjson's reading first when asked for (and it
+    conforms); then every value as one list (``as_list``), the best value (no ``model``), or
+    the first of the ranked candidates ``found`` that conforms to ``model``. Raises
+    ``JsonEngineError`` when there is none. ``complete`` and ``template_opens``: as for
+    `best_value`."""
+    if use_commentjson:
+        read = decode_with_commentjson(text)
+        if read is not None and conforms(model, read[0]) is True:
+            return read
+    if as_list:
+        return all_values(text, complete, template_opens)
+    if model is None:
+        return best_value(text, complete, template_opens)
+    return first_conforming(found, model)

@@ -25,6 +25,17 @@ def commentjson_available() -> bool:
     return True
 
 
+def require_commentjson() -> bool:
+    """True when the ``commentjson`` package can be imported; raises ``ValueError`` saying how
+    to install it otherwise."""
+    if not commentjson_available():
+        raise ValueError(
+            "use_commentjson=True needs the commentjson package: "
+            "pip install 'langchain-robust-parsers[commentjson]'"
+        )
+    return True
+
+
 def decode_with_commentjson(text: str) -> tuple[Any, ParseReport] | None:
     """commentjson's value of the whole text, else of its first fenced block; ``None`` when the
     text is strict JSON (the engine's fast path gives the same value sooner) or when commentjson
