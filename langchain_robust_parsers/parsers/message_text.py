@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
@@ -36,7 +36,8 @@ from langchain_robust_parsers.parsers.report_events import check_refusal_message
 __all__ = [
     "FirstText",
     "RefusalRule",
-    "WholeText",
+    "StreamEnd",
+    "TracedTexts",
     "apaired_messages",
     "atexts_for_tracing",
     "atexts_with_side_channel",
@@ -82,44 +83,63 @@ def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
 
 
 class FirstText(str):
-    """The first text of a stream handed to LangChain's tracing: a ``str``, except that adding
-    a text to it raises ``TypeError``.
+    """The first text of a stream handed to LangChain's tracing: a ``str`` that adds the
+    stream's later texts up once (`TracedTexts`) instead of copying the text so far each time.
 
-    LangChain adds a stream's input chunks together with ``+`` for its trace. For strings each
-    addition copies the whole text so far (langchain-core 1.7 and later add them one at a time
-    after the stream), so a long answer in small chunks costs time quadratic in its length. On
-    ``TypeError`` LangChain keeps the latest chunk instead, which is the `WholeText`
-    handed to it last: the trace shows the whole text, joined once.
+    LangChain adds a stream's input chunks together with ``+`` for its trace, one at a time after
+    the stream (langchain-core 1.7 and later). For plain strings each addition copies the whole
+    text so far: quadratic in the length of an answer streamed in small chunks. The trace's
+    texts are the ones LangChain already buffers for it, so none is kept twice.
     """
 
     __slots__ = ()
 
-    def __add__(self, other: object) -> str:
-        raise TypeError("a stream's texts are traced whole (WholeText), not added up")
+    def __add__(self, other: object) -> Any:
+        if not isinstance(other, str):
+            return NotImplemented
+        return TracedTexts(self).__add__(other)
 
 
-class WholeText(str):
-    """The whole text of a stream, handed to LangChain's tracing after its last chunk; the
-    parser skips it (`traced_transform`)."""
+class StreamEnd(str):
+    """The empty text after a stream's last chunk, for LangChain's tracing only (the parser
+    skips it): adding it to the texts so far joins them into the whole text."""
 
     __slots__ = ()
 
 
+class TracedTexts:
+    """A stream's texts as LangChain's tracing adds them up after the stream: collected in a
+    list, joined once into a plain ``str`` when `StreamEnd` is added."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, first: str) -> None:
+        self._parts = [str(first)]
+
+    def __add__(self, other: object) -> Any:
+        if not isinstance(other, str):
+            return NotImplemented
+        if other.__class__ is StreamEnd:
+            return "".join(self._parts)
+        self._parts.append(other)
+        return self
+
+
 def _traced(texts: Iterator[str]) -> Iterator[str]:
-    """``texts``, the first one as a `FirstText`, then their `WholeText`."""
-    parts: list[str] = []
-    for text in texts:
-        yield text if parts else FirstText(text)
-        parts.append(text)
-    yield WholeText("".join(parts))
+    """``texts``, the first one as a `FirstText`, then `StreamEnd`."""
+    first = next(texts, None)
+    if first is not None:
+        yield FirstText(first)
+        yield from texts
+    yield StreamEnd()
 
 
 def texts_for_tracing(
     chunks: Iterable[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> Iterator[str]:
     """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
-    otherwise merge every message chunk into the previous ones), then the whole text once
-    (`FirstText`): both linear in the stream."""
+    otherwise merge every message chunk into the previous ones), then `StreamEnd`: LangChain's
+    sum of them is the whole text, joined once (`FirstText`)."""
     return _traced(map(_READERS[refusal], chunks))
 
 
@@ -128,25 +148,37 @@ async def atexts_for_tracing(
 ) -> AsyncIterator[str]:
     """Async `texts_for_tracing`."""
     read = _READERS[refusal]
-    parts: list[str] = []
+    first = True
     async for chunk in chunks:
-        text = read(chunk)
-        yield text if parts else FirstText(text)
-        parts.append(text)
-    yield WholeText("".join(parts))
+        yield FirstText(read(chunk)) if first else read(chunk)
+        first = False
+    yield StreamEnd()
 
 
-def _without_whole(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-    """``texts`` without the `WholeText` meant for tracing only."""
-    return (text for text in texts if text.__class__ is not WholeText)
+def _for_parser(text: str | BaseMessage) -> str | BaseMessage | None:
+    """``text`` as the parser reads it: a plain ``str`` (the `FirstText` that sums the trace is
+    not handed on), ``None`` for the `StreamEnd` meant for tracing only."""
+    kind = text.__class__
+    if kind is StreamEnd:
+        return None
+    return str(text) if kind is FirstText else text
 
 
-async def _awithout_whole(
+def _without_end(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
+    """``texts`` as the parser reads them (`_for_parser`)."""
+    for text in texts:
+        if text.__class__ is str:  # almost every chunk: the check is per chunk
+            yield text
+        elif (read := _for_parser(text)) is not None:
+            yield read
+
+
+async def _awithout_end(
     texts: AsyncIterator[str | BaseMessage],
 ) -> AsyncIterator[str | BaseMessage]:
     async for text in texts:
-        if text.__class__ is not WholeText:
-            yield text
+        if (read := _for_parser(text)) is not None:
+            yield read
 
 
 def traced_transform(
@@ -161,11 +193,11 @@ def traced_transform(
     ``transformer`` reads the texts (``parser._transform`` by default)."""
     read = transformer or parser._transform
 
-    def without_whole(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
-        return read(_without_whole(texts))
+    def without_end(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
+        return read(_without_end(texts))
 
     return parser._transform_stream_with_config(
-        texts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
+        texts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
     )
 
 
@@ -179,11 +211,11 @@ def atraced_transform(
     """Async `traced_transform`."""
     read = transformer or parser._atransform
 
-    def without_whole(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
-        return read(_awithout_whole(texts))
+    def without_end(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
+        return read(_awithout_end(texts))
 
     return parser._atransform_stream_with_config(
-        atexts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
+        atexts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
     )
 
 
