@@ -154,3 +154,17 @@ def bounded_message(message: str, text: str) -> str:
     half = MAX_MESSAGE_CHARS // 2
     left_out = len(message) - 2 * half
     return f"{message[:half]} [... {left_out} characters left out ...] {message[-half:]}"
+
+
+_SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
+"""Reasons added to a reader's own failure message: there the reader's words (``no XML element
+found``) would mislead, while for prose its words already say what is missing."""
+
+
+def with_no_value_reason(message: str, text: str, format_name: str) -> str:
+    """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
+    when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""
+    reason = why_no_value(text, format_name)
+    if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
+        return message
+    return f"{message}\n{reason.sentence()}"

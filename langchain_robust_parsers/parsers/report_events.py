@@ -19,9 +19,9 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import ensure_config
 
+from langchain_robust_parsers.engine.event_capture import record_event
 from langchain_robust_parsers.engine.parse_events import FinalParse, ParseEvent, fallback_on_error
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.vocabulary import record_event
 
 __all__ = [
     "PARSE_REPORT_EVENT",
