@@ -3,16 +3,19 @@ langchain-classic is not a dependency of this package)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.utils import comma_list
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
-from langchain_robust_parsers.engine.text_values.dates import read_datetime
+from langchain_robust_parsers.engine.text_values.dates import (
+    DEFAULT_FORMAT,
+    datetime_instructions,
+    read_datetime,
+)
 from langchain_robust_parsers.parsers.text_formats import (
     answer_text,
     final_parse,
@@ -21,8 +24,6 @@ from langchain_robust_parsers.parsers.text_formats import (
 from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
 __all__ = ["RobustDatetimeOutputParser"]
-
-DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 class RobustDatetimeOutputParser(ReportingParser, BaseOutputParser[datetime]):
@@ -45,32 +46,7 @@ class RobustDatetimeOutputParser(ReportingParser, BaseOutputParser[datetime]):
 
     def get_format_instructions(self) -> str:
         """The classic parser's instructions for ``format``."""
-        if self.format == DEFAULT_FORMAT:
-            examples = comma_list(
-                [
-                    "2023-07-04T14:30:00.000000Z",
-                    "1999-12-31T23:59:59.999999Z",
-                    "2025-01-01T00:00:00.000000Z",
-                ]
-            )
-        else:
-            try:
-                now = datetime.now(tz=timezone.utc)
-                examples = comma_list(
-                    [
-                        now.strftime(self.format),
-                        now.replace(year=now.year - 1).strftime(self.format),
-                        (now - timedelta(days=1)).strftime(self.format),
-                    ]
-                )
-            except ValueError:
-                examples = f"e.g., a valid string in the format {self.format}"
-        return (
-            f"Write a datetime string that matches the "
-            f"following pattern: '{self.format}'.\n\n"
-            f"Examples: {examples}\n\n"
-            f"Return ONLY this string, no other words!"
-        )
+        return datetime_instructions(self.format)
 
     def _read(self, text: str) -> tuple[datetime, ParseReport]:
         return read_datetime(text, self.format)

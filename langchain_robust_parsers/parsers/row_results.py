@@ -10,22 +10,27 @@ Values become JSON data through `to_jsonable` (pydantic models dumped, NaN as ``
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import pydantic
 import pydantic.v1
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.jsonable import MAX_OUTPUT_DEPTH, to_jsonable
-from langchain_robust_parsers.engine.report import ParseReport
-from langchain_robust_parsers.engine.stats import Outcome, ParseStats
+from langchain_robust_parsers.engine.result_rows import (
+    LineResult,
+    OutcomeProbe,
+    ResultOutcome,
+    line_repairs,
+)
+from langchain_robust_parsers.engine.stats import Outcome
 
 __all__ = [
     "ERROR_MAX_CHARS",
     "MAX_OUTPUT_DEPTH",
     "LineResult",
     "OutcomeProbe",
+    "ResultOutcome",
     "RowParser",
     "error_text",
     "to_jsonable",
@@ -38,48 +43,6 @@ model output, which the input already holds; the reason fits in a few hundred ch
 
 _TROUBLESHOOTING = "\nFor troubleshooting, visit:"
 """langchain-core appends a link to this text to every ``OutputParserException`` message."""
-
-ResultOutcome = Literal["success", "recovered", "fallback", "failed", "bad_input"]
-
-
-class OutcomeProbe(ParseStats):
-    """A `ParseStats` that also remembers the last outcome recorded, so a caller learns
-    how each parse ended as the parser itself classifies it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.last: tuple[str, Outcome] | None = None
-
-    def record(self, format: str, outcome: Outcome) -> None:
-        super().record(format, outcome)
-        self.last = (format, outcome)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        self.last = None
-
-
-@dataclass(frozen=True)
-class LineResult:
-    """The result of one model output (a line of a file, a row of a frame): the fields written,
-    plus the format name under which the outcome is counted (``None`` for bad input)."""
-
-    ok: bool
-    outcome: ResultOutcome
-    value: Any = None
-    repairs: tuple[str, ...] = ()
-    error: str | None = None
-    format: str | None = None
-
-
-def _repairs(report: ParseReport | object) -> tuple[str, ...]:
-    """``name@pos`` for each repair, then ``truncated`` when the payload was completed.
-
-    Read through attributes, so a parser whose ``parse_with_report`` gives a report of its own
-    shape lists what it can (its ``repairs``, its ``truncated`` flag) or nothing."""
-    repairs = getattr(report, "repairs", ())
-    names = tuple(str(r) for r in repairs) if isinstance(repairs, (tuple, list)) else ()
-    return (*names, "truncated") if getattr(report, "truncated", None) else names
 
 
 def error_text(exc: BaseException) -> str:
@@ -137,7 +100,7 @@ class RowParser:
         try:
             if self._with_report:
                 value, report = self.parser.parse_with_report(text)
-                repairs = _repairs(report)
+                repairs = line_repairs(report)
             else:
                 value = self.parser.parse(text)
         except Exception as exc:

@@ -4,16 +4,14 @@ only; PyYAML comes with the ``[yaml]`` extra."""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import pydantic
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.errors import TextEngineError
-from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
+from langchain_robust_parsers.engine.markup.yaml_reader import first_valid_yaml, yaml_instructions
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import YAML, ParseStats
 from langchain_robust_parsers.parsers.text_formats import (
@@ -26,24 +24,6 @@ from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 __all__ = ["RobustYamlOutputParser"]
 
 T = TypeVar("T", bound=pydantic.BaseModel)
-
-MAX_CANDIDATES = 12
-"""Readings of one answer validated against the model before the first error is reported."""
-
-_INSTRUCTIONS = """Answer with a YAML document (two-space indentation, no tabs) whose data \
-conforms to this JSON schema:
-```
-{schema}
-```
-
-For example, for the schema {{"properties": {{"city": {{"type": "string"}}, "population": \
-{{"type": "integer"}}}}, "required": ["city", "population"]}} a well-formed answer is:
-```
-city: Lyon
-population: 522250
-```
-
-Enclose the YAML in triple backticks (```) and write nothing else."""
 
 
 class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
@@ -64,15 +44,7 @@ class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
     ``"fallback"``: return ``None`` (counted as ``fallback``)."""
 
     def _read(self, text: str) -> tuple[T, ParseReport]:
-        first_error: Exception | None = None
-        for count, (value, report) in enumerate(yaml_candidates(text)):
-            if count >= MAX_CANDIDATES:
-                break
-            try:
-                return self.pydantic_object.model_validate(value), report
-            except pydantic.ValidationError as exc:
-                first_error = first_error or exc
-        raise TextEngineError(str(first_error) if first_error else "no YAML value found")
+        return first_valid_yaml(text, self.pydantic_object.model_validate)
 
     def _message(self, text: str, exc: Exception) -> str:
         return f"Failed to parse {self.pydantic_object.__name__} from completion {text}. Got: {exc}"
@@ -92,10 +64,7 @@ class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
 
     def get_format_instructions(self) -> str:
         """Instructions naming the model's JSON schema (without its title and type)."""
-        schema: dict[str, Any] = dict(self.pydantic_object.model_json_schema().items())
-        schema.pop("title", None)
-        schema.pop("type", None)
-        return _INSTRUCTIONS.format(schema=json.dumps(schema))
+        return yaml_instructions(self.pydantic_object.model_json_schema())
 
     @property
     def OutputType(self) -> type[T]:
