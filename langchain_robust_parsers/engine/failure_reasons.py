@@ -168,3 +168,19 @@ def with_no_value_reason(message: str, text: str, format_name: str) -> str:
     if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
         return message
     return f"{message}\n{reason.sentence()}"
+
+
+_HOW_CUT_WAS_SEEN = {"text": "the text is unfinished", "stop_reason": "the provider says so"}
+"""How a cut-off answer was seen, by the report's ``truncation`` (else both ways)."""
+
+
+def truncation_message(parser: str, truncated: str, stop_reason: str | None) -> str:
+    """The message of ``parser``'s error for an answer cut off at its output token limit, seen
+    as ``truncated`` says (``"text"``, ``"stop_reason"`` or ``"both"``), with what to do."""
+    said = f" (stop reason {stop_reason!r})" if stop_reason else ""
+    seen = _HOW_CUT_WAS_SEEN.get(truncated, "the text is unfinished and the provider says so")
+    return (
+        f"{parser}: the model's answer was cut off at its output token limit{said}: {seen}. "
+        "The value would be incomplete. Raise the model's max_tokens, ask for a shorter "
+        "answer, or let RetryWithClarification(on_truncation='continue') continue it."
+    )
