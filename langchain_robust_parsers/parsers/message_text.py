@@ -14,24 +14,25 @@ answer, as OpenAI's and Anthropic's chat models report it):
 ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is read
 directly (`content_text`).
 
-LangChain's ``transform`` keeps what goes through it for tracing: the input chunks are added
-together, which for message chunks merges messages (quadratic in the length of the stream).
-`texts_with_side_channel` gives tracing the chunks' text content instead and hands the
-messages to a parser that needs them (the tools parsers) through a FIFO side channel.
+LangChain's tracing adds a stream's input chunks up (merging message chunks: quadratic in the
+length of the stream), so the streaming parsers hand it the chunks' text (`traced_transform`;
+`texts_with_side_channel` also hands the messages to the tools parsers).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Literal, TypeVar
 
+import langchain_core.exceptions as lc_exceptions
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.parsers.report_events import check_refusal_message, refusal_check
 
 __all__ = [
     "FirstText",
@@ -42,6 +43,8 @@ __all__ = [
     "atexts_for_tracing",
     "atexts_with_side_channel",
     "atraced_transform",
+    "check_refusal",
+    "check_refusal_message",
     "chunk_text",
     "texts_for_tracing",
     "texts_with_side_channel",
@@ -54,32 +57,35 @@ RefusalRule = Literal["raise", "skip", "text"]
 """What a refusal content block does: raise ``ModelRefusalError``, be skipped, or be read."""
 
 
-def _raising(chunk: str | BaseMessage) -> str:
-    if isinstance(chunk, str):
-        return chunk
-    check_refusal_message(chunk)
-    return content_text(chunk.content)
+_REFUSAL_ERROR: Any = getattr(lc_exceptions, "ModelRefusalError", None)
+"""langchain-core's ``ModelRefusalError`` (1.7.5 and later), or ``None`` before it existed."""
 
 
-def _skipping(chunk: str | BaseMessage) -> str:
-    return chunk if isinstance(chunk, str) else content_text(chunk.content)
+def check_refusal_message(message: BaseMessage) -> None:
+    """Raise langchain-core's ``ModelRefusalError`` when ``message`` holds a refusal content
+    block, as langchain-core's own JSON and Pydantic parsers do (1.7.5 and later); a no-op on
+    versions without it. Read through the public ``content_blocks`` of the message."""
+    if _REFUSAL_ERROR is None:
+        return
+    for block in message.content_blocks:
+        if block.get("type") == "refusal":
+            raise _REFUSAL_ERROR.from_refusal(block, raw_message=message)
 
 
-def _reading(chunk: str | BaseMessage) -> str:
-    return chunk if isinstance(chunk, str) else content_text(chunk.content, refusals=True)
-
-
-_READERS: dict[str, Callable[[str | BaseMessage], str]] = {
-    "raise": _raising,
-    "skip": _skipping,
-    "text": _reading,
-}
+def check_refusal(generation: Generation) -> None:
+    """`check_refusal_message` for a chat generation's message (a no-op for other ones)."""
+    if _REFUSAL_ERROR is not None and isinstance(generation, ChatGeneration):
+        check_refusal_message(generation.message)
 
 
 def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
     """The text of a ``str`` or a message (chunk): a string content, or its text blocks joined;
     a refusal block follows ``refusal`` (see the module's notes for which parser uses which)."""
-    return _READERS[refusal](chunk)
+    if isinstance(chunk, str):
+        return chunk
+    if refusal == "raise":
+        check_refusal_message(chunk)
+    return content_text(chunk.content, refusals=refusal == "text")
 
 
 class FirstText(str):
@@ -140,17 +146,16 @@ def texts_for_tracing(
     """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
     otherwise merge every message chunk into the previous ones), then `StreamEnd`: LangChain's
     sum of them is the whole text, joined once (`FirstText`)."""
-    return _traced(map(_READERS[refusal], chunks))
+    return _traced(map(chunk_text, chunks, itertools.repeat(refusal)))
 
 
 async def atexts_for_tracing(
     chunks: AsyncIterator[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> AsyncIterator[str]:
     """Async `texts_for_tracing`."""
-    read = _READERS[refusal]
     first = True
     async for chunk in chunks:
-        yield FirstText(read(chunk)) if first else read(chunk)
+        yield FirstText(chunk_text(chunk, refusal)) if first else chunk_text(chunk, refusal)
         first = False
     yield StreamEnd()
 
@@ -230,7 +235,7 @@ def texts_with_side_channel(
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
     """
     append = side.append
-    refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
+    refused = None if _REFUSAL_ERROR is None else check_refusal_message  # looked up once
     for chunk in chunks:
         append(chunk)
         # The exact class first: `isinstance` walks a message's long MRO.
