@@ -25,3 +25,17 @@ def content_text(content: str | list[str | dict[Any, Any]], *, refusals: bool = 
                 if isinstance(value, str):
                     parts.append(value)
     return "".join(parts)
+
+
+def with_text(content: str | list[str | dict[Any, Any]], text: str) -> Any:
+    """``content`` with its text replaced by ``text``: a string content becomes ``text``; a
+    list keeps its other blocks (images, tool uses) and ends with one text block (none for an
+    empty ``text``)."""
+    if isinstance(content, str):
+        return text
+    others: list[str | dict[Any, Any]] = [
+        b for b in content if isinstance(b, dict) and b.get("type") != "text"
+    ]
+    if text:
+        others.append({"type": "text", "text": text})
+    return others

@@ -161,6 +161,19 @@ _SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "
 found``) would mislead, while for prose its words already say what is missing."""
 
 
+FORMAT_WORDS = {
+    "xml": "XML",
+    "yaml": "YAML",
+    "list": "a list",
+    "enum": "one of the allowed values",
+    "bool": "yes or no",
+    "datetime": "a date",
+    "structured": "JSON",
+    "functions": "function-call arguments",
+}
+"""How a failure message names what each format's parser looked for (by its stats name)."""
+
+
 def with_no_value_reason(message: str, text: str, format_name: str) -> str:
     """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
     when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""

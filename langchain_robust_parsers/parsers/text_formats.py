@@ -17,13 +17,10 @@ from langchain_core.messages import BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.failure_reasons import FORMAT_WORDS, with_no_value_reason
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import (
-    engine_call,
-    output_parser_error,
-    with_no_value_reason,
-)
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
@@ -39,18 +36,6 @@ __all__ = [
     "final_parse",
     "published_with_report",
 ]
-
-FORMAT_WORDS = {
-    "xml": "XML",
-    "yaml": "YAML",
-    "list": "a list",
-    "enum": "one of the allowed values",
-    "bool": "yes or no",
-    "datetime": "a date",
-    "structured": "JSON",
-    "functions": "function-call arguments",
-}
-"""How a failure message names what each format's parser looked for."""
 
 T = TypeVar("T")
 
