@@ -33,12 +33,17 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.stream_texts import (
+    FirstText,
+    StreamEnd,
+    awithout_marks,
+    traced_texts,
+    without_marks,
+)
 
 __all__ = [
-    "FirstText",
     "RefusalRule",
     "StreamEnd",
-    "TracedTexts",
     "apaired_messages",
     "atexts_for_tracing",
     "atexts_with_side_channel",
@@ -88,65 +93,13 @@ def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
     return content_text(chunk.content, refusals=refusal == "text")
 
 
-class FirstText(str):
-    """The first text of a stream handed to LangChain's tracing: a ``str`` that adds the
-    stream's later texts up once (`TracedTexts`) instead of copying the text so far each time.
-
-    LangChain adds a stream's input chunks together with ``+`` for its trace, one at a time after
-    the stream (langchain-core 1.7 and later). For plain strings each addition copies the whole
-    text so far: quadratic in the length of an answer streamed in small chunks. The trace's
-    texts are the ones LangChain already buffers for it, so none is kept twice.
-    """
-
-    __slots__ = ()
-
-    def __add__(self, other: object) -> Any:
-        if not isinstance(other, str):
-            return NotImplemented
-        return TracedTexts(self).__add__(other)
-
-
-class StreamEnd(str):
-    """The empty text after a stream's last chunk, for LangChain's tracing only (the parser
-    skips it): adding it to the texts so far joins them into the whole text."""
-
-    __slots__ = ()
-
-
-class TracedTexts:
-    """A stream's texts as LangChain's tracing adds them up after the stream: collected in a
-    list, joined once into a plain ``str`` when `StreamEnd` is added."""
-
-    __slots__ = ("_parts",)
-
-    def __init__(self, first: str) -> None:
-        self._parts = [str(first)]
-
-    def __add__(self, other: object) -> Any:
-        if not isinstance(other, str):
-            return NotImplemented
-        if other.__class__ is StreamEnd:
-            return "".join(self._parts)
-        self._parts.append(other)
-        return self
-
-
-def _traced(texts: Iterator[str]) -> Iterator[str]:
-    """``texts``, the first one as a `FirstText`, then `StreamEnd`."""
-    first = next(texts, None)
-    if first is not None:
-        yield FirstText(first)
-        yield from texts
-    yield StreamEnd()
-
-
 def texts_for_tracing(
     chunks: Iterable[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> Iterator[str]:
     """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
     otherwise merge every message chunk into the previous ones), then `StreamEnd`: LangChain's
-    sum of them is the whole text, joined once (`FirstText`)."""
-    return _traced(map(chunk_text, chunks, itertools.repeat(refusal)))
+    sum of them is the whole text, joined once (`langchain_robust_parsers.engine.stream_texts`)."""
+    return traced_texts(map(chunk_text, chunks, itertools.repeat(refusal)))
 
 
 async def atexts_for_tracing(
@@ -158,32 +111,6 @@ async def atexts_for_tracing(
         yield FirstText(chunk_text(chunk, refusal)) if first else chunk_text(chunk, refusal)
         first = False
     yield StreamEnd()
-
-
-def _for_parser(text: str | BaseMessage) -> str | BaseMessage | None:
-    """``text`` as the parser reads it: a plain ``str`` (the `FirstText` that sums the trace is
-    not handed on), ``None`` for the `StreamEnd` meant for tracing only."""
-    kind = text.__class__
-    if kind is StreamEnd:
-        return None
-    return str(text) if kind is FirstText else text
-
-
-def _without_end(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-    """``texts`` as the parser reads them (`_for_parser`)."""
-    for text in texts:
-        if text.__class__ is str:  # almost every chunk: the check is per chunk
-            yield text
-        elif (read := _for_parser(text)) is not None:
-            yield read
-
-
-async def _awithout_end(
-    texts: AsyncIterator[str | BaseMessage],
-) -> AsyncIterator[str | BaseMessage]:
-    async for text in texts:
-        if (read := _for_parser(text)) is not None:
-            yield read
 
 
 def traced_transform(
@@ -199,7 +126,7 @@ def traced_transform(
     read = transformer or parser._transform
 
     def without_end(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
-        return read(_without_end(texts))
+        return read(without_marks(texts))
 
     return parser._transform_stream_with_config(
         texts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
@@ -217,7 +144,7 @@ def atraced_transform(
     read = transformer or parser._atransform
 
     def without_end(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
-        return read(_awithout_end(texts))
+        return read(awithout_marks(texts))
 
     return parser._atransform_stream_with_config(
         atexts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
