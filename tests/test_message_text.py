@@ -37,6 +37,9 @@ def test_text_blocks_are_joined_and_strings_pass_through() -> None:
         total = total + text
     assert total == "xyz"
     assert type(total) is str
+    one = list(texts_for_tracing(["only"]))
+    assert one[0] + one[1] == "only"  # a one-chunk stream: its text, once
+    assert list(texts_for_tracing([])) == [""]  # an empty stream: the empty text
 
 
 @needs_refusals
