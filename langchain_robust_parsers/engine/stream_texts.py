@@ -90,5 +90,7 @@ def without_marks(items: Iterable[Item]) -> Iterator[Item]:
 async def awithout_marks(items: AsyncIterator[Item]) -> AsyncIterator[Item]:
     """Async `without_marks`."""
     async for item in items:
-        if (read := _unmarked(item)) is not None:
+        if item.__class__ is str:
+            yield item
+        elif (read := _unmarked(item)) is not None:
             yield read
