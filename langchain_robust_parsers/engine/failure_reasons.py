@@ -154,3 +154,46 @@ def bounded_message(message: str, text: str) -> str:
     half = MAX_MESSAGE_CHARS // 2
     left_out = len(message) - 2 * half
     return f"{message[:half]} [... {left_out} characters left out ...] {message[-half:]}"
+
+
+_SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
+"""Reasons added to a reader's own failure message: there the reader's words (``no XML element
+found``) would mislead, while for prose its words already say what is missing."""
+
+
+FORMAT_WORDS = {
+    "xml": "XML",
+    "yaml": "YAML",
+    "list": "a list",
+    "enum": "one of the allowed values",
+    "bool": "yes or no",
+    "datetime": "a date",
+    "structured": "JSON",
+    "functions": "function-call arguments",
+}
+"""How a failure message names what each format's parser looked for (by its stats name)."""
+
+
+def with_no_value_reason(message: str, text: str, format_name: str) -> str:
+    """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
+    when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""
+    reason = why_no_value(text, format_name)
+    if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
+        return message
+    return f"{message}\n{reason.sentence()}"
+
+
+_HOW_CUT_WAS_SEEN = {"text": "the text is unfinished", "stop_reason": "the provider says so"}
+"""How a cut-off answer was seen, by the report's ``truncation`` (else both ways)."""
+
+
+def truncation_message(parser: str, truncated: str, stop_reason: str | None) -> str:
+    """The message of ``parser``'s error for an answer cut off at its output token limit, seen
+    as ``truncated`` says (``"text"``, ``"stop_reason"`` or ``"both"``), with what to do."""
+    said = f" (stop reason {stop_reason!r})" if stop_reason else ""
+    seen = _HOW_CUT_WAS_SEEN.get(truncated, "the text is unfinished and the provider says so")
+    return (
+        f"{parser}: the model's answer was cut off at its output token limit{said}: {seen}. "
+        "The value would be incomplete. Raise the model's max_tokens, ask for a shorter "
+        "answer, or let RetryWithClarification(on_truncation='continue') continue it."
+    )

@@ -1,32 +1,13 @@
 """The exception boundary between the engine and LangChain's contract, one for every parser.
 
-The engine raises `EngineError` when text holds no
-value of the format asked for. Anything else escaping engine code is a bug. Every parser runs
-engine code inside `engine_call`, which:
-
-- lets ``EngineError`` through untouched: the parser's ordinary failure path turns it into
-  ``OutputParserException(msg, llm_output=raw_text)`` (or its documented fallback value);
-- logs any other exception once, at ``WARNING`` on the ``langchain_robust_parsers`` logger with
-  the traceback, and re-raises it as `EngineBugError` (chained), so the user still gets
-  an ``OutputParserException`` and never a bare ``KeyError`` from inside a parser;
-- in strict mode re-raises the original exception instead, so an engine bug fails a test rather
-  than reading as "no JSON found". Strict mode is on when the environment variable
-  ``LANGCHAIN_ROBUST_PARSERS_STRICT`` is set to anything but ``""``, ``"0"`` or ``"false"``; the
-  package's test suite sets it.
-
-Logging policy (one record a failure, at a documented level, all on the
-``langchain_robust_parsers`` logger):
-
-- the engine never logs (nor prints): it raises its own error types, or returns what went wrong
-  to its caller (``CallStreamSplitter.finish`` returns ``conflicts``; the chat model logs them);
-- an engine bug is logged once, here, at ``WARNING`` with the traceback. Code that meets the
-  resulting ``EngineBugError`` treats it as a failure and does not log it again;
-- an expected failure (text with no value of the format) is logged at ``DEBUG`` by the parsers'
-  report events, never here;
-- the engine catches only its own error types and the specific exceptions a standard-library
-  call raises by design; the one broad catch left in ``engine/`` wraps the third-party
-  commentjson parser. Broad catches left in the parser layer surround user code (validators a
-  user wrote), each saying so.
+The engine raises `EngineError` when text holds no value of the format asked for; every parser
+runs engine code inside `engine_call`, which lets it through to the parser's failure path
+(``OutputParserException(msg, llm_output=raw_text)`` or the documented fallback value). Anything
+else escaping engine code is a bug: logged once here, at ``WARNING`` with the traceback, and
+re-raised as `EngineBugError`, or re-raised as it is in strict mode (the environment variable
+``LANGCHAIN_ROBUST_PARSERS_STRICT`` set to anything but empty, ``0``, ``false``, ``no`` or
+``off``; the test suite sets it). The logging policy is on the "Errors and logging" page
+(``docs/loads-and-reports.md``).
 """
 
 from __future__ import annotations
@@ -42,11 +23,10 @@ from langchain_core.exceptions import OutputParserException
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.failure_reasons import (
     bounded_message,
-    output_excerpt,
-    why_no_value,
+    with_no_value_reason,
 )
 from langchain_robust_parsers.engine.json.decode import iter_candidates
-from langchain_robust_parsers.engine.json.nesting_bound import TOO_DEEP_REASON, nests_too_deep
+from langchain_robust_parsers.engine.json.no_value import no_value_message, no_value_reason
 from langchain_robust_parsers.engine.report import ParseReport
 
 __all__ = [
@@ -111,39 +91,6 @@ def output_parser_error(
     if cause is not None:
         error.__cause__ = cause
     return error
-
-
-def _has_json_opener(answer: str) -> bool:
-    """True when ``answer`` holds a brace or bracket: something JSON-like that did not read."""
-    return "{" in answer or "[" in answer
-
-
-def no_value_reason(text: str) -> str:
-    """Why ``text`` holds no JSON value, with what to do (one or two sentences; see
-    `langchain_robust_parsers.engine.failure_reasons.why_no_value`)."""
-    if nests_too_deep(text):
-        return TOO_DEEP_REASON.sentence()
-    return why_no_value(text, "JSON", _has_json_opener).sentence()
-
-
-def no_value_message(prefix: str, text: str) -> str:
-    """``prefix`` (LangChain's words, such as ``"Invalid json output: "``), the answer's
-    excerpt, then on a new line why it holds no JSON value and what to do."""
-    return f"{prefix}{output_excerpt(text)}\n{no_value_reason(text)}"
-
-
-_SAID_BESIDE_THE_READER = frozenset({"empty", "refusal", "unclosed_reasoning", "reasoning_only"})
-"""Reasons added to a reader's own failure message: there the reader's words (``no XML element
-found``) would mislead, while for prose its words already say what is missing."""
-
-
-def with_no_value_reason(message: str, text: str, format_name: str) -> str:
-    """``message`` followed, on a new line, by why ``text`` holds no value of ``format_name``
-    when the reason is one the reader cannot see (an empty answer, a refusal, reasoning only)."""
-    reason = why_no_value(text, format_name)
-    if reason.code not in _SAID_BESIDE_THE_READER or reason.sentence() in message:
-        return message
-    return f"{message}\n{reason.sentence()}"
 
 
 def guarded_candidates(

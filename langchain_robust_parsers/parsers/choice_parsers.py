@@ -8,8 +8,8 @@ check against the classic class is the one thing they do not pass.
 from __future__ import annotations
 
 from enum import Enum
+from typing import ClassVar
 
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict, field_validator
 
@@ -17,22 +17,19 @@ from langchain_robust_parsers.engine.errors import AmbiguousAnswerError
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import BOOLEAN, ENUM, ParseStats
 from langchain_robust_parsers.engine.text_values.choices import read_boolean, read_choice
-from langchain_robust_parsers.parsers.text_formats import (
-    answer_text,
-    final_parse,
-    published_with_report,
-)
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.text_formats import TextValueParser
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustBooleanOutputParser", "RobustEnumOutputParser"]
 
 
-class RobustEnumOutputParser(ReportingParser, BaseOutputParser[Enum]):
+class RobustEnumOutputParser(TextValueParser, BaseOutputParser[Enum]):
     """The member of ``enum`` the model answered with: its value or name in any case, wrapped
     in emphasis, quotes or punctuation, inside a short sentence (``The answer is **red**.``),
     or misspelt by a few letters when exactly one value is that close."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    value_format: ClassVar[str] = ENUM
 
     enum: type[Enum]
     """The enum to parse. Its values must be strings."""
@@ -63,19 +60,6 @@ class RobustEnumOutputParser(ReportingParser, BaseOutputParser[Enum]):
     def _message(self, text: str, exc: Exception) -> str:
         return f"Response '{text}' is not one of the expected values: {self._valid_values}"
 
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[Enum | None, ParseReport]:
-        """The member ``text`` answers with, and how it was read."""
-        text = answer_text(text)
-        return published_with_report(
-            final_parse(self.get_name(), ENUM, text, self._read, self._message, self.on_error),
-            self.stats,
-        )
-
-    def parse(self, text: str) -> Enum | None:  # type: ignore[override]  # None: on_error="fallback"
-        """The member ``text`` answers with; ``OutputParserException`` when none or several
-        (``None`` with ``on_error="fallback"``)."""
-        return self.parse_with_report(text)[0]
-
     def get_format_instructions(self) -> str:
         return f"Select one of the following options: {', '.join(self._valid_values)}"
 
@@ -88,14 +72,16 @@ class RobustEnumOutputParser(ReportingParser, BaseOutputParser[Enum]):
         return "robust_enum"
 
 
-class RobustBooleanOutputParser(ReportingParser, BaseOutputParser[bool]):
+class RobustBooleanOutputParser(TextValueParser, BaseOutputParser[bool]):
     """True or false as the model answered: ``true_val``/``false_val`` in any case, wrapped in
     emphasis or punctuation, inside a sentence; with the default ``YES``/``NO`` (or
     ``TRUE``/``FALSE``) also ``true``/``false``, ``yep``/``nope``... When both values occur,
     the one the answer singles out (emphasized, after "answer is", or its first word followed
-    by punctuation: ``No, not a yes``) wins; otherwise the response is ambiguous."""
+    by punctuation: ``No, not a yes``) wins; otherwise the response is ambiguous. Its
+    ``OutputParserException`` is a ``ValueError``, as the classic parser raises."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    value_format: ClassVar[str] = BOOLEAN
 
     true_val: str = "YES"
     """The string value that should be parsed as True."""
@@ -122,20 +108,6 @@ class RobustBooleanOutputParser(ReportingParser, BaseOutputParser[bool]):
             f"BooleanOutputParser expected output value to include either "
             f"{self.true_val} or {self.false_val}. Received {text}."
         )
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[bool | None, ParseReport]:
-        """The boolean ``text`` answers with, and how it was read."""
-        text = answer_text(text)
-        return published_with_report(
-            final_parse(self.get_name(), BOOLEAN, text, self._read, self._message, self.on_error),
-            self.stats,
-        )
-
-    def parse(self, text: str) -> bool | None:  # type: ignore[override]  # None: on_error="fallback"
-        """The boolean ``text`` answers with; ``OutputParserException`` (a ``ValueError``, as
-        the classic parser raises) when it names neither value or both (``None`` with
-        ``on_error="fallback"``)."""
-        return self.parse_with_report(text)[0]
 
     @property
     def _type(self) -> str:

@@ -3,35 +3,33 @@ langchain-classic is not a dependency of this package)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
+from typing import ClassVar
 
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.utils import comma_list
 from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
-from langchain_robust_parsers.engine.text_values.dates import read_datetime
-from langchain_robust_parsers.parsers.text_formats import (
-    answer_text,
-    final_parse,
-    published_with_report,
+from langchain_robust_parsers.engine.text_values.dates import (
+    DEFAULT_FORMAT,
+    datetime_instructions,
+    read_datetime,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.text_formats import TextValueParser
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustDatetimeOutputParser"]
 
-DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
-
-class RobustDatetimeOutputParser(ReportingParser, BaseOutputParser[datetime]):
+class RobustDatetimeOutputParser(TextValueParser, BaseOutputParser[datetime]):
     """The date and time of a model's answer: ``format`` first, then ISO 8601 and common
     formats (``July 4, 2023 3:30 PM``, ``07/04/2023``), in the answer or a short sentence
     around it, past fences, emphasis and ``<think>`` blocks. An offset is applied and the value
     returned naive (UTC) unless ``format`` itself has ``%z``/``%Z``."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    value_format: ClassVar[str] = DATETIME
 
     format: str = DEFAULT_FORMAT
     """The datetime format asked for in the format instructions and tried first."""
@@ -45,53 +43,14 @@ class RobustDatetimeOutputParser(ReportingParser, BaseOutputParser[datetime]):
 
     def get_format_instructions(self) -> str:
         """The classic parser's instructions for ``format``."""
-        if self.format == DEFAULT_FORMAT:
-            examples = comma_list(
-                [
-                    "2023-07-04T14:30:00.000000Z",
-                    "1999-12-31T23:59:59.999999Z",
-                    "2025-01-01T00:00:00.000000Z",
-                ]
-            )
-        else:
-            try:
-                now = datetime.now(tz=timezone.utc)
-                examples = comma_list(
-                    [
-                        now.strftime(self.format),
-                        now.replace(year=now.year - 1).strftime(self.format),
-                        (now - timedelta(days=1)).strftime(self.format),
-                    ]
-                )
-            except ValueError:
-                examples = f"e.g., a valid string in the format {self.format}"
-        return (
-            f"Write a datetime string that matches the "
-            f"following pattern: '{self.format}'.\n\n"
-            f"Examples: {examples}\n\n"
-            f"Return ONLY this string, no other words!"
-        )
+        return datetime_instructions(self.format)
 
     def _read(self, text: str) -> tuple[datetime, ParseReport]:
         return read_datetime(text, self.format)
 
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[datetime | None, ParseReport]:
-        """The datetime ``text`` answers with, and how it was read."""
-        text = answer_text(text)
-        return published_with_report(
-            final_parse(self.get_name(), DATETIME, text, self._read, _message, self.on_error),
-            self.stats,
-        )
-
-    def parse(self, text: str) -> datetime | None:  # type: ignore[override]  # None: on_error="fallback"
-        """The datetime ``text`` answers with; ``OutputParserException`` when it has none
-        (``None`` with ``on_error="fallback"``)."""
-        return self.parse_with_report(text)[0]
+    def _message(self, text: str, exc: Exception) -> str:
+        return f"Could not parse datetime string: {text}"
 
     @property
     def _type(self) -> str:
         return "robust_datetime"
-
-
-def _message(text: str, exc: Exception) -> str:
-    return f"Could not parse datetime string: {text}"

@@ -30,12 +30,8 @@ from langchain_robust_parsers.parsers.message_text import (
     chunk_text,
     traced_transform,
 )
-from langchain_robust_parsers.parsers.text_formats import (
-    answer_text,
-    final_parse,
-    published_with_report,
-)
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.text_formats import TextValueParser
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = [
     "RobustCommaSeparatedListOutputParser",
@@ -44,35 +40,20 @@ __all__ = [
 ]
 
 
-class _RobustList(ReportingParser):
+class _RobustList(TextValueParser):
     """The parse, report and streaming methods the three list parsers share."""
 
+    value_format: ClassVar[str] = LIST
     list_kind: ClassVar[ListKind]
-    stats: ParseStats | None
-    on_error: OnError
-
-    if TYPE_CHECKING:  # provided by the Runnable each parser also derives from
-
-        def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str: ...
 
     def _read(self, text: str) -> tuple[list[str], ParseReport]:
         return read_list(text, self.list_kind)
 
-    def _final(self, text: str) -> tuple[list[str], ParseReport]:
-        empty: list[str] = []
-        return published_with_report(
-            final_parse(self.get_name(), LIST, text, self._read, _message, self.on_error, empty),
-            self.stats,
-        )
+    def _message(self, text: str, exc: Exception) -> str:
+        return f"Could not read a list from completion {text}. Got: {exc}"
 
-    def parse(self, text: str) -> list[str]:
-        """The items of the list in ``text`` (``[]`` when it holds no list); a refusal raises
-        ``OutputParserException`` (``[]`` with ``on_error="fallback"``)."""
-        return self._final(text)[0]
-
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[list[str], ParseReport]:
-        """The items of ``text`` with what was located and repaired to obtain them."""
-        return self._final(answer_text(text))
+    def _degraded(self) -> list[str]:
+        return []
 
     def _as_parser(self) -> BaseTransformOutputParser[list[str]]:
         # Every concrete list parser is one (this class is mixed into langchain-core's).
@@ -125,7 +106,7 @@ class _RobustList(ReportingParser):
             if self.on_error == "fallback":
                 return []
             text = stream.text()
-            raise output_parser_error(_message(text, exc), text, exc) from exc
+            raise output_parser_error(self._message(text, exc), text, exc) from exc
 
 
 class _PatternList(_RobustList):
@@ -142,10 +123,6 @@ class _PatternList(_RobustList):
         if self.pattern != parent.model_fields["pattern"].default:
             return parent.parse(cast(Any, self), text), ParseReport("whole", 0, len(text))
         return read_list(text, self.list_kind)
-
-
-def _message(text: str, exc: Exception) -> str:
-    return f"Could not read a list from completion {text}. Got: {exc}"
 
 
 class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutputParser):

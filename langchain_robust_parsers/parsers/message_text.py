@@ -14,33 +14,42 @@ answer, as OpenAI's and Anthropic's chat models report it):
 ``message.text`` is a method in langchain-core 0.3 and a property in 1.x, so the content is read
 directly (`content_text`).
 
-LangChain's ``transform`` keeps what goes through it for tracing: the input chunks are added
-together, which for message chunks merges messages (quadratic in the length of the stream).
-`texts_with_side_channel` gives tracing the chunks' text content instead and hands the
-messages to a parser that needs them (the tools parsers) through a FIFO side channel.
+LangChain's tracing adds a stream's input chunks up (merging message chunks: quadratic in the
+length of the stream), so the streaming parsers hand it the chunks' text (`traced_transform`;
+`texts_with_side_channel` also hands the messages to the tools parsers).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
+import langchain_core.exceptions as lc_exceptions
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 
 from langchain_robust_parsers.engine.content_blocks import content_text
-from langchain_robust_parsers.parsers.report_events import check_refusal_message, refusal_check
+from langchain_robust_parsers.engine.stream_texts import (
+    FirstText,
+    StreamEnd,
+    awithout_marks,
+    traced_texts,
+    without_marks,
+)
 
 __all__ = [
-    "FirstText",
     "RefusalRule",
-    "WholeText",
+    "StreamEnd",
     "apaired_messages",
     "atexts_for_tracing",
     "atexts_with_side_channel",
     "atraced_transform",
+    "check_refusal",
+    "check_refusal_message",
     "chunk_text",
     "texts_for_tracing",
     "texts_with_side_channel",
@@ -53,100 +62,55 @@ RefusalRule = Literal["raise", "skip", "text"]
 """What a refusal content block does: raise ``ModelRefusalError``, be skipped, or be read."""
 
 
-def _raising(chunk: str | BaseMessage) -> str:
-    if isinstance(chunk, str):
-        return chunk
-    check_refusal_message(chunk)
-    return content_text(chunk.content)
+_REFUSAL_ERROR: Any = getattr(lc_exceptions, "ModelRefusalError", None)
+"""langchain-core's ``ModelRefusalError`` (1.7.5 and later), or ``None`` before it existed."""
 
 
-def _skipping(chunk: str | BaseMessage) -> str:
-    return chunk if isinstance(chunk, str) else content_text(chunk.content)
+def check_refusal_message(message: BaseMessage) -> None:
+    """Raise langchain-core's ``ModelRefusalError`` when ``message`` holds a refusal content
+    block, as langchain-core's own JSON and Pydantic parsers do (1.7.5 and later); a no-op on
+    versions without it. Read through the public ``content_blocks`` of the message."""
+    if _REFUSAL_ERROR is None:
+        return
+    for block in message.content_blocks:
+        if block.get("type") == "refusal":
+            raise _REFUSAL_ERROR.from_refusal(block, raw_message=message)
 
 
-def _reading(chunk: str | BaseMessage) -> str:
-    return chunk if isinstance(chunk, str) else content_text(chunk.content, refusals=True)
-
-
-_READERS: dict[str, Callable[[str | BaseMessage], str]] = {
-    "raise": _raising,
-    "skip": _skipping,
-    "text": _reading,
-}
+def check_refusal(generation: Generation) -> None:
+    """`check_refusal_message` for a chat generation's message (a no-op for other ones)."""
+    if _REFUSAL_ERROR is not None and isinstance(generation, ChatGeneration):
+        check_refusal_message(generation.message)
 
 
 def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
     """The text of a ``str`` or a message (chunk): a string content, or its text blocks joined;
     a refusal block follows ``refusal`` (see the module's notes for which parser uses which)."""
-    return _READERS[refusal](chunk)
-
-
-class FirstText(str):
-    """The first text of a stream handed to LangChain's tracing: a ``str``, except that adding
-    a text to it raises ``TypeError``.
-
-    LangChain adds a stream's input chunks together with ``+`` for its trace. For strings each
-    addition copies the whole text so far (langchain-core 1.7 and later add them one at a time
-    after the stream), so a long answer in small chunks costs time quadratic in its length. On
-    ``TypeError`` LangChain keeps the latest chunk instead, which is the `WholeText`
-    handed to it last: the trace shows the whole text, joined once.
-    """
-
-    __slots__ = ()
-
-    def __add__(self, other: object) -> str:
-        raise TypeError("a stream's texts are traced whole (WholeText), not added up")
-
-
-class WholeText(str):
-    """The whole text of a stream, handed to LangChain's tracing after its last chunk; the
-    parser skips it (`traced_transform`)."""
-
-    __slots__ = ()
-
-
-def _traced(texts: Iterator[str]) -> Iterator[str]:
-    """``texts``, the first one as a `FirstText`, then their `WholeText`."""
-    parts: list[str] = []
-    for text in texts:
-        yield text if parts else FirstText(text)
-        parts.append(text)
-    yield WholeText("".join(parts))
+    if isinstance(chunk, str):
+        return chunk
+    if refusal == "raise":
+        check_refusal_message(chunk)
+    return content_text(chunk.content, refusals=refusal == "text")
 
 
 def texts_for_tracing(
     chunks: Iterable[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> Iterator[str]:
     """``chunks`` as text, for a streaming parser to hand to LangChain's tracing (which would
-    otherwise merge every message chunk into the previous ones), then the whole text once
-    (`FirstText`): both linear in the stream."""
-    return _traced(map(_READERS[refusal], chunks))
+    otherwise merge every message chunk into the previous ones), then `StreamEnd`: LangChain's
+    sum of them is the whole text, joined once (`langchain_robust_parsers.engine.stream_texts`)."""
+    return traced_texts(map(chunk_text, chunks, itertools.repeat(refusal)))
 
 
 async def atexts_for_tracing(
     chunks: AsyncIterator[str | BaseMessage], refusal: RefusalRule = "raise"
 ) -> AsyncIterator[str]:
     """Async `texts_for_tracing`."""
-    read = _READERS[refusal]
-    parts: list[str] = []
+    first = True
     async for chunk in chunks:
-        text = read(chunk)
-        yield text if parts else FirstText(text)
-        parts.append(text)
-    yield WholeText("".join(parts))
-
-
-def _without_whole(texts: Iterable[str | BaseMessage]) -> Iterator[str | BaseMessage]:
-    """``texts`` without the `WholeText` meant for tracing only."""
-    return (text for text in texts if text.__class__ is not WholeText)
-
-
-async def _awithout_whole(
-    texts: AsyncIterator[str | BaseMessage],
-) -> AsyncIterator[str | BaseMessage]:
-    async for text in texts:
-        if text.__class__ is not WholeText:
-            yield text
+        yield FirstText(chunk_text(chunk, refusal)) if first else chunk_text(chunk, refusal)
+        first = False
+    yield StreamEnd()
 
 
 def traced_transform(
@@ -161,11 +125,11 @@ def traced_transform(
     ``transformer`` reads the texts (``parser._transform`` by default)."""
     read = transformer or parser._transform
 
-    def without_whole(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
-        return read(_without_whole(texts))
+    def without_end(texts: Iterator[str | BaseMessage]) -> Iterator[T]:
+        return read(without_marks(texts))
 
     return parser._transform_stream_with_config(
-        texts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
+        texts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
     )
 
 
@@ -179,11 +143,11 @@ def atraced_transform(
     """Async `traced_transform`."""
     read = transformer or parser._atransform
 
-    def without_whole(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
-        return read(_awithout_whole(texts))
+    def without_end(texts: AsyncIterator[str | BaseMessage]) -> AsyncIterator[T]:
+        return read(awithout_marks(texts))
 
     return parser._atransform_stream_with_config(
-        atexts_for_tracing(chunks, refusal), without_whole, config, run_type="parser"
+        atexts_for_tracing(chunks, refusal), without_end, config, run_type="parser"
     )
 
 
@@ -198,7 +162,7 @@ def texts_with_side_channel(
     (langchain-core's ``ModelRefusalError``, 1.7.5 and later).
     """
     append = side.append
-    refused = refusal_check()  # `chunk_text`'s check, looked up once: the hot path
+    refused = None if _REFUSAL_ERROR is None else check_refusal_message  # looked up once
     for chunk in chunks:
         append(chunk)
         # The exact class first: `isinstance` walks a message's long MRO.

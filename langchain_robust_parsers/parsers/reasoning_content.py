@@ -8,25 +8,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk
 
-from langchain_robust_parsers.engine.content_blocks import content_text
+from langchain_robust_parsers.engine.content_blocks import content_text, with_text
 from langchain_robust_parsers.engine.lexicon.reasoning import ReasoningStream, split_reasoning
 
 __all__ = ["REASONING_KEY", "ReasoningStream", "reasoning_chunk", "without_reasoning"]
 
 REASONING_KEY = "reasoning_content"
 """The ``additional_kwargs`` key of a message's reasoning text (as vLLM and SGLang name it)."""
-
-
-def _with_text(content: str | list[str | dict[Any, Any]], text: str) -> Any:
-    """``content`` with its text replaced by ``text``, its other blocks kept."""
-    if isinstance(content, str):
-        return text
-    others: list[str | dict[Any, Any]] = [
-        b for b in content if isinstance(b, dict) and b.get("type") != "text"
-    ]
-    if text:
-        others.append({"type": "text", "text": text})
-    return others
 
 
 def _joined(earlier: Any, reasoning: str) -> str:
@@ -51,7 +39,7 @@ def without_reasoning(
     if reasoning:
         kwargs[REASONING_KEY] = _joined(kwargs.get(REASONING_KEY), reasoning)
     return message.model_copy(
-        update={"content": _with_text(message.content, answer), "additional_kwargs": kwargs}
+        update={"content": with_text(message.content, answer), "additional_kwargs": kwargs}
     )
 
 

@@ -9,19 +9,15 @@ shows what was located and repaired. Outside a run, or with no callbacks, the di
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
 
-import langchain_core.exceptions as lc_exceptions
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
-from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import ensure_config
 
+from langchain_robust_parsers.engine.event_capture import record_event
 from langchain_robust_parsers.engine.parse_events import FinalParse, ParseEvent, fallback_on_error
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.vocabulary import record_event
+from langchain_robust_parsers.parsers.message_text import check_refusal
 
 __all__ = [
     "PARSE_REPORT_EVENT",
@@ -29,7 +25,6 @@ __all__ = [
     "ParseEvent",
     "apublish",
     "check_refusal",
-    "check_refusal_message",
     "fallback_on_error",
     "publish",
 ]
@@ -86,31 +81,3 @@ async def apublish(event: ParseEvent, stats: ParseStats | None) -> None:
         await adispatch_custom_event(PARSE_REPORT_EVENT, event.to_data())
     except RuntimeError:
         logger.debug("parse_report event not dispatched: no parent run", exc_info=True)
-
-
-_REFUSAL_ERROR: Any = getattr(lc_exceptions, "ModelRefusalError", None)
-"""langchain-core's ``ModelRefusalError`` (1.7.5 and later), or ``None`` before it existed."""
-
-
-def check_refusal_message(message: BaseMessage) -> None:
-    """Raise langchain-core's ``ModelRefusalError`` when ``message`` holds a refusal content
-    block, as langchain-core's own JSON and Pydantic parsers do (1.7.5 and later); a no-op on
-    versions without it. Read through the public ``content_blocks`` of the message."""
-    if _REFUSAL_ERROR is None:
-        return
-    for block in message.content_blocks:
-        if block.get("type") == "refusal":
-            raise _REFUSAL_ERROR.from_refusal(block, raw_message=message)
-
-
-def refusal_check() -> Callable[[BaseMessage], None] | None:
-    """The check `check_refusal_message` makes, or ``None`` when there is none (before
-    langchain-core 1.7.5): for loops that look it up once."""
-    return None if _REFUSAL_ERROR is None else check_refusal_message
-
-
-def check_refusal(generation: Generation) -> None:
-    """Raise langchain-core's ``ModelRefusalError`` when a chat message holds a refusal block,
-    as langchain-core's own JSON and Pydantic parsers do; a no-op on versions without it."""
-    if _REFUSAL_ERROR is not None and isinstance(generation, ChatGeneration):
-        check_refusal_message(generation.message)

@@ -17,12 +17,8 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 
-from langchain_robust_parsers.engine.lexicon.stop_reasons import (
-    CUT_STOP_REASONS,
-    STOP_REASON_KEYS,
-    cut_stop_reason,
-    stop_reason_of,
-)
+from langchain_robust_parsers.engine.failure_reasons import truncation_message
+from langchain_robust_parsers.engine.lexicon.stop_reasons import cut_stop_reason
 from langchain_robust_parsers.engine.report import (
     ParseReport,
     Truncation,
@@ -32,15 +28,12 @@ from langchain_robust_parsers.engine.report import (
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent
 
 __all__ = [
-    "CUT_STOP_REASONS",
-    "STOP_REASON_KEYS",
     "CompletionOptions",
     "OnTruncation",
     "TruncatedOutputError",
     "raise_if_truncated",
     "refuse_cut",
     "stop_reason_cut",
-    "stop_reason_of",
     "truncation_error",
     "truncation_failure",
     "truncation_mode",
@@ -111,18 +104,18 @@ def truncation_error(
     parser: str, text: str, truncated: Truncation, stop_reason: str | None
 ) -> TruncatedOutputError:
     """The `TruncatedOutputError` of ``parser`` (its name) for ``text``."""
-    said = f" (stop reason {stop_reason!r})" if stop_reason else ""
-    seen = {"text": "the text is unfinished", "stop_reason": "the provider says so"}.get(
-        truncated, "the text is unfinished and the provider says so"
-    )
-    message = (
-        f"{parser}: the model's answer was cut off at its output token limit{said}: {seen}. "
-        "The value would be incomplete. Raise the model's max_tokens, ask for a shorter "
-        "answer, or let RetryWithClarification(on_truncation='continue') continue it."
-    )
+    message = truncation_message(parser, truncated, stop_reason)
     return TruncatedOutputError(
         message, llm_output=text, truncated=truncated, stop_reason=stop_reason
     )
+
+
+def _cut_error(
+    parser: str, text: str, text_cut: bool, stop_reason: str | None
+) -> TruncatedOutputError | None:
+    """The error for a cut answer (``text_cut``, or a cut ``stop_reason``); ``None`` if uncut."""
+    truncated = merge_truncation(text_cut, stop_reason is not None)
+    return None if truncated is None else truncation_error(parser, text, truncated, stop_reason)
 
 
 def truncation_failure(
@@ -135,7 +128,12 @@ def truncation_failure(
 ) -> FinalParse[Any]:
     """The failed final parse of a cut-off answer: `truncation_error` (caused by
     ``cause``, the engine error when no value was read) and its ``failed`` event."""
-    error = truncation_error(parser, text, truncated, stop_reason)
+    return _failure(parser, format, truncation_error(parser, text, truncated, stop_reason), cause)
+
+
+def _failure(
+    parser: str, format: str, error: TruncatedOutputError, cause: Exception | None = None
+) -> FinalParse[Any]:
     error.__cause__ = cause
     return FinalParse(None, None, ParseEvent(parser, format, "failed", None, str(error)), error)
 
@@ -151,12 +149,8 @@ def raise_if_truncated(
     """Raise `TruncatedOutputError` when ``mode`` is ``"raise"`` and the answer was cut
     (``text_cut``: the parser saw an unfinished text; or ``source``'s stop reason says so).
     The one call a parser makes where its final result is produced."""
-    if mode != "raise":
-        return
-    reason = stop_reason_cut(source)
-    truncated = merge_truncation(text_cut, reason is not None)
-    if truncated is not None:
-        raise truncation_error(parser, text, truncated, reason)
+    if mode == "raise" and (error := _cut_error(parser, text, text_cut, stop_reason_cut(source))):
+        raise error
 
 
 def refuse_cut(
@@ -173,10 +167,8 @@ def refuse_cut(
         return final
     report = final.report
     text_cut = isinstance(report, ParseReport) and report.truncation in ("text", "both")
-    truncated = merge_truncation(text_cut, stop_reason is not None)
-    if truncated is None:
-        return final
-    return truncation_failure(parser, format, text, truncated, stop_reason)
+    error = _cut_error(parser, text, text_cut, stop_reason)
+    return final if error is None else _failure(parser, format, error)
 
 
 class CompletionOptions:

@@ -10,41 +10,32 @@ llm_output=text)``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import BaseMessage
 
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
+from langchain_robust_parsers.engine.failure_reasons import FORMAT_WORDS, with_no_value_reason
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import ParseStats
-from langchain_robust_parsers.parsers.boundary import (
-    engine_call,
-    output_parser_error,
-    with_no_value_reason,
-)
+from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.report_events import (
     FinalParse,
     ParseEvent,
     fallback_on_error,
     publish,
 )
-from langchain_robust_parsers.parsers.vocabulary import OnError
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
 
-__all__ = ["FORMAT_WORDS", "answer_text", "final_parse", "published_with_report"]
-
-FORMAT_WORDS = {
-    "xml": "XML",
-    "yaml": "YAML",
-    "list": "a list",
-    "enum": "one of the allowed values",
-    "bool": "yes or no",
-    "datetime": "a date",
-    "structured": "JSON",
-    "functions": "function-call arguments",
-}
-"""How a failure message names what each format's parser looked for."""
+__all__ = [
+    "FORMAT_WORDS",
+    "TextValueParser",
+    "answer_text",
+    "final_parse",
+    "published_with_report",
+]
 
 T = TypeVar("T")
 
@@ -97,3 +88,38 @@ def _failed(parser: str, format: str, text: str, exc: Exception, msg: str) -> Fi
     error = output_parser_error(msg, text, exc)
     event = ParseEvent(parser, format, "failed", None, str(exc))
     return FinalParse(None, None, event, error)
+
+
+class TextValueParser(ReportingParser):
+    """Mixin for the parsers of one value read from text (lists, choices, dates, YAML): their
+    final parse, report and count, one way. Each class says how it reads (``_read``), how a
+    failure is worded as its LangChain twin words it (``_message``), and its format name."""
+
+    value_format: ClassVar[str]
+    """The format its outcomes are counted under (a name of ``engine.stats``)."""
+
+    if TYPE_CHECKING:  # the fields of each parser, and the Runnable it also derives from
+        stats: ParseStats | None
+        on_error: OnError
+
+        def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str: ...
+        def _read(self, text: str) -> tuple[Any, ParseReport]: ...
+        def _message(self, text: str, exc: Exception) -> str: ...
+
+    def _degraded(self) -> Any:
+        """The value ``on_error="fallback"`` returns."""
+        return None
+
+    def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
+        """The value ``text`` answers with, and what was located and repaired to read it."""
+        work, message = self._read, self._message
+        name, fallback = self.get_name(), self._degraded()
+        final = final_parse(
+            name, self.value_format, answer_text(text), work, message, self.on_error, fallback
+        )
+        return published_with_report(final, self.stats)
+
+    def parse(self, text: str) -> Any:
+        """The value ``text`` answers with; ``OutputParserException`` when it holds none (the
+        degraded value with ``on_error="fallback"``: see the class)."""
+        return self.parse_with_report(text)[0]

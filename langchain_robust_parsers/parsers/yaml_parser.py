@@ -4,54 +4,30 @@ only; PyYAML comes with the ``[yaml]`` extra."""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 import pydantic
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
-from langchain_robust_parsers.engine.errors import TextEngineError
-from langchain_robust_parsers.engine.markup.yaml_reader import yaml_candidates
+from langchain_robust_parsers.engine.markup.yaml_reader import first_valid_yaml, yaml_instructions
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import YAML, ParseStats
-from langchain_robust_parsers.parsers.text_formats import (
-    answer_text,
-    final_parse,
-    published_with_report,
-)
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.text_formats import TextValueParser
+from langchain_robust_parsers.parsers.vocabulary import OnError
 
 __all__ = ["RobustYamlOutputParser"]
 
 T = TypeVar("T", bound=pydantic.BaseModel)
 
-MAX_CANDIDATES = 12
-"""Readings of one answer validated against the model before the first error is reported."""
 
-_INSTRUCTIONS = """Answer with a YAML document (two-space indentation, no tabs) whose data \
-conforms to this JSON schema:
-```
-{schema}
-```
-
-For example, for the schema {{"properties": {{"city": {{"type": "string"}}, "population": \
-{{"type": "integer"}}}}, "required": ["city", "population"]}} a well-formed answer is:
-```
-city: Lyon
-population: 522250
-```
-
-Enclose the YAML in triple backticks (```) and write nothing else."""
-
-
-class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
+class RobustYamlOutputParser(TextValueParser, BaseOutputParser[T], Generic[T]):
     """A ``pydantic_object`` instance from a YAML answer: in a fence or not, after ``<think>``
     blocks and a sentence of prose, indented with tabs, or written as (even broken) JSON; the
     first reading that validates wins."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
+    value_format: ClassVar[str] = YAML
 
     pydantic_object: type[T]
     """The Pydantic model to parse."""
@@ -64,38 +40,14 @@ class RobustYamlOutputParser(ReportingParser, BaseOutputParser[T], Generic[T]):
     ``"fallback"``: return ``None`` (counted as ``fallback``)."""
 
     def _read(self, text: str) -> tuple[T, ParseReport]:
-        first_error: Exception | None = None
-        for count, (value, report) in enumerate(yaml_candidates(text)):
-            if count >= MAX_CANDIDATES:
-                break
-            try:
-                return self.pydantic_object.model_validate(value), report
-            except pydantic.ValidationError as exc:
-                first_error = first_error or exc
-        raise TextEngineError(str(first_error) if first_error else "no YAML value found")
+        return first_valid_yaml(text, self.pydantic_object.model_validate)
 
     def _message(self, text: str, exc: Exception) -> str:
         return f"Failed to parse {self.pydantic_object.__name__} from completion {text}. Got: {exc}"
 
-    def parse_with_report(self, text: str | BaseMessage) -> tuple[T | None, ParseReport]:
-        """The model instance of ``text`` and what was located and repaired to obtain it."""
-        text = answer_text(text)
-        return published_with_report(
-            final_parse(self.get_name(), YAML, text, self._read, self._message, self.on_error),
-            self.stats,
-        )
-
-    def parse(self, text: str) -> T | None:  # type: ignore[override]  # None: on_error="fallback"
-        """The model instance of ``text``; ``OutputParserException`` when no reading of it
-        validates (``None`` with ``on_error="fallback"``)."""
-        return self.parse_with_report(text)[0]
-
     def get_format_instructions(self) -> str:
         """Instructions naming the model's JSON schema (without its title and type)."""
-        schema: dict[str, Any] = dict(self.pydantic_object.model_json_schema().items())
-        schema.pop("title", None)
-        schema.pop("type", None)
-        return _INSTRUCTIONS.format(schema=json.dumps(schema))
+        return yaml_instructions(self.pydantic_object.model_json_schema())
 
     @property
     def OutputType(self) -> type[T]:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
+
+import pydantic
 
 from langchain_robust_parsers.engine.errors import JsonEngineError, TextEngineError
 from langchain_robust_parsers.engine.json import locate
@@ -206,3 +209,44 @@ def _json_reading(text: str, log: RepairLog) -> tuple[Any, ParseReport] | None:
         return None
     repairs = (*log.repairs, Repair("json_instead_of_yaml", report.start), *report.repairs)
     return value, ParseReport(report.source, report.start, report.end, repairs, report.truncated)
+
+
+MAX_CANDIDATES = 12
+"""Readings of one answer validated against the model before the first error is reported."""
+
+
+def first_valid_yaml(text: str, validate: Callable[[Any], Any]) -> tuple[Any, ParseReport]:
+    """The first of `yaml_candidates` (at most `MAX_CANDIDATES`) that ``validate`` accepts, as
+    ``validate`` returns it; raises `TextEngineError` with the first pydantic
+    ``ValidationError`` when none does."""
+    first_error: pydantic.ValidationError | None = None
+    for count, (value, report) in enumerate(yaml_candidates(text)):
+        if count >= MAX_CANDIDATES:
+            break
+        try:
+            return validate(value), report
+        except pydantic.ValidationError as exc:
+            first_error = first_error or exc
+    raise TextEngineError(str(first_error) if first_error else "no YAML value found")
+
+
+_INSTRUCTIONS = """Answer with a YAML document (two-space indentation, no tabs) whose data \
+conforms to this JSON schema:
+```
+{schema}
+```
+
+For example, for the schema {{"properties": {{"city": {{"type": "string"}}, "population": \
+{{"type": "integer"}}}}, "required": ["city", "population"]}} a well-formed answer is:
+```
+city: Lyon
+population: 522250
+```
+
+Enclose the YAML in triple backticks (```) and write nothing else."""
+
+
+def yaml_instructions(schema: dict[str, Any]) -> str:
+    """Format instructions naming a model's JSON ``schema`` (without its title and type)."""
+    shown = {key: value for key, value in schema.items() if key not in ("title", "type")}
+    return _INSTRUCTIONS.format(schema=json.dumps(shown))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.report import ParseReport
@@ -150,3 +150,34 @@ def read_datetime(text: str, fmt: str) -> tuple[datetime, ParseReport]:
             answer.log.add(rule, answer.start + m.start())
             return _as_format_expects(value, fmt), answer.report()
     raise TextEngineError("no date or time found in the answer")
+
+
+DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+"""The format langchain-classic's ``DatetimeOutputParser`` asks for by default."""
+
+_DEFAULT_EXAMPLES = (
+    "2023-07-04T14:30:00.000000Z",
+    "1999-12-31T23:59:59.999999Z",
+    "2025-01-01T00:00:00.000000Z",
+)
+
+
+def _examples(fmt: str) -> str:
+    """Three dates written in ``fmt``, comma-separated (fixed ones for the default format)."""
+    if fmt == DEFAULT_FORMAT:
+        return ", ".join(_DEFAULT_EXAMPLES)
+    now = datetime.now(tz=timezone.utc)
+    try:
+        dates = (now, now.replace(year=now.year - 1), now - timedelta(days=1))
+        return ", ".join(date.strftime(fmt) for date in dates)
+    except ValueError:
+        return f"e.g., a valid string in the format {fmt}"
+
+
+def datetime_instructions(fmt: str) -> str:
+    """The classic ``DatetimeOutputParser``'s format instructions for ``fmt``."""
+    return (
+        f"Write a datetime string that matches the following pattern: '{fmt}'.\n\n"
+        f"Examples: {_examples(fmt)}\n\n"
+        "Return ONLY this string, no other words!"
+    )
