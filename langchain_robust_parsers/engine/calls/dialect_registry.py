@@ -2,16 +2,14 @@
 
 A record names the dialect, its markers (the tokens that open and close a call block), how its
 body is read (``reader``), what is left of the answer once the calls are taken out
-(``remaining``, a rule of `remaining_content`),
-how the chat model prompts in it (``writers``, see
-`call_writers`), the few differences of its body
-that the JSON/Python reader handles, and the model families that write it. The code reads these
-fields, never a dialect's name: `dialects` finds
-the blocks and reads them with the record's reader, the stream splitter holds text at the same
-markers, ``answer_content`` applies the record's rule and
-`tool_prompts` its writers. Adding a dialect is one
-record here, plus its reader when the body is new (a built-in reader's name, or the reader
-function itself), plus its tests; ``docs/tool-call-dialects.md`` shows one.
+(``remaining``, a rule of `remaining_content`), how the chat model prompts in it (``writers``,
+see `call_writers`), the few differences of its body that the JSON/Python reader handles, and
+the model families that write it. The code reads these fields, never a dialect's name:
+`dialects` finds the blocks and reads them with the record's reader, the stream splitter holds
+text at the same markers, ``answer_content`` applies the record's rule and `tool_prompts` its
+writers. Adding a dialect is one record here, plus its reader when the body is new (a built-in
+reader's name, or the reader function itself), plus its tests; ``docs/tool-call-dialects.md``
+shows one.
 
 Readers by name:
 
