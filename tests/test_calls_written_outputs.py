@@ -166,6 +166,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "gpt-oss harmony, text before the first channel",
+        "Sure<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
+        '{"city": "Paris"}<|call|>',
+        _PARIS,
+        "Sure",
+    ),
+    (
         "llama 3.1 python_tag, two calls",
         '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}; '
         '{"name": "get_time", "parameters": {"tz": "CET"}}',
@@ -252,11 +259,6 @@ def test_every_entry_point_reads_the_output(
     check_chat_model(text, tools, calls, content)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="call_stream.py (owned by `hold`): the stream counts harmony's analysis text it handed "
-    "out as reasoning as released content, so finishing the answer logs a false conflict",
-)
 def test_harmony_reasoning_then_call_streams_without_a_conflict(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -339,15 +341,6 @@ def test_whole_calls_before_a_cut_run_alike_everywhere(fmt: str, text: str, call
 
 
 KNOWN_GAPS: list[tuple[str, str, Calls, str, str]] = [
-    (
-        "harmony, text before the first channel",
-        "Sure<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
-        '{"city": "Paris"}<|call|>',
-        _PARIS,
-        "Sure",
-        "harmony.py (owned by `hold`): invoke drops the text before the first channel, the "
-        "stream keeps it",
-    ),
     (
         "mistral v11, [TOOL_CALLS] written inside an argument string",
         '[TOOL_CALLS]say[ARGS]{"text": "type [TOOL_CALLS] literally"}',

@@ -96,6 +96,10 @@ _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
 _HARMONY_MESSAGE = HARMONY_MESSAGE
 _BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
 """How far a bare channel header is followed before it is taken for prose."""
+_HARMONY_ROLE = "assistant"
+_HARMONY_HEADER_NEXT = ("<|channel|>", "to=")
+"""What follows the role name when an answer opens with harmony's header (the prompt ended
+with ``<|start|>``): the channel token, or a recipient written before it."""
 _QUOTES = "'\"` \t\r\n"
 
 
@@ -369,6 +373,8 @@ class CallStreamSplitter:
     _fence_close: int = field(default=-1, init=False)  # closing fence of a block read as text
     _fence_close_len: int = field(default=0, init=False)
     _hold: TemplateHold = field(default_factory=TemplateHold, init=False)  # "pending" mode
+    _think_start: int = field(default=0, init=False)  # where the open reasoning started
+    _analysis: tuple[int, int] = field(default=(0, 0), init=False)  # harmony's, handed out
 
     def __post_init__(self) -> None:
         self._open = self.gate is None
@@ -401,7 +407,8 @@ class CallStreamSplitter:
         out. Its ``conflicts`` name what was handed out and disagrees with the answer (it cannot
         be taken back); the engine does not log, the caller reports them.
         """
-        released = self.released
+        a, b = self._analysis  # reasoning the answer's content never holds (harmony's)
+        released = self.text[:a] + self.text[b : max(b, self._released)]
         content = answer.content
         conflicts: list[str] = []
         if content.startswith(released):
@@ -549,8 +556,10 @@ class CallStreamSplitter:
             return False
         if m.re is HARMONY_CLOSE:
             # gpt-oss: the final message (or a call) follows, which only the whole answer
-            # reads, as for harmony's other tokens: held to the end.
+            # reads, as for harmony's other tokens: held to the end. The analysis message
+            # handed out is reasoning, which the answer's content leaves out.
             self._mode, self._calls_start, self._calls_scan = "calls", m.end(), m.end()
+            self._analysis = (self._think_start, m.end())
             return False
         self._pos = m.end()
         self._mode = "prose"
@@ -583,7 +592,7 @@ class CallStreamSplitter:
             if c in "<[":
                 think = THINK_OPEN.match(text, i)
                 if think is not None:
-                    self._mode, self._pos = "think", think.end()
+                    self._mode, self._pos, self._think_start = "think", think.end(), i
                     self._think_close = closer_of(think)
                     return True
                 if n - i < MAX_HELD_MARKER_CHARS and may_become_opener(text, i):
@@ -673,6 +682,10 @@ class CallStreamSplitter:
         e = m.end()
         if e == n or (text[e] == "." and e + 1 == n):
             return False
+        if not self._answer_started and m.group() in ("to", _HARMONY_ROLE):
+            held = self._header_lead(i, e)
+            if held is not None:
+                return held
         if text[e] == "(":
             self._start("bracket", i, e)
             return True
@@ -701,6 +714,25 @@ class CallStreamSplitter:
         if short and (lt < 0 or _HARMONY_MESSAGE.startswith(rest[lt:])):
             return False
         return None
+
+    def _header_lead(self, i: int, e: int) -> bool | None:
+        """An answer opening with the rest of harmony's first header, its channel token to
+        come: a recipient (``to=functions.f<|channel|>..``) or the role name (the prompt
+        ended with ``<|start|>``). Held to the end like a wrapper token; ``False``: wait for
+        more text; ``None``: not that."""
+        text = self.text
+        if text[i:e] == "to":
+            if text[e] != "=":
+                return None
+        else:
+            j = e
+            while j < len(text) and text[j] in " \t":
+                j += 1
+            tail = text[j : j + len(_HARMONY_HEADER_NEXT[0])]
+            if not tail.startswith(_HARMONY_HEADER_NEXT):
+                return False if any(t.startswith(tail) for t in _HARMONY_HEADER_NEXT) else None
+        self._mode, self._calls_start, self._calls_scan = "calls", i, i
+        return True
 
     def _opener_at(self, i: int) -> bool:
         """A dialect marker or wrapper token at ``i``: start holding it (True)."""

@@ -8,7 +8,11 @@ recipient (``to=functions.NAME``, before or after the channel); the body of a ca
 arguments, ended by ``<|call|>``. What remains of the answer is, as the serving stacks leave
 it, the text of its (last) ``final`` message, else of its last ``commentary`` message without a
 recipient (the preamble a model may write before its calls); ``analysis`` is reasoning and is
-removed with every token and header. Messages to gpt-oss's
+removed with every token and header. The chat template's prompt ends with
+``<|start|>assistant``, so what the model writes before its first ``<|channel|>`` belongs to
+that header: a recipient (``to=functions.NAME``, which may come before the channel) or the role
+name is header and removed; any other text there is no header the format knows, but words the
+model wrote, and is kept before that content. Messages to gpt-oss's
 built-in tools (``to=python``, ``to=browser.search``) are no function calls and are removed too.
 """
 
@@ -100,6 +104,41 @@ def _body_end(text: str, start: int) -> tuple[int, int]:
     return m.start(), (m.start() if m.group() == HARMONY_START else m.end())
 
 
+_HEADER_LEAD = re.compile(r"\s*(?:assistant\b\s*)?(?:to=[^\s<]*\s*)?")
+"""What may open the first header of an answer before its first token: the role name (when
+the prompt ended with ``<|start|>``) and a recipient written before the channel."""
+
+
+def _lead(text: str, begin: int) -> tuple[int, int] | None:
+    """The text before the answer's first harmony token that is no header (``Sure`` in
+    ``Sure<|channel|>final<|message|>..``), or ``None``."""
+    if BARE_CHANNEL.match(text, begin) is not None:
+        return None  # `analysis<|message|>`: the channel's own name
+    end = text.find("<|", begin)
+    if end < 0:
+        return None
+    m = _HEADER_LEAD.match(text, begin, end)
+    if m is None or m.end() == end:
+        return None
+    return (begin, end)
+
+
+def _kept_spans(text: str, kept: list[tuple[int, int] | None]) -> list[tuple[int, int]]:
+    """The regions of ``text`` around the ``kept`` ones (in order, not overlapping)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for region in kept:
+        if region is None:
+            continue
+        a, b = region
+        if a > pos:
+            spans.append((pos, a))
+        pos = max(pos, b)
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans
+
+
 def read_harmony(
     text: str, begin: int, log: RepairLog
 ) -> tuple[list[ParsedCall], list[tuple[int, int]]]:
@@ -161,8 +200,4 @@ def read_harmony(
     if pos < len(text) and text.find(_MESSAGE, pos) < 0:
         kept.setdefault("after", (pos, len(text)))  # text after the last message
     region = kept.get("final") or kept.get("preamble") or kept.get("after")
-    if region is None:
-        return calls, [(0, len(text))] if text else []
-    a, b = region
-    spans = [(0, a)] if a > 0 else []
-    return calls, spans + ([(b, len(text))] if b < len(text) else [])
+    return calls, _kept_spans(text, [_lead(text, begin), region])
