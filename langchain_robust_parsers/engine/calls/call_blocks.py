@@ -155,10 +155,22 @@ def marker_blocks(
                 json_end = _json_end(text, brace)
             if json_end > same:
                 stop, end = _closing(text, marker, json_end, _next_same(hits, i, json_end))
+            if stop < 0 and json_end > same:
+                # no closing tag (Mistral's is optional): the markers inside the value are
+                # data all the same, and the block runs to the first marker after it
+                stop = end = _next_hit_from(hits, i, json_end, len(text))
         if stop < 0:
             stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
         blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
     return blocks
+
+
+def _next_hit_from(hits: list[tuple[int, int, Marker]], i: int, pos: int, n: int) -> int:
+    """Where the first marker after ``hits[i]`` at or after ``pos`` starts (``n`` when none)."""
+    for start, _body, _marker in hits[i + 1 :]:
+        if start >= pos:
+            return start
+    return n
 
 
 def _closing(text: str, marker: Marker, a: int, b: int) -> tuple[int, int]:
