@@ -167,9 +167,9 @@ def marker_blocks(
 
 def _next_hit_from(hits: list[tuple[int, int, Marker]], i: int, pos: int, n: int) -> int:
     """Where the first marker after ``hits[i]`` at or after ``pos`` starts (``n`` when none)."""
-    for start, _body, _marker in hits[i + 1 :]:
-        if start >= pos:
-            return start
+    for j in range(i + 1, len(hits)):
+        if hits[j][0] >= pos:
+            return hits[j][0]
     return n
 
 
@@ -227,7 +227,8 @@ def _next_same(hits: list[tuple[int, int, Marker]], i: int, pos: int) -> int:
     """Where the first opener like ``hits[i]``'s at or after ``pos`` starts (the text's end
     when none)."""
     opener = hits[i][2].open
-    for start, _body, marker in hits[i + 1 :]:
+    for j in range(i + 1, len(hits)):  # no slice: a copy of the rest costs every block
+        start, _body, marker = hits[j]
         if start >= pos and marker.open == opener:
             return start
     return 1 << 62

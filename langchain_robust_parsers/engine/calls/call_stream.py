@@ -408,6 +408,8 @@ class CallStreamSplitter:
         be taken back); the engine does not log, the caller reports them.
         """
         a, b = self._analysis  # reasoning the answer's content never holds (harmony's)
+        if self._mode == "think" and self._think_close is HARMONY_CLOSE:
+            a, b = self._think_start, len(self.text)  # an analysis message never closed
         released = self.text[:a] + self.text[b : max(b, self._released)]
         content = answer.content
         conflicts: list[str] = []

@@ -424,17 +424,21 @@ def _arg_pair(
 
 
 def _value_end(text: str, close: int, b: int, tags: tuple[str, str, str, str]) -> int:
-    """The value closer that ends a value whose first closer is at ``close``. A closer that
-    text follows which is no next key and no end of the block cannot end the value (``use
-    </arg_value> wisely</arg_value>``): it is the value's text when another closer follows,
-    with no key tag between them."""
+    """The closer that ends a value whose first closer is at ``close``. A closer that text
+    follows which is no next pair and no end of the block cannot end the value (``use
+    </arg_value> wisely</arg_value>``): it is the value's text when another closer follows
+    before the next key (or key closer: a pair missing its opener)."""
     key_open, key_close, _value_open, value_close = tags
+    key = text.find(key_open, close, b)
+    limit = b if key < 0 else key
+    key_end = text.find(key_close, close, limit)
+    bound = limit if key_end < 0 else key_end
     while True:
         after = _skip_ws(text, close + len(value_close), b)
         if after >= b or text.startswith(key_open, after):
             return close
-        nxt = text.find(value_close, after, b)
-        if nxt < 0 or text.find(key_close, after, nxt) >= 0 or text.find(key_open, after, nxt) >= 0:
+        nxt = text.find(value_close, after, bound)
+        if nxt < 0:
             return close
         close = nxt
 
