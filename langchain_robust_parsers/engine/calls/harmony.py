@@ -19,6 +19,7 @@ built-in tools (``to=python``, ``to=browser.search``) are no function calls and 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_object, strict_json_at
@@ -28,6 +29,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     drop_cut_call,
     invented_arguments,
 )
+from langchain_robust_parsers.engine.calls.remaining_content import remaining_text
 from langchain_robust_parsers.engine.lexicon.markers import (
     HARMONY_CHANNEL,
     HARMONY_MESSAGE,
@@ -35,7 +37,7 @@ from langchain_robust_parsers.engine.lexicon.markers import (
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-__all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
+__all__ = ["BARE_CHANNEL", "harmony_content", "is_harmony", "read_harmony"]
 
 MAX_MESSAGES = 1 << 17
 """Harmony messages read from one answer. Each costs time in proportion to its own length,
@@ -52,6 +54,7 @@ _CALL_END, _MESSAGE_END, _RETURN = "<|call|>", "<|end|>", "<|return|>"
 _END = re.compile("|".join(re.escape(t) for t in (_MESSAGE_END, _CALL_END, _RETURN, HARMONY_START)))
 _RECIPIENT = re.compile(r"to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"\w+")
+_ANALYSIS = _CHANNEL + "analysis"
 _CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
 _BUILT_IN = re.compile(r"(?:python|browser|container)(?:\.|$)")
 """Recipients of gpt-oss's built-in tools (``to=python``, ``to=browser.search``,
@@ -137,6 +140,23 @@ def _kept_spans(text: str, kept: list[tuple[int, int] | None]) -> list[tuple[int
     if pos < len(text):
         spans.append((pos, len(text)))
     return spans
+
+
+def harmony_content(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """What is left of a harmony answer once ``spans`` (`read_harmony`'s) are removed: its
+    text before the first header and its content message, joined as `remaining_text` joins
+    pieces; but with an analysis message between them, the blank space after it goes with it,
+    as after any reasoning (`split_reasoning`), so nothing separates them."""
+    content = remaining_text(text, spans)
+    ordered = sorted(spans)
+    if len(ordered) < 2 or ordered[0][0] == 0:
+        return content  # no text before the first header
+    lead_end, rest_start = ordered[0]
+    if text.find(_ANALYSIS, lead_end, rest_start) < 0:
+        return content
+    lead = text[:lead_end].rstrip()
+    rest = text[rest_start : ordered[1][0] if len(ordered) > 1 else len(text)].strip()
+    return lead + rest if lead and rest else content
 
 
 def read_harmony(
