@@ -155,6 +155,40 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "glm 4.5: a whole call's tags written inside a value",
+        "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>docs/tags.md</arg_value>\n"
+        "<arg_key>body</arg_key>\n<arg_value>Open with <tool_call>, close with </tool_call>; "
+        "name keys in <arg_key>.</arg_value>\n</tool_call>",
+        [
+            (
+                "write_file",
+                {
+                    "path": "docs/tags.md",
+                    "body": "Open with <tool_call>, close with </tool_call>; name keys in "
+                    "<arg_key>.",
+                },
+            )
+        ],
+        "",
+    ),
+    (
+        "glm 4.7 compact: an opener inside a value, then a real second call",
+        "<tool_call>post_note<arg_key>body</arg_key><arg_value>see <tool_call>get_weather "
+        "above</arg_value></tool_call><tool_call>get_weather<arg_key>city</arg_key>"
+        "<arg_value>Bergen</arg_value></tool_call>",
+        [
+            ("post_note", {"body": "see <tool_call>get_weather above"}),
+            ("get_weather", {"city": "Bergen"}),
+        ],
+        "",
+    ),
+    (
+        "qwen3-coder: an opener and its closer inside a parameter",
+        qwen("write_file", body="Start with <tool_call> and end with </tool_call>."),
+        [("write_file", {"body": "Start with <tool_call> and end with </tool_call>."})],
+        "",
+    ),
+    (
         "deepseek: Chinese tool name and keys",
         f'{DS_BEGIN}获取天气{DS_SEP}{{"城市": "北京", "天数": 3}}{DS_END}',
         [("获取天气", {"城市": "北京", "天数": 3})],

@@ -159,10 +159,33 @@ def marker_blocks(
                 # no closing tag (Mistral's is optional): the markers inside the value are
                 # data all the same, and the block runs to the first marker after it
                 stop = end = _next_hit_from(hits, i, json_end, len(text))
+        if stop < 0 and marker.close and same < len(text):
+            stop, end = _past_open_value(text, hits, i, after_open, same)
         if stop < 0:
             stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
         blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
     return blocks
+
+
+def _past_open_value(
+    text: str, hits: list[tuple[int, int, Marker]], i: int, body: int, same: int
+) -> tuple[int, int]:
+    """The closing tag of ``hits[i]``'s block when the next opener of its kind, at ``same``,
+    is written inside a value element still open there (``<arg_value>wrap calls in
+    <tool_call>..</arg_value>``): data when the value's own closing tag follows, and the block
+    closes after it. ``(-1, -1)`` when it does not."""
+    closer = open_value_closer(text, body, same)
+    if closer is None:
+        return -1, -1
+    value_end = text.find(closer, same)
+    if value_end < 0:
+        return -1, -1
+    marker = hits[i][2]
+    limit = _next_same(hits, i, value_end)
+    stop, end = _closing(text, marker, value_end, limit)
+    while stop >= 0 and close_is_data(text, value_end, stop, limit):
+        stop, end = _closing(text, marker, end, limit)
+    return stop, end
 
 
 def _next_hit_from(hits: list[tuple[int, int, Marker]], i: int, pos: int, n: int) -> int:

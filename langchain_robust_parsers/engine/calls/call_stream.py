@@ -320,7 +320,8 @@ class _Candidate:
     opener: _Opener | None = None
     fence: str = ""
     search: int = 0  # marker, fence: where the next search for its end starts
-    scanned: int = 0  # bracket: how far new text was looked at for closing brackets
+    scanned: int = 0  # bracket: how far new text was looked at for closing brackets; marker:
+    # for the closing tag of a value holding a marker as data
     checked: int = 0  # bracket: the text length at the last look for the matching closer
     pending_close: bool = False  # bracket: a closing bracket arrived since that look
     first: bool = False  # it opens the answer
@@ -775,6 +776,11 @@ class CallStreamSplitter:
         opener = candidate.opener
         assert opener is not None
         nxt = _OUTER_MARKER_SEARCH.search(text, candidate.search)
+        if nxt is not None and opener.close_re is not None:
+            past = self._past_data_markers(candidate, nxt)
+            if past is False:
+                return -1
+            nxt = past
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)
@@ -791,6 +797,26 @@ class CallStreamSplitter:
             return nxt.start()
         candidate.search = max(candidate.body, len(text) - _MAX_TAG)
         return -1
+
+    def _past_data_markers(
+        self, candidate: _Candidate, nxt: re.Match[str]
+    ) -> re.Match[str] | Literal[False] | None:
+        """The next marker that may end the block, past those written inside a value element
+        still open at them (``<arg_value>wrap calls in <tool_call>..``): data once the value's
+        own closing tag follows, as the answer reads them. ``False`` while that is unknown."""
+        text = self.text
+        found: re.Match[str] | None = nxt
+        while found is not None:
+            closer = open_value_closer(text, candidate.body, found.start())
+            if closer is None:
+                return found
+            start = max(found.end(), candidate.scanned - len(closer))
+            value_end = text.find(closer, start)
+            if value_end < 0:
+                candidate.scanned = len(text)  # the closer is looked for in new text only
+                return False
+            found = _OUTER_MARKER_SEARCH.search(text, value_end)
+        return None
 
     def _fence_end(self, candidate: _Candidate) -> int:
         """A fenced block ends at its marker at the start of a line."""
