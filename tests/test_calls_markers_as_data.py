@@ -189,6 +189,22 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "deepseek v4 dsml: the block's opener and closer inside a parameter",
+        '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="write_file">\n<｜DSML｜parameter '
+        'name="body" string="true">Put calls in <｜DSML｜tool_calls> .. </｜DSML｜tool_calls>.'
+        "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        [("write_file", {"body": "Put calls in <｜DSML｜tool_calls> .. </｜DSML｜tool_calls>."})],
+        "",
+    ),
+    (
+        "deepseek v4.1 spaced dsml: an opener inside a parameter, prose before",
+        'Saving.\n\n<｜DSML｜ calls>\n<｜DSML｜ invoke name="write_file">\n<｜DSML｜ parameter '
+        'name="body" string="true">Begin with <｜DSML｜ calls> then invoke.</｜DSML｜ parameter>\n'
+        "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+        [("write_file", {"body": "Begin with <｜DSML｜ calls> then invoke."})],
+        "Saving.\n\n",
+    ),
+    (
         "deepseek: Chinese tool name and keys",
         f'{DS_BEGIN}获取天气{DS_SEP}{{"城市": "北京", "天数": 3}}{DS_END}',
         [("获取天气", {"城市": "北京", "天数": 3})],

@@ -206,9 +206,15 @@ def _closing(text: str, marker: Marker, a: int, b: int) -> tuple[int, int]:
     return stop, end
 
 
-VALUE_ELEMENTS = (("<parameter", "</parameter>"), ("<arg_value>", "</arg_value>"))
-"""Value elements of the markup dialects (Qwen3-Coder, MiniMax, GLM): a block's closing tag
-written while one is open is part of its value when the value's own closing tag follows."""
+VALUE_ELEMENTS = (
+    ("<parameter", "</parameter>"),
+    ("<arg_value>", "</arg_value>"),
+    ("<｜DSML｜parameter", "</｜DSML｜parameter>"),
+    ("<｜DSML｜ parameter", "</｜DSML｜ parameter>"),
+)
+"""Value elements of the markup dialects (Qwen3-Coder, MiniMax, GLM, DeepSeek's DSML, spaced
+in V4.1): a block's closing tag or opener written while one is open is part of its value when
+the value's own closing tag follows."""
 
 
 def close_is_data(text: str, a: int, stop: int, limit: int) -> bool:
