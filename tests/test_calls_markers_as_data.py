@@ -205,6 +205,25 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "Saving.\n\n",
     ),
     (
+        "gemma 4: a whole call written inside a quoted string",
+        '<|tool_call>call:post_note{body:<|"|>Call as <|tool_call>call:get_weather{}<tool_call|>'
+        ' please.<|"|>,n:1}<tool_call|>',
+        [
+            (
+                "post_note",
+                {"body": "Call as <|tool_call>call:get_weather{}<tool_call|> please.", "n": 1},
+            )
+        ],
+        "",
+    ),
+    (
+        "gemma 4: a closer inside a string, then a second call",
+        'Two notes.<|tool_call>call:post_note{body:<|"|>ends with <tool_call|><|"|>}<tool_call|>'
+        '<|tool_call>call:get_weather{city:<|"|>Turku<|"|>}<tool_call|>',
+        [("post_note", {"body": "ends with <tool_call|>"}), ("get_weather", {"city": "Turku"})],
+        "Two notes.",
+    ),
+    (
         "deepseek: Chinese tool name and keys",
         f'{DS_BEGIN}获取天气{DS_SEP}{{"城市": "北京", "天数": 3}}{DS_END}',
         [("获取天气", {"城市": "北京", "天数": 3})],

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_robust_parsers.engine.calls.call_blocks import close_is_data, open_value_closer
+from langchain_robust_parsers.engine.calls.call_blocks import data_end, open_value_closer
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialect_registry import Marker, dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
@@ -784,8 +784,12 @@ class CallStreamSplitter:
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)
-            while close is not None and close_is_data(text, candidate.body, close.start(), limit):
-                close = opener.close_re.search(text, close.end(), limit)
+            resume = candidate.body
+            while close is not None:
+                resume = data_end(text, candidate.body, close.start(), limit, resume)
+                if resume < 0:
+                    break
+                close = opener.close_re.search(text, resume, limit)
             if close is not None:
                 if open_value_closer(text, candidate.body, close.start()) is None:
                     return close.end()
