@@ -1,12 +1,14 @@
 """A dialect's own marker written as data inside an argument value does not end the value
 when the structure says it cannot end there (a JSON string still open, a value element whose
-closing tag follows), in Qwen3-Coder XML, Hermes JSON, GLM, DeepSeek and gpt-oss answers;
-and tool names and argument keys in any script in DeepSeek's and GLM's formats."""
+closing tag follows), in Qwen3-Coder XML, Hermes JSON, GLM, DeepSeek, Mistral and gpt-oss
+answers; and tool names and argument keys in any script in DeepSeek's and GLM's formats."""
 
 from __future__ import annotations
 
 import pytest
 from dialect_family_checks import Calls, check_adapter, check_chat_model, tool
+
+from langchain_robust_parsers import FunctionCallOutputParser
 
 DS_BEGIN, DS_END = (
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>",
@@ -87,6 +89,141 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "mistral v11: [TOOL_CALLS] and [ARGS] inside a string of the second call",
+        'Sending both.[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}[TOOL_CALLS]post_note[ARGS]'
+        '{"body": "write [TOOL_CALLS]f[ARGS]{} to call f", "tags": ["help"]}',
+        [
+            ("get_weather", {"city": "Oslo"}),
+            ("post_note", {"body": "write [TOOL_CALLS]f[ARGS]{} to call f", "tags": ["help"]}),
+        ],
+        "Sending both.",
+    ),
+    (
+        "mistral v11: a marker opening a nested string, a call id before the arguments",
+        '[TOOL_CALLS]post_note[CALL_ID]k3Jd92mQa[ARGS]{"meta": {"raw": "[TOOL_CALLS]"}, "n": 1}',
+        [("post_note", {"meta": {"raw": "[TOOL_CALLS]"}, "n": 1})],
+        "",
+    ),
+    (
+        "mistral v3: a marker inside a string of the call list",
+        '[TOOL_CALLS] [{"name": "post_note", "arguments": {"body": "prefix: [TOOL_CALLS] ["}}, '
+        '{"name": "get_weather", "arguments": {"city": "Lyon"}}]',
+        [("post_note", {"body": "prefix: [TOOL_CALLS] ["}), ("get_weather", {"city": "Lyon"})],
+        "",
+    ),
+    (
+        "glm: </arg_value> inside the first value, another pair after it",
+        "<tool_call>post_note\n<arg_key>body</arg_key>\n<arg_value>end it with </arg_value> "
+        'and stop.</arg_value>\n<arg_key>tags</arg_key>\n<arg_value>["xml"]</arg_value>\n'
+        "</tool_call>",
+        [("post_note", {"body": "end it with </arg_value> and stop.", "tags": ["xml"]})],
+        "",
+    ),
+    (
+        "glm 4.7 compact: two closers written inside one value",
+        "<tool_call>post_note<arg_key>body</arg_key><arg_value>a</arg_value>b</arg_value>c"
+        "</arg_value></tool_call>",
+        [("post_note", {"body": "a</arg_value>b</arg_value>c"})],
+        "",
+    ),
+    (
+        "glm: a closer written as data in the last value, prose before the call",
+        "Noting.\n<tool_call>post_note\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n"
+        "<arg_key>body</arg_key>\n<arg_value>x </arg_value>\ny</arg_value>\n</tool_call>",
+        [("post_note", {"n": 2, "body": "x </arg_value>\ny"})],
+        "Noting.\n",
+    ),
+    (
+        "glm: a value left open before the next key, in the middle of three",
+        "<tool_call>post_note\n<arg_key>title</arg_key>\n<arg_value>Groceries</arg_value>\n"
+        "<arg_key>body</arg_key>\n<arg_value>milk, eggs\n<arg_key>n</arg_key>\n"
+        "<arg_value>2</arg_value>\n</tool_call>",
+        [("post_note", {"title": "Groceries", "body": "milk, eggs", "n": 2})],
+        "",
+    ),
+    (
+        "glm: the last value left open before the end of the call",
+        "<tool_call>post_note\n<arg_key>body</arg_key>\n<arg_value>see you\n</tool_call>",
+        [("post_note", {"body": "see you"})],
+        "",
+    ),
+    (
+        "glm: a value left open keeps its own inner line breaks",
+        "<tool_call>post_note\n<arg_key>body</arg_key>\n<arg_value>line one\nline two\n\n"
+        "<arg_key>n</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+        [("post_note", {"body": "line one\nline two\n", "n": 3})],
+        "",
+    ),
+    (
+        "glm 4.5: a whole call's tags written inside a value",
+        "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>docs/tags.md</arg_value>\n"
+        "<arg_key>body</arg_key>\n<arg_value>Open with <tool_call>, close with </tool_call>; "
+        "name keys in <arg_key>.</arg_value>\n</tool_call>",
+        [
+            (
+                "write_file",
+                {
+                    "path": "docs/tags.md",
+                    "body": "Open with <tool_call>, close with </tool_call>; name keys in "
+                    "<arg_key>.",
+                },
+            )
+        ],
+        "",
+    ),
+    (
+        "glm 4.7 compact: an opener inside a value, then a real second call",
+        "<tool_call>post_note<arg_key>body</arg_key><arg_value>see <tool_call>get_weather "
+        "above</arg_value></tool_call><tool_call>get_weather<arg_key>city</arg_key>"
+        "<arg_value>Bergen</arg_value></tool_call>",
+        [
+            ("post_note", {"body": "see <tool_call>get_weather above"}),
+            ("get_weather", {"city": "Bergen"}),
+        ],
+        "",
+    ),
+    (
+        "qwen3-coder: an opener and its closer inside a parameter",
+        qwen("write_file", body="Start with <tool_call> and end with </tool_call>."),
+        [("write_file", {"body": "Start with <tool_call> and end with </tool_call>."})],
+        "",
+    ),
+    (
+        "deepseek v4 dsml: the block's opener and closer inside a parameter",
+        '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="write_file">\n<｜DSML｜parameter '
+        'name="body" string="true">Put calls in <｜DSML｜tool_calls> .. </｜DSML｜tool_calls>.'
+        "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        [("write_file", {"body": "Put calls in <｜DSML｜tool_calls> .. </｜DSML｜tool_calls>."})],
+        "",
+    ),
+    (
+        "deepseek v4.1 spaced dsml: an opener inside a parameter, prose before",
+        'Saving.\n\n<｜DSML｜ calls>\n<｜DSML｜ invoke name="write_file">\n<｜DSML｜ parameter '
+        'name="body" string="true">Begin with <｜DSML｜ calls> then invoke.</｜DSML｜ parameter>\n'
+        "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+        [("write_file", {"body": "Begin with <｜DSML｜ calls> then invoke."})],
+        "Saving.\n\n",
+    ),
+    (
+        "gemma 4: a whole call written inside a quoted string",
+        '<|tool_call>call:post_note{body:<|"|>Call as <|tool_call>call:get_weather{}<tool_call|>'
+        ' please.<|"|>,n:1}<tool_call|>',
+        [
+            (
+                "post_note",
+                {"body": "Call as <|tool_call>call:get_weather{}<tool_call|> please.", "n": 1},
+            )
+        ],
+        "",
+    ),
+    (
+        "gemma 4: a closer inside a string, then a second call",
+        'Two notes.<|tool_call>call:post_note{body:<|"|>ends with <tool_call|><|"|>}<tool_call|>'
+        '<|tool_call>call:get_weather{city:<|"|>Turku<|"|>}<tool_call|>',
+        [("post_note", {"body": "ends with <tool_call|>"}), ("get_weather", {"city": "Turku"})],
+        "Two notes.",
+    ),
+    (
         "deepseek: Chinese tool name and keys",
         f'{DS_BEGIN}获取天气{DS_SEP}{{"城市": "北京", "天数": 3}}{DS_END}',
         [("获取天气", {"城市": "北京", "天数": 3})],
@@ -107,7 +244,9 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
 ]
-TOOLS = [tool(n) for n in ("edit", "write_file", "获取天气", "查询_订单")]
+TOOLS = [
+    tool(n) for n in ("edit", "write_file", "获取天气", "查询_订单", "get_weather", "post_note")
+]
 
 
 @pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=[c[0] for c in CASES])
@@ -122,3 +261,15 @@ def test_chat_model_streams_what_it_invokes(
     name: str, text: str, calls: Calls, content: str
 ) -> None:
     check_chat_model(text, TOOLS, calls, content)
+
+
+@pytest.mark.parametrize(("name", "text", "calls", "content"), CASES, ids=[c[0] for c in CASES])
+def test_parser_streams_the_calls_at_every_chunk_size(
+    name: str, text: str, calls: Calls, content: str
+) -> None:
+    parser = FunctionCallOutputParser()
+    want = [{n: args} for n, args in calls]
+    assert parser.parse(text) == want
+    for size in range(1, 65):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(parser.transform(iter(chunks)))[-1] == want, size

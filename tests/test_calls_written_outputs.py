@@ -75,6 +75,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "Working.\n",
     ),
     (
+        "glm, </arg_value> written inside a value",
+        "<tool_call>say\n<arg_key>text</arg_key>\n<arg_value>use </arg_value> wisely</arg_value>"
+        "\n</tool_call>",
+        [("say", {"text": "use </arg_value> wisely"})],
+        "",
+    ),
+    (
         "glm 4.7 compact, markup inside a value",
         "<tool_call>write<arg_key>html</arg_key><arg_value><b>bold</b></arg_value></tool_call>",
         [("write", {"html": "<b>bold</b>"})],
@@ -166,6 +173,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "gpt-oss harmony, text before the first channel",
+        "Sure<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
+        '{"city": "Paris"}<|call|>',
+        _PARIS,
+        "Sure",
+    ),
+    (
         "llama 3.1 python_tag, two calls",
         '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}; '
         '{"name": "get_time", "parameters": {"tz": "CET"}}',
@@ -195,6 +209,12 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "mistral reasoning model, [THINK] then the call",
         '[THINK]Weather needed.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
         _PARIS,
+        "",
+    ),
+    (
+        "mistral v11, [TOOL_CALLS] written inside an argument string",
+        '[TOOL_CALLS]say[ARGS]{"text": "type [TOOL_CALLS] literally"}',
+        [("say", {"text": "type [TOOL_CALLS] literally"})],
         "",
     ),
     (
@@ -252,11 +272,6 @@ def test_every_entry_point_reads_the_output(
     check_chat_model(text, tools, calls, content)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="call_stream.py (owned by `hold`): the stream counts harmony's analysis text it handed "
-    "out as reasoning as released content, so finishing the answer logs a false conflict",
-)
 def test_harmony_reasoning_then_call_streams_without_a_conflict(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -271,11 +286,6 @@ def test_harmony_reasoning_then_call_streams_without_a_conflict(
     assert not [r for r in caplog.records if "differs" in r.getMessage()]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="markup_calls.py (owned by `xml-speed`): a GLM value left open before the next "
-    "<arg_key> keeps the template's line break ('cats\\n'), which a closed value never has",
-)
 def test_glm_value_left_open_keeps_no_layout_line_break() -> None:
     text = (
         "<tool_call>search\n<arg_key>q</arg_key>\n<arg_value>cats\n<arg_key>n</arg_key>\n"
@@ -336,45 +346,3 @@ def test_whole_calls_before_a_cut_run_alike_everywhere(fmt: str, text: str, call
         streamed = message_chunk_to_message(total)
         assert isinstance(invoked, AIMessage) and isinstance(streamed, AIMessage)
         assert calls_of(invoked) == calls_of(streamed) == calls, size
-
-
-KNOWN_GAPS: list[tuple[str, str, Calls, str, str]] = [
-    (
-        "harmony, text before the first channel",
-        "Sure<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
-        '{"city": "Paris"}<|call|>',
-        _PARIS,
-        "Sure",
-        "harmony.py (owned by `hold`): invoke drops the text before the first channel, the "
-        "stream keeps it",
-    ),
-    (
-        "mistral v11, [TOOL_CALLS] written inside an argument string",
-        '[TOOL_CALLS]say[ARGS]{"text": "type [TOOL_CALLS] literally"}',
-        [("say", {"text": "type [TOOL_CALLS] literally"})],
-        "",
-        "the block scan splits at a [TOOL_CALLS] inside the JSON string of the arguments, so the "
-        "call reads as cut off",
-    ),
-    (
-        "glm, </arg_value> written inside a value",
-        "<tool_call>say\n<arg_key>text</arg_key>\n<arg_value>use </arg_value> wisely</arg_value>"
-        "\n</tool_call>",
-        [("say", {"text": "use </arg_value> wisely"})],
-        "",
-        "markup_calls.py (owned by `xml-speed`): the value ends at the first </arg_value>, though "
-        "text follows it that is no <arg_key> or </tool_call>",
-    ),
-]
-
-
-@pytest.mark.parametrize(
-    ("fmt", "text", "calls", "content"),
-    [
-        pytest.param(*row[:4], marks=pytest.mark.xfail(strict=True, reason=row[4]), id=row[0])
-        for row in KNOWN_GAPS
-    ],
-)
-def test_known_gaps(fmt: str, text: str, calls: Calls, content: str) -> None:
-    check_adapter(text, calls, content)
-    check_chat_model(text, [tool(name) for name, _ in calls], calls, content)

@@ -25,6 +25,7 @@ __all__ = [
     "Block",
     "Fence",
     "close_is_data",
+    "data_end",
     "find_fences",
     "has_wrappers",
     "in_region",
@@ -144,8 +145,13 @@ def marker_blocks(
             at = find_text(text, close, after_open, same, marker.ignore_case)
             if at >= 0 and (stop < 0 or at < stop):
                 stop, end = at, at + len(close)
-        while stop >= 0 and close_is_data(text, after_open, stop, same):
-            stop, end = _closing(text, marker, end, same)
+        resume = after_open
+        seen: dict[str, int] = {}
+        while stop >= 0:
+            resume = data_end(text, after_open, stop, same, resume)
+            if resume < 0:
+                break
+            stop, end = _closing(text, marker, resume, same, seen)
         if stop < 0 and marker.close and same < len(text):
             # The next opener may sit inside a JSON string of this block's call
             # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.
@@ -155,25 +161,81 @@ def marker_blocks(
                 json_end = _json_end(text, brace)
             if json_end > same:
                 stop, end = _closing(text, marker, json_end, _next_same(hits, i, json_end))
+            if stop < 0 and json_end > same:
+                # no closing tag (Mistral's is optional): the markers inside the value are
+                # data all the same, and the block runs to the first marker after it
+                stop = end = _next_hit_from(hits, i, json_end, len(text))
+        if stop < 0 and marker.close and same < len(text):
+            stop, end = _past_open_value(text, hits, i, after_open, same)
         if stop < 0:
             stop = end = min(same, other, next_hit(hits, i) if marker.nested else len(text))
         blocks.append(Block(marker.dialect, start, body, stop, end, end > stop))
     return blocks
 
 
-def _closing(text: str, marker: Marker, a: int, b: int) -> tuple[int, int]:
-    """The first closing tag of ``marker`` in ``text[a:b]``: its start and end, or (-1, -1)."""
+def _past_open_value(
+    text: str, hits: list[tuple[int, int, Marker]], i: int, body: int, same: int
+) -> tuple[int, int]:
+    """The closing tag of ``hits[i]``'s block when the next opener of its kind, at ``same``,
+    is written inside a value element still open there (``<arg_value>wrap calls in
+    <tool_call>..</arg_value>``): data when the value's own closing tag follows, and the block
+    closes after it. ``(-1, -1)`` when it does not."""
+    closer = open_value_closer(text, body, same)
+    if closer is None:
+        return -1, -1
+    value_end = text.find(closer, same)
+    if value_end < 0:
+        return -1, -1
+    marker = hits[i][2]
+    limit = _next_same(hits, i, value_end)
+    stop, end = _closing(text, marker, value_end, limit)
+    resume = value_end
+    seen: dict[str, int] = {}
+    while stop >= 0:
+        resume = data_end(text, value_end, stop, limit, resume)
+        if resume < 0:
+            break
+        stop, end = _closing(text, marker, resume, limit, seen)
+    return stop, end
+
+
+def _next_hit_from(hits: list[tuple[int, int, Marker]], i: int, pos: int, n: int) -> int:
+    """Where the first marker after ``hits[i]`` at or after ``pos`` starts (``n`` when none)."""
+    for j in range(i + 1, len(hits)):
+        if hits[j][0] >= pos:
+            return hits[j][0]
+    return n
+
+
+def _closing(
+    text: str, marker: Marker, a: int, b: int, seen: dict[str, int] | None = None
+) -> tuple[int, int]:
+    """The first closing tag of ``marker`` in ``text[a:b]``: its start and end, or (-1, -1).
+    ``seen`` keeps what earlier searches with the same ``b`` and a smaller ``a`` found, so that
+    a spelling absent from the rest of the text is not searched for again."""
     stop = end = -1
     for close in marker.close:
-        at = find_text(text, close, a, b, marker.ignore_case)
+        known = None if seen is None else seen.get(close)
+        if known is not None and (known < 0 or known >= a):
+            at = known
+        else:
+            at = find_text(text, close, a, b, marker.ignore_case)
+            if seen is not None:
+                seen[close] = at
         if at >= 0 and (stop < 0 or at < stop):
             stop, end = at, at + len(close)
     return stop, end
 
 
-VALUE_ELEMENTS = (("<parameter", "</parameter>"), ("<arg_value>", "</arg_value>"))
-"""Value elements of the markup dialects (Qwen3-Coder, MiniMax, GLM): a block's closing tag
-written while one is open is part of its value when the value's own closing tag follows."""
+VALUE_ELEMENTS = (
+    ("<parameter", "</parameter>"),
+    ("<arg_value>", "</arg_value>"),
+    ("<｜DSML｜parameter", "</｜DSML｜parameter>"),
+    ("<｜DSML｜ parameter", "</｜DSML｜ parameter>"),
+)
+"""Value elements of the markup dialects (Qwen3-Coder, MiniMax, GLM, DeepSeek's DSML, spaced
+in V4.1): a block's closing tag or opener written while one is open is part of its value when
+the value's own closing tag follows."""
 
 
 def close_is_data(text: str, a: int, stop: int, limit: int) -> bool:
@@ -181,18 +243,38 @@ def close_is_data(text: str, a: int, stop: int, limit: int) -> bool:
     its values? Yes when a JSON object that opens before it reads through past it (it sits in
     a string), or when a value element is open at it and that element's closing tag comes
     after it, before ``limit`` (the next marker of the kind)."""
+    return data_end(text, a, stop, limit) >= 0
+
+
+def data_end(text: str, a: int, stop: int, limit: int, values_from: int = -1) -> int:
+    """Where the value holding the closing tag at ``stop`` ends (see `close_is_data`), or -1
+    when the tag is no data. Value elements are looked for from ``values_from`` when given
+    (the end of the last such value: none is open there), so that a scan over many closing
+    tags written as data does not go back to ``a`` for each."""
     brace = text.find("{", a, stop)
     if brace >= 0:
         found = clean_value_at(text, brace)  # windowed, as `_json_end`
         if found is not None and found[1] > stop:
-            return True
-    closer = open_value_closer(text, a, stop)
-    return closer is not None and text.find(closer, stop, limit) >= 0
+            return found[1]
+    closer = open_value_closer(text, max(a, values_from), stop)
+    if closer is None:
+        return -1
+    at = text.find(closer, stop, limit)
+    return -1 if at < 0 else at + len(closer)
+
+
+STRING_QUOTES = ('<|"|>',)
+"""Gemma 4's string quote token, which opens and closes a string alike: a marker between an
+odd number of them is inside a string."""
 
 
 def open_value_closer(text: str, a: int, stop: int) -> str | None:
     """The closing tag of the value element open at ``stop`` in the body starting at ``a``
-    (``</parameter>``...), or ``None`` when none is open there."""
+    (``</parameter>``..., or the quote token of a string left open), or ``None`` when none is
+    open there."""
+    for quote in STRING_QUOTES:
+        if text.count(quote, a, stop) % 2:
+            return quote
     for opener, closer in VALUE_ELEMENTS:
         last_open = text.rfind(opener, a, stop)
         if last_open >= 0 and text.rfind(closer, last_open, stop) < 0:
@@ -215,7 +297,8 @@ def _next_same(hits: list[tuple[int, int, Marker]], i: int, pos: int) -> int:
     """Where the first opener like ``hits[i]``'s at or after ``pos`` starts (the text's end
     when none)."""
     opener = hits[i][2].open
-    for start, _body, marker in hits[i + 1 :]:
+    for j in range(i + 1, len(hits)):  # no slice: a copy of the rest costs every block
+        start, _body, marker = hits[j]
         if start >= pos and marker.open == opener:
             return start
     return 1 << 62

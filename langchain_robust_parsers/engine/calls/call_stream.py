@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_robust_parsers.engine.calls.call_blocks import close_is_data, open_value_closer
+from langchain_robust_parsers.engine.calls.call_blocks import data_end, open_value_closer
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.dialect_registry import Marker, dialect_record
 from langchain_robust_parsers.engine.calls.dialects import MARKERS, WRAPPER_TOKENS, decode_calls
@@ -96,6 +96,10 @@ _HARMONY_CHANNELS = frozenset(("analysis", "commentary", "final"))
 _HARMONY_MESSAGE = HARMONY_MESSAGE
 _BARE_CHANNEL_MAX = 256 + len("commentary") + len(_HARMONY_MESSAGE)
 """How far a bare channel header is followed before it is taken for prose."""
+_HARMONY_ROLE = "assistant"
+_HARMONY_HEADER_NEXT = ("<|channel|>", "to=")
+"""What follows the role name when an answer opens with harmony's header (the prompt ended
+with ``<|start|>``): the channel token, or a recipient written before it."""
 _QUOTES = "'\"` \t\r\n"
 
 
@@ -316,7 +320,8 @@ class _Candidate:
     opener: _Opener | None = None
     fence: str = ""
     search: int = 0  # marker, fence: where the next search for its end starts
-    scanned: int = 0  # bracket: how far new text was looked at for closing brackets
+    scanned: int = 0  # bracket: how far new text was looked at for closing brackets; marker:
+    # for the closing tag of a value holding a marker as data
     checked: int = 0  # bracket: the text length at the last look for the matching closer
     pending_close: bool = False  # bracket: a closing bracket arrived since that look
     first: bool = False  # it opens the answer
@@ -369,6 +374,8 @@ class CallStreamSplitter:
     _fence_close: int = field(default=-1, init=False)  # closing fence of a block read as text
     _fence_close_len: int = field(default=0, init=False)
     _hold: TemplateHold = field(default_factory=TemplateHold, init=False)  # "pending" mode
+    _think_start: int = field(default=0, init=False)  # where the open reasoning started
+    _analysis: tuple[int, int] = field(default=(0, 0), init=False)  # harmony's, handed out
 
     def __post_init__(self) -> None:
         self._open = self.gate is None
@@ -401,7 +408,10 @@ class CallStreamSplitter:
         out. Its ``conflicts`` name what was handed out and disagrees with the answer (it cannot
         be taken back); the engine does not log, the caller reports them.
         """
-        released = self.released
+        a, b = self._analysis  # reasoning the answer's content never holds (harmony's)
+        if self._mode == "think" and self._think_close is HARMONY_CLOSE:
+            a, b = self._think_start, len(self.text)  # an analysis message never closed
+        released = self.text[:a] + self.text[b : max(b, self._released)]
         content = answer.content
         conflicts: list[str] = []
         if content.startswith(released):
@@ -549,8 +559,10 @@ class CallStreamSplitter:
             return False
         if m.re is HARMONY_CLOSE:
             # gpt-oss: the final message (or a call) follows, which only the whole answer
-            # reads, as for harmony's other tokens: held to the end.
+            # reads, as for harmony's other tokens: held to the end. The analysis message
+            # handed out is reasoning, which the answer's content leaves out.
             self._mode, self._calls_start, self._calls_scan = "calls", m.end(), m.end()
+            self._analysis = (self._think_start, m.end())
             return False
         self._pos = m.end()
         self._mode = "prose"
@@ -583,7 +595,7 @@ class CallStreamSplitter:
             if c in "<[":
                 think = THINK_OPEN.match(text, i)
                 if think is not None:
-                    self._mode, self._pos = "think", think.end()
+                    self._mode, self._pos, self._think_start = "think", think.end(), i
                     self._think_close = closer_of(think)
                     return True
                 if n - i < MAX_HELD_MARKER_CHARS and may_become_opener(text, i):
@@ -673,6 +685,10 @@ class CallStreamSplitter:
         e = m.end()
         if e == n or (text[e] == "." and e + 1 == n):
             return False
+        if not self._answer_started and m.group() in ("to", _HARMONY_ROLE):
+            held = self._header_lead(i, e)
+            if held is not None:
+                return held
         if text[e] == "(":
             self._start("bracket", i, e)
             return True
@@ -701,6 +717,25 @@ class CallStreamSplitter:
         if short and (lt < 0 or _HARMONY_MESSAGE.startswith(rest[lt:])):
             return False
         return None
+
+    def _header_lead(self, i: int, e: int) -> bool | None:
+        """An answer opening with the rest of harmony's first header, its channel token to
+        come: a recipient (``to=functions.f<|channel|>..``) or the role name (the prompt
+        ended with ``<|start|>``). Held to the end like a wrapper token; ``False``: wait for
+        more text; ``None``: not that."""
+        text = self.text
+        if text[i:e] == "to":
+            if text[e] != "=":
+                return None
+        else:
+            j = e
+            while j < len(text) and text[j] in " \t":
+                j += 1
+            tail = text[j : j + len(_HARMONY_HEADER_NEXT[0])]
+            if not tail.startswith(_HARMONY_HEADER_NEXT):
+                return False if any(t.startswith(tail) for t in _HARMONY_HEADER_NEXT) else None
+        self._mode, self._calls_start, self._calls_scan = "calls", i, i
+        return True
 
     def _opener_at(self, i: int) -> bool:
         """A dialect marker or wrapper token at ``i``: start holding it (True)."""
@@ -741,11 +776,20 @@ class CallStreamSplitter:
         opener = candidate.opener
         assert opener is not None
         nxt = _OUTER_MARKER_SEARCH.search(text, candidate.search)
+        if nxt is not None and opener.close_re is not None:
+            past = self._past_data_markers(candidate, nxt)
+            if past is False:
+                return -1
+            nxt = past
         limit = len(text) if nxt is None else nxt.start()
         if opener.close_re is not None:
             close = opener.close_re.search(text, candidate.search, limit)
-            while close is not None and close_is_data(text, candidate.body, close.start(), limit):
-                close = opener.close_re.search(text, close.end(), limit)
+            resume = candidate.body
+            while close is not None:
+                resume = data_end(text, candidate.body, close.start(), limit, resume)
+                if resume < 0:
+                    break
+                close = opener.close_re.search(text, resume, limit)
             if close is not None:
                 if open_value_closer(text, candidate.body, close.start()) is None:
                     return close.end()
@@ -757,6 +801,26 @@ class CallStreamSplitter:
             return nxt.start()
         candidate.search = max(candidate.body, len(text) - _MAX_TAG)
         return -1
+
+    def _past_data_markers(
+        self, candidate: _Candidate, nxt: re.Match[str]
+    ) -> re.Match[str] | Literal[False] | None:
+        """The next marker that may end the block, past those written inside a value element
+        still open at them (``<arg_value>wrap calls in <tool_call>..``): data once the value's
+        own closing tag follows, as the answer reads them. ``False`` while that is unknown."""
+        text = self.text
+        found: re.Match[str] | None = nxt
+        while found is not None:
+            closer = open_value_closer(text, candidate.body, found.start())
+            if closer is None:
+                return found
+            start = max(found.end(), candidate.scanned - len(closer))
+            value_end = text.find(closer, start)
+            if value_end < 0:
+                candidate.scanned = len(text)  # the closer is looked for in new text only
+                return False
+            found = _OUTER_MARKER_SEARCH.search(text, value_end)
+        return None
 
     def _fence_end(self, candidate: _Candidate) -> int:
         """A fenced block ends at its marker at the start of a line."""

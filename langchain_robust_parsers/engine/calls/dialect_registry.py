@@ -43,6 +43,7 @@ from langchain_robust_parsers.engine.calls.glm_forms import (
     read_glm_compact,
     read_glm_json,
 )
+from langchain_robust_parsers.engine.calls.harmony import harmony_content
 from langchain_robust_parsers.engine.calls.ifm_calls import (
     IFM_CALL_CLOSE,
     IFM_CALL_OPEN,
@@ -95,7 +96,6 @@ from langchain_robust_parsers.engine.calls.remaining_content import (
     RemainingRule,
     content_after_text_recipient,
     content_around_calls,
-    remaining_text,
 )
 from langchain_robust_parsers.engine.calls.xtml_calls import XTML_CLOSE, XTML_OPEN, read_xtml
 from langchain_robust_parsers.engine.repair_log import RepairLog
@@ -308,7 +308,7 @@ DIALECT_RECORDS: tuple[DialectRecord, ...] = (
         "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{..}<|call|>",
         # The final and preamble text around the calls; the headers and the analysis channel
         # are never content, with or without calls.
-        remaining=remaining_text,
+        remaining=harmony_content,
         content_without_calls=True,
     ),
     DialectRecord(

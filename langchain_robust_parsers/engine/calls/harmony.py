@@ -8,13 +8,18 @@ recipient (``to=functions.NAME``, before or after the channel); the body of a ca
 arguments, ended by ``<|call|>``. What remains of the answer is, as the serving stacks leave
 it, the text of its (last) ``final`` message, else of its last ``commentary`` message without a
 recipient (the preamble a model may write before its calls); ``analysis`` is reasoning and is
-removed with every token and header. Messages to gpt-oss's
+removed with every token and header. The chat template's prompt ends with
+``<|start|>assistant``, so what the model writes before its first ``<|channel|>`` belongs to
+that header: a recipient (``to=functions.NAME``, which may come before the channel) or the role
+name is header and removed; any other text there is no header the format knows, but words the
+model wrote, and is kept before that content. Messages to gpt-oss's
 built-in tools (``to=python``, ``to=browser.search``) are no function calls and are removed too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_robust_parsers.engine.calls.markup_calls import json_object, strict_json_at
@@ -24,6 +29,7 @@ from langchain_robust_parsers.engine.calls.parsed_call import (
     drop_cut_call,
     invented_arguments,
 )
+from langchain_robust_parsers.engine.calls.remaining_content import remaining_text
 from langchain_robust_parsers.engine.lexicon.markers import (
     HARMONY_CHANNEL,
     HARMONY_MESSAGE,
@@ -31,7 +37,7 @@ from langchain_robust_parsers.engine.lexicon.markers import (
 )
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
-__all__ = ["BARE_CHANNEL", "is_harmony", "read_harmony"]
+__all__ = ["BARE_CHANNEL", "harmony_content", "is_harmony", "read_harmony"]
 
 MAX_MESSAGES = 1 << 17
 """Harmony messages read from one answer. Each costs time in proportion to its own length,
@@ -48,6 +54,7 @@ _CALL_END, _MESSAGE_END, _RETURN = "<|call|>", "<|end|>", "<|return|>"
 _END = re.compile("|".join(re.escape(t) for t in (_MESSAGE_END, _CALL_END, _RETURN, HARMONY_START)))
 _RECIPIENT = re.compile(r"to=([^\s<]+)")
 _CHANNEL_NAME = re.compile(r"\w+")
+_ANALYSIS = _CHANNEL + "analysis"
 _CONTENT_CHANNELS = frozenset(("final", "commentary", ""))
 _BUILT_IN = re.compile(r"(?:python|browser|container)(?:\.|$)")
 """Recipients of gpt-oss's built-in tools (``to=python``, ``to=browser.search``,
@@ -98,6 +105,58 @@ def _body_end(text: str, start: int) -> tuple[int, int]:
     if m is None:
         return len(text), len(text)
     return m.start(), (m.start() if m.group() == HARMONY_START else m.end())
+
+
+_HEADER_LEAD = re.compile(r"\s*(?:assistant\b\s*)?(?:to=[^\s<]*\s*)?")
+"""What may open the first header of an answer before its first token: the role name (when
+the prompt ended with ``<|start|>``) and a recipient written before the channel."""
+
+
+def _lead(text: str, begin: int) -> tuple[int, int] | None:
+    """The text before the answer's first harmony token that is no header (``Sure`` in
+    ``Sure<|channel|>final<|message|>..``), or ``None``."""
+    if BARE_CHANNEL.match(text, begin) is not None:
+        return None  # `analysis<|message|>`: the channel's own name
+    end = text.find("<|", begin)
+    if end < 0:
+        return None
+    m = _HEADER_LEAD.match(text, begin, end)
+    if m is None or m.end() == end:
+        return None
+    return (begin, end)
+
+
+def _kept_spans(text: str, kept: list[tuple[int, int] | None]) -> list[tuple[int, int]]:
+    """The regions of ``text`` around the ``kept`` ones (in order, not overlapping)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for region in kept:
+        if region is None:
+            continue
+        a, b = region
+        if a > pos:
+            spans.append((pos, a))
+        pos = max(pos, b)
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans
+
+
+def harmony_content(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """What is left of a harmony answer once ``spans`` (`read_harmony`'s) are removed: its
+    text before the first header and its content message, joined as `remaining_text` joins
+    pieces; but with an analysis message between them, the blank space after it goes with it,
+    as after any reasoning (`split_reasoning`), so nothing separates them."""
+    content = remaining_text(text, spans)
+    ordered = sorted(spans)
+    if len(ordered) < 2 or ordered[0][0] == 0:
+        return content  # no text before the first header
+    lead_end, rest_start = ordered[0]
+    if text.find(_ANALYSIS, lead_end, rest_start) < 0:
+        return content
+    lead = text[:lead_end].rstrip()
+    rest = text[rest_start : ordered[1][0] if len(ordered) > 1 else len(text)].strip()
+    return lead + rest if lead and rest else content
 
 
 def read_harmony(
@@ -161,8 +220,4 @@ def read_harmony(
     if pos < len(text) and text.find(_MESSAGE, pos) < 0:
         kept.setdefault("after", (pos, len(text)))  # text after the last message
     region = kept.get("final") or kept.get("preamble") or kept.get("after")
-    if region is None:
-        return calls, [(0, len(text))] if text else []
-    a, b = region
-    spans = [(0, a)] if a > 0 else []
-    return calls, spans + ([(b, len(text))] if b < len(text) else [])
+    return calls, _kept_spans(text, [_lead(text, begin), region])

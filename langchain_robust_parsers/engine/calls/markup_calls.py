@@ -413,11 +413,34 @@ def _arg_pair(
         closer[0], closer[1] = start, text.find(value_close, start, b)
     close = closer[1]
     if close >= 0 and (nxt < 0 or close < nxt or text.find(value_open, nxt, close) < 0):
-        return key, text[start:close], close + len(value_close)  # a key tag before it is text
+        close = _value_end(text, close, b, tags)  # a key tag before it is text
+        return key, text[start:close], close + len(value_close)
     if nxt < 0 and not closed:
         return None
     _note(repairs, "unclosed_arg_value", start)
-    return key, text[start:limit], limit
+    raw = text[start:limit]
+    # the template's line break after a value (`</arg_value>\n<arg_key>`) is layout, not text
+    return key, raw[:-2] if raw.endswith("\r\n") else raw.removesuffix("\n"), limit
+
+
+def _value_end(text: str, close: int, b: int, tags: tuple[str, str, str, str]) -> int:
+    """The closer that ends a value whose first closer is at ``close``. A closer that text
+    follows which is no next pair and no end of the block cannot end the value (``use
+    </arg_value> wisely</arg_value>``): it is the value's text when another closer follows
+    before the next key (or key closer: a pair missing its opener)."""
+    key_open, key_close, _value_open, value_close = tags
+    key = text.find(key_open, close, b)
+    limit = b if key < 0 else key
+    key_end = text.find(key_close, close, limit)
+    bound = limit if key_end < 0 else key_end
+    while True:
+        after = _skip_ws(text, close + len(value_close), b)
+        if after >= b or text.startswith(key_open, after):
+            return close
+        nxt = text.find(value_close, after, bound)
+        if nxt < 0:
+            return close
+        close = nxt
 
 
 def _next_key(
