@@ -73,13 +73,12 @@ JsonCalls = Callable[[Any, RepairLog, int], "list[ParsedCall] | None"]
 
 
 class CleanBlocks(NamedTuple):
-    """What the fast path read: the calls, the block spans, the first block's dialect and body
-    (the general reader types the answer from it), and the repairs the JSON items needed."""
+    """What the fast path read: the calls, the block spans, the first block's dialect, and the
+    repairs the JSON items needed."""
 
     calls: list[ParsedCall]
     spans: list[tuple[int, int]]
     dialect: str
-    first_body: tuple[int, int]
     log: RepairLog
 
 
@@ -95,13 +94,15 @@ _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
 1: what the general reader keeps after `layout_trimmed`, nothing to trim), else any
 text without ``<`` (group 2, trimmed as the general reader trims it)."""
+_ANY_VALUE = "[^<]*"
+"""The strings `_VALUE` matches, without its groups: what checking an element's shape needs."""
 
 # Every tag below is spelled once, by the general reader (markup_calls) or the registry's
 # markers, and escaped here; the patterns are compiled once, at import.
 _E = re.escape
 _TOOL_CALL_CLOSE = TOOL_CALL_MARKER.close[0]
-_XML_PARAM = re.compile(_E(PARAMETER_OPEN) + r"([^<>\s\"']+)>" + _VALUE + _E(PARAMETER_CLOSE))
-_INVOKE_PARAM = re.compile(_E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">' + _VALUE + _E(PARAMETER_CLOSE))
+_XML_KEY = _E(PARAMETER_OPEN) + r"([^<>\s\"']+)>"
+_INVOKE_KEY = _E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">'
 _MINIMAX_CLOSE = MINIMAX_MARKER.close[0]
 _GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=" + _E(ARG_KEY_OPEN) + ")")
 _GLM_PAIR = re.compile(
@@ -177,33 +178,43 @@ def _uncaptured(pattern: str) -> str:
     return re.sub(r"(?<!\\)\((?!\?)", "(?:", pattern)
 
 
-_FUNCTION_ELEMENT = re.compile(
-    _element_pattern(
-        _E(FUNCTION_OPEN), _NAME + ">", _uncaptured(_XML_PARAM.pattern),
-        FUNCTION_CLOSE, _TOOL_CALL_CLOSE,
-    )
-)  # fmt: skip
-_INVOKE_ELEMENT = re.compile(
-    _element_pattern(
-        _E(INVOKE_OPEN), r'([^"<>]+)">', _uncaptured(_INVOKE_PARAM.pattern),
-        INVOKE_CLOSE, _MINIMAX_CLOSE,
-    )
-)  # fmt: skip
+class _ElementForm(NamedTuple):
+    """How one dialect's call elements are read: the whole element (its shape checked, its
+    parameters group ``params``), and its parameters (key, one-line value, other value)."""
+
+    element: re.Pattern[str]
+    param: re.Pattern[str]
 
 
-def _elements(
-    text: str, pos: int, element: re.Pattern[str], param: re.Pattern[str]
-) -> _Block | None:
+def _element_form(opener: str, name: str, key: str, close: str, block_close: str) -> _ElementForm:
+    # The element's own parameter pattern takes `_ANY_VALUE`: the same strings as `_VALUE`,
+    # checked without choosing between its two forms at every parameter.
+    shape = _uncaptured(key + _ANY_VALUE + _E(PARAMETER_CLOSE))
+    return _ElementForm(
+        re.compile(_element_pattern(opener, name, shape, close, block_close)),
+        re.compile(key + _VALUE + _E(PARAMETER_CLOSE)),
+    )
+
+
+_FUNCTION_ELEMENT = _element_form(
+    _E(FUNCTION_OPEN), _NAME + ">", _XML_KEY, FUNCTION_CLOSE, _TOOL_CALL_CLOSE
+)
+_INVOKE_ELEMENT = _element_form(
+    _E(INVOKE_OPEN), r'([^"<>]+)">', _INVOKE_KEY, INVOKE_CLOSE, _MINIMAX_CLOSE
+)
+
+
+def _elements(text: str, pos: int, form: _ElementForm) -> _Block | None:
     """Call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``, then the
     block's closing tag; ``None`` unless each holds parameter elements whose values have no
     ``<`` (see `_element_pattern`). One match an element, one C call for its parameters."""
     calls: list[ParsedCall] = []
-    while (m := element.match(text, pos)) is not None:
+    while (m := form.element.match(text, pos)) is not None:
         raws: dict[str, str] = {}
-        for key, line, other in param.findall(m.group("params")):
+        for key, line, other in form.param.findall(text, m.start("params"), m.end("params")):
             # `other` is empty when the value is on one line
             raws[key] = layout_trimmed(other) if other else line
-        calls.append(ParsedCall(m.group(1), raws.copy(), raw=raws))
+        calls.append(ParsedCall(m.group(1), raws.copy(), None, 0, 0, raws))
         if m.start("end") >= 0:
             return (calls, m.start("end"), m.end())
         pos = m.end()
@@ -211,7 +222,7 @@ def _elements(
 
 
 def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
-    return _elements(text, body, _INVOKE_ELEMENT, _INVOKE_PARAM)
+    return _elements(text, body, _INVOKE_ELEMENT)
 
 
 # ----------------------------------------------------------------------------- <tool_call>
@@ -222,7 +233,7 @@ def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
     pos = skip_chars(text, body, len(text))
     if text.startswith("<", pos):
-        return _elements(text, pos, _FUNCTION_ELEMENT, _XML_PARAM)
+        return _elements(text, pos, _FUNCTION_ELEMENT)
     if text.startswith("{", pos):
         got = _json_at(text, pos)
         calls = None if got is None else json_calls(got[0], log, pos)
@@ -320,21 +331,29 @@ _READERS: dict[str, tuple[str, BlockReader]] = {
 }
 """Openers read by the fast path (exactly as written: another case goes the general way)."""
 _MISTRAL = MISTRAL_MARKER.open
+_MISTRAL_READER: tuple[str, BlockReader | None] = ("mistral", None)
+"""Mistral's opener: its blocks run to the next marker, read by `_mistral_block`."""
 
 
 def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBlocks | None:
     """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
     reasoning tag anywhere, or ``None`` when the general reader must read it."""
     hit = ALL_MARKERS.search(text, begin)
-    if hit is None or (hit.start() > begin and has_marker(text, begin, hit.start())):
+    if hit is None:
         return None
+    opener, start = hit.group(), hit.start()
+    # Wrapper tokens count only outside the blocks (`widen` looks past a block's two ends, and
+    # no block ends with one), so only the text before, between and after them is searched.
+    wrapped = False
+    if start > begin:
+        if has_marker(text, begin, start):
+            return None
+        wrapped = has_wrappers(text, begin, start)
     log = RepairLog()
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
-    first_body = (0, 0)
     closes_mistral = -1
-    opener, start = hit.group(), hit.start()
-    dialect, reader = _READERS.get(opener, ("mistral", None))
+    dialect, reader = _READERS.get(opener, _MISTRAL_READER)
     while start >= 0:
         body = start + len(opener)
         if opener == _MISTRAL:
@@ -344,12 +363,9 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
             stop = len(text) if hit is None else hit.start()
             block = None if closes_mistral else _mistral_block(text, body, stop)
         else:
-            reader = _READERS.get(opener, ("", None))[1]
             block = None if reader is None else reader(text, body, json_calls, log)
         if block is None or len(spans) >= MAX_CLEAN_BLOCKS:
             return None
-        if not spans:
-            first_body = (body, block[1])
         calls.extend(block[0])
         spans.append((start, block[2]))
         if opener != _MISTRAL:
@@ -363,9 +379,12 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
             # reasoning can only sit in the text between blocks: nothing in one holds a `<`
             # that is not one of its own tags
             gap_end = len(text) if hit is None else hit.start()
-            if gap_end > pos and has_marker(text, pos, gap_end):
-                return None
+            if gap_end > pos:
+                if has_marker(text, pos, gap_end):
+                    return None
+                wrapped = wrapped or has_wrappers(text, pos, gap_end)
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
-    if has_wrappers(text):
+        reader = _READERS.get(opener, _MISTRAL_READER)[1]
+    if wrapped:
         spans = [widen(text, a, b) for a, b in spans]
-    return CleanBlocks(calls, spans, dialect, first_body, log)
+    return CleanBlocks(calls, spans, dialect, log)
