@@ -59,7 +59,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker
-from langchain_robust_parsers.engine.lexicon.tags import skip_chars
+from langchain_robust_parsers.engine.lexicon.tags import LAYOUT_SPACE, skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
@@ -72,14 +72,9 @@ JsonCalls = Callable[[Any, RepairLog, int], "list[ParsedCall] | None"]
 """How a decoded JSON payload becomes calls (the general reader's, so that both agree)."""
 
 
-class CleanBlocks(NamedTuple):
-    """What the fast path read: the calls, the block spans, the first block's dialect, and the
-    repairs the JSON items needed."""
-
-    calls: list[ParsedCall]
-    spans: list[tuple[int, int]]
-    dialect: str
-    log: RepairLog
+CleanBlocks = tuple[list[ParsedCall], list[tuple[int, int]], str, RepairLog]
+"""What the fast path read: the calls, the block spans, the first block's dialect, and the
+repairs the JSON items needed (a plain tuple: one is made for every answer)."""
 
 
 _Block = tuple[list[ParsedCall], int, int]
@@ -211,12 +206,13 @@ def _elements(text: str, pos: int, form: _ElementForm) -> _Block | None:
     calls: list[ParsedCall] = []
     while (m := form.element.match(text, pos)) is not None:
         raws: dict[str, str] = {}
-        for key, line, other in form.param.findall(text, m.start("params"), m.end("params")):
+        for key, line, other in form.param.findall(text, *m.span("params")):
             # `other` is empty when the value is on one line
             raws[key] = layout_trimmed(other) if other else line
         calls.append(ParsedCall(m.group(1), raws.copy(), None, 0, 0, raws))
-        if m.start("end") >= 0:
-            return (calls, m.start("end"), m.end())
+        end, pos = m.span("end")
+        if end >= 0:
+            return (calls, end, pos)
         pos = m.end()
     return None
 
@@ -258,13 +254,13 @@ def _glm_block(text: str, pos: int) -> _Block | None:
     pairs = _GLM_PAIR.findall(text, pos, stop)
     if text.count("<", pos, stop) != 4 * len(pairs):
         return None
-    args: dict[str, Any] = {}
-    raws: dict[str, str] = {}
-    for key, raw in pairs:
-        raws[key] = raw
-        c = raw[:1]  # plain text, the commonest value, without a call
-        args[key] = raw if c and c not in _JSON_STARTS and not c.isspace() else _text_or_json(raw)
-    calls = [ParsedCall(head.group(1), args, raw=raws)]
+    raws: dict[str, str] = dict(pairs)
+    args: dict[str, Any] = raws.copy()
+    for key, raw in raws.items():
+        c = raw[:1]  # plain text, the commonest value, stays as it is
+        if not c or c in _JSON_STARTS or c.isspace():
+            args[key] = _text_or_json(raw)
+    calls = [ParsedCall(head.group(1), args, None, 0, 0, raws)]
     return (calls, stop, stop + len(_TOOL_CALL_CLOSE))
 
 
@@ -352,6 +348,7 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
     log = RepairLog()
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
+    size = len(text)
     closes_mistral = -1
     dialect, reader = _READERS.get(opener, _MISTRAL_READER)
     while start >= 0:
@@ -371,14 +368,17 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
         if opener != _MISTRAL:
             # a marker inside a closed block is part of it, as for the general reader; the
             # next block of the same kind, after nothing but whitespace, needs no search
-            pos = skip_chars(text, block[2], len(text))
+            pos = block[2]
+            while pos < size and text[pos] in LAYOUT_SPACE:  # `skip_chars`, once a block
+                pos += 1
             if text.startswith(opener, pos):
                 start = pos
                 continue
-            hit = ALL_MARKERS.search(text, pos)
+            # (an answer that ends with its block, the commonest, needs no search either)
+            hit = ALL_MARKERS.search(text, pos) if pos < size else None
             # reasoning can only sit in the text between blocks: nothing in one holds a `<`
             # that is not one of its own tags
-            gap_end = len(text) if hit is None else hit.start()
+            gap_end = size if hit is None else hit.start()
             if gap_end > pos:
                 if has_marker(text, pos, gap_end):
                     return None
@@ -387,4 +387,4 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
         reader = _READERS.get(opener, _MISTRAL_READER)[1]
     if wrapped:
         spans = [widen(text, a, b) for a, b in spans]
-    return CleanBlocks(calls, spans, dialect, log)
+    return (calls, spans, dialect, log)
