@@ -227,9 +227,15 @@ def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _
 def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
     """A ``<tool_call>`` block holding one JSON payload, Qwen3-Coder's elements, or GLM's
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
+    # Qwen3-Coder's elements first (their pattern passes the layout space itself), unless the
+    # body opens with a name (GLM)
+    if text.startswith(_SPACE_OR_TAG, body):
+        block = _elements(text, body, _FUNCTION_ELEMENT)
+        if block is not None:
+            return block
     pos = skip_chars(text, body, len(text))
     if text.startswith("<", pos):
-        return _elements(text, pos, _FUNCTION_ELEMENT)
+        return None
     if text.startswith("{", pos):
         got = _json_at(text, pos)
         calls = None if got is None else json_calls(got[0], log, pos)
@@ -240,6 +246,7 @@ def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog
 
 
 _TOOL_CALL_CLOSE_PATTERN = re.compile(_WS + _TOOL_CALL_CLOSE)
+_SPACE_OR_TAG = ("<", *LAYOUT_SPACE)
 
 
 def _glm_block(text: str, pos: int) -> _Block | None:
