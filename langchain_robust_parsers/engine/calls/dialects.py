@@ -597,8 +597,7 @@ def decode_calls(
     blocks if there are any; else fenced blocks; else the whole text; else calls written inside
     prose. Returns `DecodedCalls` (``calls`` empty when the text holds no call, or an empty
     list); raises `CallDecodeError` when call-like text does not decode."""
-    if dialect not in _DIALECT_SET or not isinstance(text, str):
-        _check_input(text, dialect)  # raises
+    _check_input(text, dialect)
     opens = template_opens_reasoning
     tagged = None if opens else _clean_blocks(text, dialect)  # the fast path, for plain blocks
     if tagged is not None:
