@@ -342,10 +342,11 @@ def find_fences(text: str, begin: int, skip: list[tuple[int, int]]) -> list[Fenc
     return list(fenced_blocks(text, begin, skip))
 
 
-def has_wrappers(text: str) -> bool:
-    """Does ``text`` hold any wrapper token? One C-speed scan an answer, so that answers
-    without them (most) skip `widen` for every block."""
-    return _WRAPPERS.search(text) is not None
+def has_wrappers(text: str, pos: int = 0, endpos: int | None = None) -> bool:
+    """Does ``text[pos:endpos]`` hold any wrapper token? One C-speed scan an answer, so that
+    answers without them (most) skip `widen` for every block."""
+    end = len(text) if endpos is None else endpos
+    return _WRAPPERS.search(text, pos, end) is not None
 
 
 def _by_lead(tokens: tuple[str, ...]) -> str:

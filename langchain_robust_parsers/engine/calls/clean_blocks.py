@@ -59,7 +59,7 @@ from langchain_robust_parsers.engine.calls.markup_calls import (
 from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
 from langchain_robust_parsers.engine.lexicon.names import TOOL_NAME_PATTERN
 from langchain_robust_parsers.engine.lexicon.reasoning import has_marker
-from langchain_robust_parsers.engine.lexicon.tags import skip_chars
+from langchain_robust_parsers.engine.lexicon.tags import LAYOUT_SPACE, skip_chars
 from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = ["CleanBlocks", "JsonCalls", "read_clean_blocks"]
@@ -72,15 +72,9 @@ JsonCalls = Callable[[Any, RepairLog, int], "list[ParsedCall] | None"]
 """How a decoded JSON payload becomes calls (the general reader's, so that both agree)."""
 
 
-class CleanBlocks(NamedTuple):
-    """What the fast path read: the calls, the block spans, the first block's dialect and body
-    (the general reader types the answer from it), and the repairs the JSON items needed."""
-
-    calls: list[ParsedCall]
-    spans: list[tuple[int, int]]
-    dialect: str
-    first_body: tuple[int, int]
-    log: RepairLog
+CleanBlocks = tuple[list[ParsedCall], list[tuple[int, int]], str, RepairLog]
+"""What the fast path read: the calls, the block spans, the first block's dialect, and the
+repairs the JSON items needed (a plain tuple: one is made for every answer)."""
 
 
 _Block = tuple[list[ParsedCall], int, int]
@@ -95,13 +89,15 @@ _VALUE = r"(?:(?:\r\n|\n)?([^<\r\n]*)(?:\r\n|\n)?|([^<]*))"
 """A parameter's value: one line, with the line break next to each tag that is layout (group
 1: what the general reader keeps after `layout_trimmed`, nothing to trim), else any
 text without ``<`` (group 2, trimmed as the general reader trims it)."""
+_ANY_VALUE = "[^<]*"
+"""The strings `_VALUE` matches, without its groups: what checking an element's shape needs."""
 
 # Every tag below is spelled once, by the general reader (markup_calls) or the registry's
 # markers, and escaped here; the patterns are compiled once, at import.
 _E = re.escape
 _TOOL_CALL_CLOSE = TOOL_CALL_MARKER.close[0]
-_XML_PARAM = re.compile(_E(PARAMETER_OPEN) + r"([^<>\s\"']+)>" + _VALUE + _E(PARAMETER_CLOSE))
-_INVOKE_PARAM = re.compile(_E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">' + _VALUE + _E(PARAMETER_CLOSE))
+_XML_KEY = _E(PARAMETER_OPEN) + r"([^<>\s\"']+)>"
+_INVOKE_KEY = _E(NAMED_PARAMETER_OPEN) + r'([^"<>]+)">'
 _MINIMAX_CLOSE = MINIMAX_MARKER.close[0]
 _GLM_HEAD = re.compile(_WS + _NAME + _WS + "(?=" + _E(ARG_KEY_OPEN) + ")")
 _GLM_PAIR = re.compile(
@@ -177,41 +173,52 @@ def _uncaptured(pattern: str) -> str:
     return re.sub(r"(?<!\\)\((?!\?)", "(?:", pattern)
 
 
-_FUNCTION_ELEMENT = re.compile(
-    _element_pattern(
-        _E(FUNCTION_OPEN), _NAME + ">", _uncaptured(_XML_PARAM.pattern),
-        FUNCTION_CLOSE, _TOOL_CALL_CLOSE,
-    )
-)  # fmt: skip
-_INVOKE_ELEMENT = re.compile(
-    _element_pattern(
-        _E(INVOKE_OPEN), r'([^"<>]+)">', _uncaptured(_INVOKE_PARAM.pattern),
-        INVOKE_CLOSE, _MINIMAX_CLOSE,
-    )
-)  # fmt: skip
+class _ElementForm(NamedTuple):
+    """How one dialect's call elements are read: the whole element (its shape checked, its
+    parameters group ``params``), and its parameters (key, one-line value, other value)."""
+
+    element: re.Pattern[str]
+    param: re.Pattern[str]
 
 
-def _elements(
-    text: str, pos: int, element: re.Pattern[str], param: re.Pattern[str]
-) -> _Block | None:
+def _element_form(opener: str, name: str, key: str, close: str, block_close: str) -> _ElementForm:
+    # The element's own parameter pattern takes `_ANY_VALUE`: the same strings as `_VALUE`,
+    # checked without choosing between its two forms at every parameter.
+    shape = _uncaptured(key + _ANY_VALUE + _E(PARAMETER_CLOSE))
+    return _ElementForm(
+        re.compile(_element_pattern(opener, name, shape, close, block_close)),
+        re.compile(key + _VALUE + _E(PARAMETER_CLOSE)),
+    )
+
+
+_FUNCTION_ELEMENT = _element_form(
+    _E(FUNCTION_OPEN), _NAME + ">", _XML_KEY, FUNCTION_CLOSE, _TOOL_CALL_CLOSE
+)
+_INVOKE_ELEMENT = _element_form(
+    _E(INVOKE_OPEN), r'([^"<>]+)">', _INVOKE_KEY, INVOKE_CLOSE, _MINIMAX_CLOSE
+)
+
+
+def _elements(text: str, pos: int, form: _ElementForm) -> _Block | None:
     """Call elements (``<function=NAME>``, ``<invoke name="NAME">``) from ``pos``, then the
     block's closing tag; ``None`` unless each holds parameter elements whose values have no
     ``<`` (see `_element_pattern`). One match an element, one C call for its parameters."""
     calls: list[ParsedCall] = []
-    while (m := element.match(text, pos)) is not None:
+    while (m := form.element.match(text, pos)) is not None:
         raws: dict[str, str] = {}
-        for key, line, other in param.findall(m.group("params")):
+        for key, line, other in form.param.findall(text, *m.span("params")):
             # `other` is empty when the value is on one line
             raws[key] = layout_trimmed(other) if other else line
-        calls.append(ParsedCall(m.group(1), raws.copy(), raw=raws))
-        if m.start("end") >= 0:
-            return (calls, m.start("end"), m.end())
+        calls.append(ParsedCall(m.group(1), raws.copy(), None, 0, 0, raws))
+        end, pos = m.span("end")
+        if end >= 0:
+            return (calls, end, pos)
         pos = m.end()
     return None
 
 
 def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _Block | None:
-    return _elements(text, body, _INVOKE_ELEMENT, _INVOKE_PARAM)
+    return _elements(text, body, _INVOKE_ELEMENT)
 
 
 # ----------------------------------------------------------------------------- <tool_call>
@@ -220,9 +227,15 @@ def _minimax_block(text: str, body: int, _json: JsonCalls, _log: RepairLog) -> _
 def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog) -> _Block | None:
     """A ``<tool_call>`` block holding one JSON payload, Qwen3-Coder's elements, or GLM's
     key/value pairs (the general reader's sniffing, on the shapes read here)."""
+    # Qwen3-Coder's elements first (their pattern passes the layout space itself), unless the
+    # body opens with a name (GLM)
+    if text.startswith(_SPACE_OR_TAG, body):
+        block = _elements(text, body, _FUNCTION_ELEMENT)
+        if block is not None:
+            return block
     pos = skip_chars(text, body, len(text))
     if text.startswith("<", pos):
-        return _elements(text, pos, _FUNCTION_ELEMENT, _XML_PARAM)
+        return None
     if text.startswith("{", pos):
         got = _json_at(text, pos)
         calls = None if got is None else json_calls(got[0], log, pos)
@@ -233,6 +246,7 @@ def _tool_call_block(text: str, body: int, json_calls: JsonCalls, log: RepairLog
 
 
 _TOOL_CALL_CLOSE_PATTERN = re.compile(_WS + _TOOL_CALL_CLOSE)
+_SPACE_OR_TAG = ("<", *LAYOUT_SPACE)
 
 
 def _glm_block(text: str, pos: int) -> _Block | None:
@@ -247,13 +261,13 @@ def _glm_block(text: str, pos: int) -> _Block | None:
     pairs = _GLM_PAIR.findall(text, pos, stop)
     if text.count("<", pos, stop) != 4 * len(pairs):
         return None
-    args: dict[str, Any] = {}
-    raws: dict[str, str] = {}
-    for key, raw in pairs:
-        raws[key] = raw
-        c = raw[:1]  # plain text, the commonest value, without a call
-        args[key] = raw if c and c not in _JSON_STARTS and not c.isspace() else _text_or_json(raw)
-    calls = [ParsedCall(head.group(1), args, raw=raws)]
+    raws: dict[str, str] = dict(pairs)
+    args: dict[str, Any] = raws.copy()
+    for key, raw in raws.items():
+        c = raw[:1]  # plain text, the commonest value, stays as it is
+        if not c or c in _JSON_STARTS or c.isspace():
+            args[key] = _text_or_json(raw)
+    calls = [ParsedCall(head.group(1), args, None, 0, 0, raws)]
     return (calls, stop, stop + len(_TOOL_CALL_CLOSE))
 
 
@@ -320,21 +334,30 @@ _READERS: dict[str, tuple[str, BlockReader]] = {
 }
 """Openers read by the fast path (exactly as written: another case goes the general way)."""
 _MISTRAL = MISTRAL_MARKER.open
+_MISTRAL_READER: tuple[str, BlockReader | None] = ("mistral", None)
+"""Mistral's opener: its blocks run to the next marker, read by `_mistral_block`."""
 
 
 def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBlocks | None:
     """The calls of an answer made of plain well-formed blocks from ``begin`` on, with no
     reasoning tag anywhere, or ``None`` when the general reader must read it."""
     hit = ALL_MARKERS.search(text, begin)
-    if hit is None or (hit.start() > begin and has_marker(text, begin, hit.start())):
+    if hit is None:
         return None
+    opener, start = hit.group(), hit.start()
+    # Wrapper tokens count only outside the blocks (`widen` looks past a block's two ends, and
+    # no block ends with one), so only the text before, between and after them is searched.
+    wrapped = False
+    if start > begin:
+        if has_marker(text, begin, start):
+            return None
+        wrapped = has_wrappers(text, begin, start)
     log = RepairLog()
     calls: list[ParsedCall] = []
     spans: list[tuple[int, int]] = []
-    first_body = (0, 0)
+    size = len(text)
     closes_mistral = -1
-    opener, start = hit.group(), hit.start()
-    dialect, reader = _READERS.get(opener, ("mistral", None))
+    dialect, reader = _READERS.get(opener, _MISTRAL_READER)
     while start >= 0:
         body = start + len(opener)
         if opener == _MISTRAL:
@@ -344,28 +367,31 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
             stop = len(text) if hit is None else hit.start()
             block = None if closes_mistral else _mistral_block(text, body, stop)
         else:
-            reader = _READERS.get(opener, ("", None))[1]
             block = None if reader is None else reader(text, body, json_calls, log)
         if block is None or len(spans) >= MAX_CLEAN_BLOCKS:
             return None
-        if not spans:
-            first_body = (body, block[1])
         calls.extend(block[0])
         spans.append((start, block[2]))
         if opener != _MISTRAL:
             # a marker inside a closed block is part of it, as for the general reader; the
             # next block of the same kind, after nothing but whitespace, needs no search
-            pos = skip_chars(text, block[2], len(text))
+            pos = block[2]
+            while pos < size and text[pos] in LAYOUT_SPACE:  # `skip_chars`, once a block
+                pos += 1
             if text.startswith(opener, pos):
                 start = pos
                 continue
-            hit = ALL_MARKERS.search(text, pos)
+            # (an answer that ends with its block, the commonest, needs no search either)
+            hit = ALL_MARKERS.search(text, pos) if pos < size else None
             # reasoning can only sit in the text between blocks: nothing in one holds a `<`
             # that is not one of its own tags
-            gap_end = len(text) if hit is None else hit.start()
-            if gap_end > pos and has_marker(text, pos, gap_end):
-                return None
+            gap_end = size if hit is None else hit.start()
+            if gap_end > pos:
+                if has_marker(text, pos, gap_end):
+                    return None
+                wrapped = wrapped or has_wrappers(text, pos, gap_end)
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
-    if has_wrappers(text):
+        reader = _READERS.get(opener, _MISTRAL_READER)[1]
+    if wrapped:
         spans = [widen(text, a, b) for a, b in spans]
-    return CleanBlocks(calls, spans, dialect, first_body, log)
+    return (calls, spans, dialect, log)

@@ -83,7 +83,7 @@ from langchain_robust_parsers.engine.errors import JsonEngineError
 from langchain_robust_parsers.engine.json import locate
 from langchain_robust_parsers.engine.json.decode import decode, iter_candidates
 from langchain_robust_parsers.engine.lexicon.fences import closing_fence, match_fence_open
-from langchain_robust_parsers.engine.lexicon.markers import WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.markers import HARMONY_MESSAGE, WRAPPER_TOKENS
 from langchain_robust_parsers.engine.lexicon.names import (
     PYTHON_CALLEE_PATTERN,
     TOOL_NAME,
@@ -714,19 +714,19 @@ def _clean_blocks(text: str, dialect: str) -> DecodedCalls | None:
     if dialect != "auto" and dialect != "json":
         return None
     begin = 1 if text.startswith(_BOM) else 0
-    if is_harmony(text, begin):
+    if HARMONY_MESSAGE in text and is_harmony(text, begin):
         return None
     got = read_clean_blocks(text, begin, _marker_json_calls)
     if got is None:
         return None
-    log = got.log
+    calls, spans, name, log = got
     if begin:  # the BOM's repair comes first, as the general path records it
         log = RepairLog()
         log.add("bom", 0)
-        log.extend(got.log)
+        log.extend(got[3])
     # The fast path reads only bodies that start with `{`, `<` or a name followed by a
     # dialect's own tag: `classify` gives "json" or nothing (then "json") for all of them.
-    return _decoded(log, got.calls, got.dialect, "json", got.spans, "tagged")
+    return _decoded(log, calls, name, "json", spans, "tagged")
 
 
 _BOM = "\ufeff"
