@@ -35,7 +35,14 @@ from langchain_robust_parsers.parsers.message_text import (
 )
 from langchain_robust_parsers.parsers.report_events import FinalParse, apublish, publish
 
-__all__ = ["StopReasonWatch", "StreamingJsonParser"]
+__all__ = ["StopReasonWatch", "StreamingJsonParser", "json_patch"]
+
+
+def json_patch(prev: Any, next: Any) -> Any:
+    """JSON-patch operations from ``prev`` to ``next``, as ``jsonpatch.make_patch`` gives them
+    (``diff=True``); successive values of a stream are compared along their open path only."""
+    ops = None if prev is None else growth_patch(prev, next)
+    return jsonpatch.make_patch(prev, next).patch if ops is None else ops
 
 
 class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
@@ -100,13 +107,7 @@ class StreamingJsonParser(BaseCumulativeTransformOutputParser[Any]):
         )
 
     def _diff(self, prev: Any, next: Any) -> Any:
-        """JSON-patch operations from ``prev`` to ``next``, as ``jsonpatch.make_patch`` gives
-        them; successive snapshots are compared along their open path only."""
-        if prev is not None:
-            ops = growth_patch(prev, next)
-            if ops is not None:
-                return ops
-        return jsonpatch.make_patch(prev, next).patch
+        return json_patch(prev, next)
 
     def _next_item(self, value: Any, prev: Any) -> Any:
         """The item to yield for a new ``value`` (``None`` for none). A value from the stream

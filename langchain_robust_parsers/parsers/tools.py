@@ -11,7 +11,6 @@ import functools
 import logging
 from typing import Annotated, Any
 
-import jsonpatch
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.output_parsers import (
@@ -48,7 +47,6 @@ from langchain_robust_parsers.engine.calls.tool_models import call_models, model
 from langchain_robust_parsers.engine.calls.tool_stream_steps import CallOutputRules, final_calls
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError
-from langchain_robust_parsers.engine.json.snapshot_diff import growth_patch
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
@@ -57,6 +55,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
+from langchain_robust_parsers.parsers.json_streaming import json_patch
 from langchain_robust_parsers.parsers.report_events import FinalParse, fallback_on_error, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
@@ -115,13 +114,6 @@ def _decoded(parser: str, template_opens: bool | None, text: str) -> DecodedCall
     except EngineError:
         pass
     return None
-
-
-def _json_patch(prev: Any, next: Any) -> Any:
-    """JSON-patch operations from ``prev`` to ``next`` (as ``jsonpatch.make_patch`` gives them,
-    for ``diff=True``); successive partial values are compared along their growing path only."""
-    ops = None if prev is None else growth_patch(prev, next)
-    return jsonpatch.make_patch(prev, next).patch if ops is None else ops
 
 
 def _no_model_patch(prev: Any, next: Any) -> Any:
@@ -223,7 +215,7 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
         return CallChoice(self.first_tool_only, self.return_id)
 
     def _output_rules(self) -> CallOutputRules:
-        diff = _json_patch if self.diff else None
+        diff = json_patch if self.diff else None
         return output_rules(self._choice(), self._reader().match, diff=diff)
 
     _tools_names: tuple[tuple[int, ...], tuple[str, ...]] = PrivateAttr(default=((), ()))
