@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.outputs import Generation
 from pydantic import ConfigDict, Field
 
 from langchain_robust_parsers.engine.agents.action_instructions import (
@@ -36,7 +36,6 @@ from langchain_robust_parsers.engine.agents.ui_tars import (
     Multiple,
 )
 from langchain_robust_parsers.engine.agents.url_safety import DEFAULT_URL_SCHEMES, UrlPolicy
-from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
 from langchain_robust_parsers.engine.report import merge_truncation
 from langchain_robust_parsers.engine.stats import ParseStats
@@ -46,6 +45,7 @@ from langchain_robust_parsers.parsers.final_parse import (
     aparse_generation,
     parse_generation,
 )
+from langchain_robust_parsers.parsers.message_text import generation_text
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, publish
 from langchain_robust_parsers.parsers.stop_reason import (
     OnTruncation,
@@ -181,8 +181,8 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     def _readers(self) -> GenerationReaders[ActionParse]:
         """A prefix shows real actions only (`shown_actions`); a final parse checks the cut."""
         return GenerationReaders(
-            lambda g: self._shown(_text(g)),
-            lambda g: self._final(_text(g), g),
+            lambda g: self._shown(generation_text(g, "skip")),
+            lambda g: self._final(generation_text(g, "skip"), g),
             self.stats,
             lambda final: final.unwrap().actions,  # each model is one of Action's classes
         )
@@ -219,13 +219,6 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
         if generation is None or self.on_truncation != "raise" or cut is None:
             return FinalParse(read, read.report, event)
         return FinalParse(read, read.report, event, truncation_error(name, text, cut, stop))
-
-
-def _text(generation: Generation) -> str:
-    """The text of a generation; for a chat message its content's text blocks (read directly:
-    ``message.text`` is a method in langchain-core 0.3, a property in 1.x)."""
-    message = generation.message if isinstance(generation, ChatGeneration) else None
-    return generation.text if message is None else content_text(message.content)
 
 
 def _read_options(parser: ActionOutputParser) -> ActionReadOptions:

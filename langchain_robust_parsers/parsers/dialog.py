@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
-from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.outputs import Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import BaseModel, ConfigDict
@@ -33,6 +33,7 @@ from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
+    generation_text,
     traced_transform,
 )
 from langchain_robust_parsers.parsers.report_events import ParseEvent, apublish, publish
@@ -114,14 +115,14 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     ) -> DialogTurn | None:
         """The turn in ``result[0]``. With ``partial=True`` the text is a stream prefix: the turn
         so far once its header is complete, else ``None``; nothing is counted."""
-        text = _generation_text(result[0])
+        text = generation_text(result[0], "text")
         return _partial(text) if partial else self.parse(text)
 
     async def aparse_result(  # type: ignore[override]  # as parse_result
         self, result: list[Generation], *, partial: bool = False
     ) -> DialogTurn | None:
         """Async `parse_result`."""
-        text = _generation_text(result[0])
+        text = generation_text(result[0], "text")
         return _partial(text) if partial else await self.aparse(text)
 
     def parse_with_outcome(self, text: str) -> tuple[DialogTurn, Outcome]:
@@ -180,11 +181,6 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
 
 def _to_turn(parsed: DialogParse) -> DialogTurn:
     return DialogTurn.model_validate(parsed, from_attributes=True)
-
-
-def _generation_text(generation: Generation) -> str:
-    message = generation.message if isinstance(generation, ChatGeneration) else None
-    return generation.text if message is None else chunk_text(message, "text")  # a refusal too
 
 
 def _read(text: str) -> DialogParse:

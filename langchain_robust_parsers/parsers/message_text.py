@@ -51,6 +51,7 @@ __all__ = [
     "check_refusal",
     "check_refusal_message",
     "chunk_text",
+    "generation_text",
     "texts_for_tracing",
     "texts_with_side_channel",
     "traced_transform",
@@ -91,6 +92,13 @@ def chunk_text(chunk: str | BaseMessage, refusal: RefusalRule = "raise") -> str:
     if refusal == "raise":
         check_refusal_message(chunk)
     return content_text(chunk.content, refusals=refusal == "text")
+
+
+def generation_text(generation: Generation, refusal: RefusalRule = "raise") -> str:
+    """The text a parser reads from ``generation``: a chat message's by `chunk_text` (its
+    content, not ``message.text``, a method in langchain-core 0.3), else its ``text``."""
+    message = generation.message if isinstance(generation, ChatGeneration) else None
+    return generation.text if message is None else chunk_text(message, refusal)
 
 
 def texts_for_tracing(

@@ -16,7 +16,7 @@ from typing import Any, Literal, cast
 from langchain_core.agents import AgentAction, AgentFinish
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers.transform import BaseTransformOutputParser
-from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.outputs import Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from pydantic import ConfigDict
@@ -56,6 +56,7 @@ from langchain_robust_parsers.parsers.json_streaming import StopReasonWatch
 from langchain_robust_parsers.parsers.message_text import (
     atraced_transform,
     chunk_text,
+    generation_text,
     traced_transform,
 )
 from langchain_robust_parsers.parsers.report_events import (
@@ -249,8 +250,8 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
 
     def _readers(self) -> GenerationReaders[Step]:
         return GenerationReaders(
-            lambda g: _agent(partial_value(_generation_text(g), self._options())),
-            lambda g: self._final(_generation_text(g), stop_reason_cut(g)),
+            lambda g: _agent(partial_value(generation_text(g), self._options())),
+            lambda g: self._final(generation_text(g), stop_reason_cut(g)),
             self.stats,
         )
 
@@ -306,11 +307,6 @@ def _decided(
         error = truncation_error(name, text, truncated, stop_reason)
         return FinalParse(value, report, event, error)
     return FinalParse(value, report, event)
-
-
-def _generation_text(generation: Generation) -> str:
-    message = generation.message if isinstance(generation, ChatGeneration) else None
-    return generation.text if message is None else chunk_text(message)
 
 
 def _agent(value: StepValue | None) -> Any:
