@@ -14,7 +14,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from langchain_robust_parsers.engine.calls.call_instructions import call_instructions
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
@@ -105,7 +105,7 @@ def _native_calls(generation: Generation) -> Sequence[ParsedCall] | None:
     return [ParsedCall(tc["name"], dict(tc["args"]), tc.get("id")) for tc in message.tool_calls]
 
 
-def _policy(reader: FunctionCallOutputParser | TextToolCallAdapter) -> BoundPolicy:
+def _policy(reader: CallReadingOptions) -> BoundPolicy:
     """The call policy of ``reader``'s bound tools, and their names."""
     return bound_policy(bound_schemas(reader.tools), reader.allow_unknown_tools)
 
@@ -122,7 +122,32 @@ def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -
         )
 
 
-class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
+class CallReadingOptions(BaseModel):
+    """The options `FunctionCallOutputParser` and `TextToolCallAdapter` read calls with."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    dialect: Dialect = "auto"
+    """Which syntax to read; ``auto`` detects it from the text."""
+
+    positional: Literal["drop", "keep"] = "drop"
+    """Python positional arguments of a call to an unbound tool: dropped as BFCL does, or kept
+    as ``arg0``, ``arg1``...; with ``tools``, they go onto the tool's parameters in order."""
+
+    tools: Sequence[Any] | None = None
+    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): arguments
+    are typed by their schemas (``"2"`` to 2 for an integer); a call to another tool is refused
+    (the parser fails, the adapter records an ``InvalidToolCall``)."""
+
+    allow_unknown_tools: bool = False
+    """With ``tools``: accept calls to tools that are not among them."""
+
+    template_opens_reasoning: TemplateOpensReasoning = None
+    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
+    `TemplateOpensReasoning`."""
+
+
+class FunctionCallOutputParser(CallReadingOptions, ReportingParser, BaseOutputParser[Any]):
     """Parse the function calls a model wrote as text.
 
     ```python
@@ -141,18 +166,9 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
     with no call is one unless ``allow_empty=True``.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    dialect: Dialect = "auto"
-    """Which syntax to read; ``auto`` detects it from the text."""
-
     output: Literal["bfcl", "tool_calls"] = "bfcl"
     """``bfcl``: ``[{"name": {args}}]``; ``tool_calls``: LangChain ``ToolCall`` dicts (the
     model's id when it gave one, else a fresh ``call_...``)."""
-
-    positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments of a call to an unbound tool: dropped as BFCL does, or kept
-    as ``arg0``, ``arg1``...; with ``tools``, they go onto the tool's parameters in order."""
 
     on_error: OnError = "raise"
     """On failure: ``"raise"`` ``OutputParserException``, or ``"fallback"``: return its message
@@ -168,17 +184,6 @@ class FunctionCallOutputParser(ReportingParser, BaseOutputParser[Any]):
 
     stats: ParseStats | None = None
     """Outcome counters (format ``function_calls``) updated on every final parse; shareable."""
-
-    template_opens_reasoning: TemplateOpensReasoning = None
-    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
-    `TemplateOpensReasoning`."""
-
-    tools: Sequence[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): arguments
-    are typed by their schemas (``"2"`` to 2 for an integer), and a call to another tool fails."""
-
-    allow_unknown_tools: bool = False
-    """With ``tools``: accept calls to tools that are not among them."""
 
     @property
     def _type(self) -> str:
@@ -298,7 +303,9 @@ def _rebuilt(message: AIMessage, found: MessageCalls) -> AIMessage:
     )
 
 
-class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]):
+class TextToolCallAdapter(
+    CallReadingOptions, StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]
+):
     """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
     ``tool_calls`` are filled, the call text removed from its ``content``.
 
@@ -309,22 +316,8 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     and, with ``record_invalid``, adds an ``InvalidToolCall`` carrying the error.
     """
 
-    dialect: Dialect = "auto"
-    """Which syntax to read; ``auto`` detects it from the text."""
-
-    positional: Literal["drop", "keep"] = "drop"
-    """Python positional arguments of a call to an unbound tool: dropped, or kept as ``arg0``,
-    ``arg1``...; with ``tools``, they go onto the tool's parameters in order."""
-
     record_invalid: bool = True
     """Add an ``InvalidToolCall`` for call-like text that does not decode."""
-
-    tools: Sequence[Any] | None = None
-    """The bound tools (OpenAI tool dicts, Pydantic models, functions, ``BaseTool``s): arguments
-    are typed by their schemas; a call to another tool becomes an ``InvalidToolCall``."""
-
-    allow_unknown_tools: bool = False
-    """With ``tools``: calls to tools that are not among them go to ``tool_calls``."""
 
     on_truncation: OnTruncation = "raise"
     """A message stopped at the output token limit: ``"raise"`` sends its calls to
@@ -337,12 +330,6 @@ class TextToolCallAdapter(StrictOptions, RunnableSerializable[BaseMessage | str,
     keep_reasoning_in_content: bool = False
     """Leave the reasoning the model wrote (``<think>...</think>``...) in ``content``, instead of
     moving it to ``additional_kwargs["reasoning_content"]`` without its markers."""
-
-    template_opens_reasoning: TemplateOpensReasoning = None
-    """Whether the chat template opened the model's reasoning (a lone ``</think>``): see
-    `TemplateOpensReasoning`."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     def invoke(
         self, input: BaseMessage | str, config: RunnableConfig | None = None, **kwargs: Any
