@@ -28,7 +28,14 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
 from langchain_robust_parsers.parsers.text_formats import answer_text
 
-__all__ = ["FinalParseMethods", "GenerationReaders", "aparse_generation", "parse_generation"]
+__all__ = [
+    "FinalParseMethods",
+    "GenerationMethods",
+    "GenerationReaders",
+    "ResultMethods",
+    "aparse_generation",
+    "parse_generation",
+]
 
 T = TypeVar("T")
 
@@ -72,9 +79,41 @@ async def aparse_generation(
     return readers.unwrap(final)
 
 
-class FinalParseMethods:
-    """``parse_result``, ``aparse_result``, ``aparse`` and ``parse_with_report`` (a mixin) over
-    the class's ``_parse_partial(text)`` and ``_parse_final(text, stop_reason)``."""
+class ResultMethods:
+    """``parse_result``, ``aparse_result`` and ``aparse`` (a mixin) over the class's
+    `GenerationReaders` (``_readers``)."""
+
+    if TYPE_CHECKING:
+
+        def _readers(self) -> GenerationReaders[Any]: ...
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """The value of ``result[0]``; with ``partial=True`` (a stream prefix) the best value so
+        far or ``None``, never an error. Raises ``ModelRefusalError`` (langchain-core 1.7.5+)
+        when the model refused, and ``OutputParserException`` when a final parse fails."""
+        return parse_generation(result, partial, self._readers())
+
+    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        """Async `parse_result`: parses in an executor, dispatches the event async."""
+        return await aparse_generation(result, partial, self._readers())
+
+    async def aparse(self, text: str) -> Any:
+        """Async ``parse``."""
+        return await self.aparse_result([Generation(text=text)])
+
+
+class GenerationMethods(ResultMethods):
+    """`ResultMethods` and ``parse`` (a mixin), for the parsers whose LangChain twin has no
+    text ``parse`` of its own to keep."""
+
+    def parse(self, text: str) -> Any:
+        """The value of ``text``; raises ``OutputParserException`` when it holds none."""
+        return self.parse_result([Generation(text=text)])
+
+
+class FinalParseMethods(ResultMethods):
+    """`ResultMethods` and ``parse_with_report`` (a mixin) over the class's
+    ``_parse_partial(text)`` and ``_parse_final(text, stop_reason)``."""
 
     if TYPE_CHECKING:  # the parser's field and readers
         stats: ParseStats | None
@@ -91,20 +130,6 @@ class FinalParseMethods:
             lambda generation: self._parse_final(generation.text, stop_reason_cut(generation)),
             self.stats,
         )
-
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The value of ``result[0].text``; with ``partial=True`` (a stream prefix) the best
-        value so far or ``None``, never an error. Raises ``ModelRefusalError`` (langchain-core
-        1.7.5+) when the model refused, and ``OutputParserException`` when a final parse fails."""
-        return parse_generation(result, partial, self._readers())
-
-    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial, self._readers())
-
-    async def aparse(self, text: str) -> Any:
-        """Async ``parse``."""
-        return await self.aparse_result([Generation(text=text)])
 
     def parse_with_report(self, text: str | BaseMessage) -> tuple[Any, ParseReport]:
         """The value of ``text`` with what was located, repaired and coerced to obtain it,

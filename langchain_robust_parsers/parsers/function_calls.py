@@ -49,9 +49,8 @@ from langchain_robust_parsers.parsers.boundary import (
     with_no_value_reason,
 )
 from langchain_robust_parsers.parsers.final_parse import (
+    GenerationMethods,
     GenerationReaders,
-    aparse_generation,
-    parse_generation,
 )
 from langchain_robust_parsers.parsers.reasoning_content import without_reasoning
 from langchain_robust_parsers.parsers.report_events import FinalParse, ParseEvent, apublish, publish
@@ -147,7 +146,9 @@ class CallReadingOptions(BaseModel):
     `TemplateOpensReasoning`."""
 
 
-class FunctionCallOutputParser(CallReadingOptions, ReportingParser, BaseOutputParser[Any]):
+class FunctionCallOutputParser(
+    CallReadingOptions, GenerationMethods, ReportingParser, BaseOutputParser[Any]
+):
     """Parse the function calls a model wrote as text.
 
     ```python
@@ -199,23 +200,6 @@ class FunctionCallOutputParser(CallReadingOptions, ReportingParser, BaseOutputPa
     def get_format_instructions(self) -> str:
         """Instructions for the prompt, in the configured dialect (Python for ``auto``)."""
         return call_instructions(self.dialect, allow_empty=self.allow_empty)
-
-    def parse(self, text: str) -> Any:
-        """The calls in ``text`` (see the class docs for shapes and errors)."""
-        return self.parse_result([Generation(text=text)])
-
-    async def aparse(self, text: str) -> Any:
-        """Async `parse`."""
-        return await self.aparse_result([Generation(text=text)])
-
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The calls in ``result[0]``: its message's native ``tool_calls`` when it has any, else
-        those written in its text. ``partial=True`` returns ``None`` instead of failing."""
-        return parse_generation(result, partial, self._readers())
-
-    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial, self._readers())
 
     def _readers(self) -> GenerationReaders[Any]:
         return GenerationReaders(self._parse_partial, self._parse_final, self.stats, self._unwrap)

@@ -50,9 +50,8 @@ from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.stats import TOOLS, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call, output_parser_error
 from langchain_robust_parsers.parsers.final_parse import (
+    GenerationMethods,
     GenerationReaders,
-    aparse_generation,
-    parse_generation,
 )
 from langchain_robust_parsers.parsers.function_calls import bound_schemas, new_call_id
 from langchain_robust_parsers.parsers.json_streaming import json_patch
@@ -123,13 +122,16 @@ def _no_model_patch(prev: Any, next: Any) -> Any:
 # --------------------------------------------------------------------------- the parsers
 
 
-class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOutputToolsParser):
+class RobustJsonOutputToolsParser(
+    StreamingToolsParser, GenerationMethods, ReportingParser, JsonOutputToolsParser
+):
     """Parse the tool calls of a chat message, surviving what models really write.
 
     A drop-in ``JsonOutputToolsParser``: ``[{"type": name, "args": {...}}]`` (``"id"`` too under
     ``return_id``; the first call or ``None`` under ``first_tool_only``). Calls in
     ``invalid_tool_calls`` are repaired, names matched to the bound tools, calls written in the
-    text read (``text_fallback``); an unrecoverable call raises ``OutputParserException``
+    text read (``text_fallback``; ``parse(text)`` reads the calls written in ``text``, which
+    langchain-core's parser cannot); an unrecoverable call raises ``OutputParserException``
     naming the tool, with its raw arguments as ``llm_output``.
     """
 
@@ -177,26 +179,8 @@ class RobustJsonOutputToolsParser(StreamingToolsParser, ReportingParser, JsonOut
 
     # ---------------------------------------------------------------- LangChain interface
 
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """The tool calls of ``result[0]``: with ``partial=True`` (a stream prefix) those decoded so
-        far, never an error; raises ``ModelRefusalError`` (langchain-core 1.7.5+) on a refusal."""
-        return parse_generation(result, partial, self._readers())
-
-    async def aparse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
-        """Async `parse_result`: parses in an executor, dispatches the event async."""
-        return await aparse_generation(result, partial, self._readers())
-
     def _readers(self) -> GenerationReaders[Any]:
         return GenerationReaders(self._parse_partial, self._parse_final, self.stats)
-
-    def parse(self, text: str) -> Any:
-        """The calls written in ``text`` (langchain-core's parser has no text mode); raises
-        ``OutputParserException`` when ``text_fallback`` is off."""
-        return self.parse_result([Generation(text=text)])
-
-    async def aparse(self, text: str) -> Any:
-        """Async `parse`."""
-        return await self.aparse_result([Generation(text=text)])
 
     def parse_with_report(  # type: ignore[override]  # a report per call, not one ParseReport
         self, text: str | BaseMessage
