@@ -16,7 +16,7 @@ from langchain_core.output_parsers.openai_functions import (
     PydanticOutputFunctionsParser,
 )
 from langchain_core.outputs import ChatGeneration, Generation
-from pydantic import ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from langchain_robust_parsers.engine.calls.function_call_args import (
     arguments_problem,
@@ -97,10 +97,8 @@ def _cut_text(message: BaseMessage, call: dict[str, Any] | None) -> str:
     return raw if isinstance(raw, str) else content_text(message.content)
 
 
-class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser):
-    """``JsonOutputFunctionsParser`` whose arguments go through the lenient JSON engine
-    (``strict=True`` keeps them strict, as the parent's flag asks); streams like the parent.
-    With ``on_error="fallback"`` a failed final parse returns ``None``."""
+class FunctionsParserOptions(BaseModel):
+    """The options of the OpenAI-functions parsers."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -114,6 +112,14 @@ class RobustJsonOutputFunctionsParser(ReportingParser, JsonOutputFunctionsParser
     on_truncation: OnTruncation = "complete"
     """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
     ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
+
+
+class RobustJsonOutputFunctionsParser(
+    FunctionsParserOptions, ReportingParser, JsonOutputFunctionsParser
+):
+    """``JsonOutputFunctionsParser`` whose arguments go through the lenient JSON engine
+    (``strict=True`` keeps them strict, as the parent's flag asks); streams like the parent.
+    With ``on_error="fallback"`` a failed final parse returns ``None``."""
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
         """The call's arguments (``args_only``) or the call with decoded arguments; ``None``
@@ -199,23 +205,12 @@ class RobustJsonKeyOutputFunctionsParser(
         return "robust_json_key_functions"
 
 
-class RobustPydanticOutputFunctionsParser(ReportingParser, PydanticOutputFunctionsParser):
+class RobustPydanticOutputFunctionsParser(
+    FunctionsParserOptions, ReportingParser, PydanticOutputFunctionsParser
+):
     """``PydanticOutputFunctionsParser`` whose arguments go through the lenient JSON engine
     before validation; a validation failure is an ``OutputParserException`` (the parent lets
     pydantic's ``ValidationError`` out), or ``None`` with ``on_error="fallback"``."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    stats: ParseStats | None = None
-    """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""
-
-    on_error: OnError = "raise"
-    """A final parse that fails: ``"raise"`` ``OutputParserException``, or ``"fallback"``:
-    return ``None``, counted as ``fallback``."""
-
-    on_truncation: OnTruncation = "complete"
-    """Arguments cut off (or ``finish_reason="length"``): ``"complete"`` them (the report says
-    ``truncated``), or ``"raise"`` ``TruncatedOutputError``, whatever ``on_error`` says."""
 
     @property
     def OutputType(self) -> Any:
