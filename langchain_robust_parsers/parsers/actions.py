@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import Generation
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from langchain_robust_parsers.engine.agents.action_instructions import (
     JSON_FORMAT_INSTRUCTIONS,
@@ -80,8 +80,6 @@ class ActionOutputParser(ReportingParser, BaseOutputParser[list[Action]]):
     (``template_opens_reasoning``), is never read as an action. The Agent actions page
     documents the formats, the validation and ``stats``.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     format: ActionParserFormat = "auto"
     """Which format to read: ``auto`` detects it per answer."""

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import ClassVar
 
 from langchain_core.output_parsers import BaseOutputParser
-from pydantic import ConfigDict, field_validator
+from pydantic import field_validator
 
 from langchain_robust_parsers.engine.errors import AmbiguousAnswerError
 from langchain_robust_parsers.engine.report import ParseReport
@@ -28,7 +28,6 @@ class RobustEnumOutputParser(TextValueParser, BaseOutputParser[Enum]):
     in emphasis, quotes or punctuation, inside a short sentence (``The answer is **red**.``),
     or misspelt by a few letters when exactly one value is that close."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     value_format: ClassVar[str] = ENUM
 
     enum: type[Enum]
@@ -80,7 +79,6 @@ class RobustBooleanOutputParser(TextValueParser, BaseOutputParser[bool]):
     by punctuation: ``No, not a yes``) wins; otherwise the response is ambiguous. Its
     ``OutputParserException`` is a ``ValueError``, as the classic parser raises."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     value_format: ClassVar[str] = BOOLEAN
 
     true_val: str = "YES"

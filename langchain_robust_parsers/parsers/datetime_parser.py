@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import ClassVar
 
 from langchain_core.output_parsers import BaseOutputParser
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.report import ParseReport
 from langchain_robust_parsers.engine.stats import DATETIME, ParseStats
@@ -28,7 +27,6 @@ class RobustDatetimeOutputParser(TextValueParser, BaseOutputParser[datetime]):
     around it, past fences, emphasis and ``<think>`` blocks. An offset is applied and the value
     returned naive (UTC) unless ``format`` itself has ``%z``/``%Z``."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     value_format: ClassVar[str] = DATETIME
 
     format: str = DEFAULT_FORMAT

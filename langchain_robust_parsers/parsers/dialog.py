@@ -82,8 +82,6 @@ class DialogOutputParser(ReportingParser, BaseTransformOutputParser[DialogTurn])
     header is complete; the last is what `parse` gives. The Dialog page has the details.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
     stats: ParseStats | None = None
     """Outcome counters (format ``"dialog"``) updated on every final parse; shareable."""
 

@@ -14,7 +14,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from langchain_robust_parsers.engine.calls.call_instructions import call_instructions
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
@@ -121,10 +121,8 @@ def _decode(reader: FunctionCallOutputParser | TextToolCallAdapter, text: str) -
         )
 
 
-class CallReadingOptions(BaseModel):
+class CallReadingOptions(StrictOptions, BaseModel):
     """The options `FunctionCallOutputParser` and `TextToolCallAdapter` read calls with."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     dialect: Dialect = "auto"
     """Which syntax to read; ``auto`` detects it from the text."""
@@ -287,9 +285,7 @@ def _rebuilt(message: AIMessage, found: MessageCalls) -> AIMessage:
     )
 
 
-class TextToolCallAdapter(
-    CallReadingOptions, StrictOptions, RunnableSerializable[BaseMessage | str, BaseMessage]
-):
+class TextToolCallAdapter(CallReadingOptions, RunnableSerializable[BaseMessage | str, BaseMessage]):
     """Turn an ``AIMessage`` whose tool calls are written in its text into one whose
     ``tool_calls`` are filled, the call text removed from its ``content``.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langchain_core.output_parsers import JsonOutputParser
-from pydantic import ConfigDict, field_validator
+from pydantic import field_validator
 
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.errors import EngineBugError, EngineError
@@ -50,8 +50,6 @@ class RobustJsonOutputParser(
     (streaming) return the best value so far or ``None`` and never raise. Inside a run, each
     final parse is dispatched as the custom callback event ``parse_report``.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as

@@ -18,7 +18,6 @@ from langchain_core.output_parsers import (
     NumberedListOutputParser,
 )
 from langchain_core.runnables import RunnableConfig
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.errors import EngineError
 from langchain_robust_parsers.engine.report import ParseReport
@@ -130,7 +129,6 @@ class RobustCommaSeparatedListOutputParser(_RobustList, CommaSeparatedListOutput
     brackets, a final "and" and full stop, a fence, or a list written one item a line or with
     markers."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "comma"
     stats: ParseStats | None = None
     """Outcome counters (format ``"list"``) updated on every final parse; shareable."""
@@ -151,7 +149,6 @@ class RobustNumberedListOutputParser(_PatternList, NumberedListOutputParser):
     """``NumberedListOutputParser`` that also reads ``1)``, ``(1)``, a list on one line, bullets
     or one item a line when the model used no numbers, and emphasis around an item."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "numbered"
     langchain_parent: ClassVar[type[NumberedListOutputParser]] = NumberedListOutputParser
     stats: ParseStats | None = None
@@ -169,7 +166,6 @@ class RobustMarkdownListOutputParser(_PatternList, MarkdownListOutputParser):
     """``MarkdownListOutputParser`` that also reads ``•`` and ``+`` bullets, numbers when the
     model used them instead, one item a line, and emphasis around an item."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     list_kind: ClassVar[ListKind] = "bulleted"
     langchain_parent: ClassVar[type[MarkdownListOutputParser]] = MarkdownListOutputParser
     stats: ParseStats | None = None

@@ -16,7 +16,7 @@ from langchain_core.output_parsers.openai_functions import (
     PydanticOutputFunctionsParser,
 )
 from langchain_core.outputs import ChatGeneration, Generation
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from langchain_robust_parsers.engine.calls.function_call_args import (
     arguments_problem,
@@ -39,7 +39,7 @@ from langchain_robust_parsers.parsers.report_events import (
 from langchain_robust_parsers.parsers.stop_reason import OnTruncation, refuse_cut, stop_reason_cut
 from langchain_robust_parsers.parsers.text_formats import final_parse
 from langchain_robust_parsers.parsers.tool_call_streaming import CHAT_ONLY
-from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser
+from langchain_robust_parsers.parsers.vocabulary import OnError, ReportingParser, StrictOptions
 
 __all__ = [
     "RobustJsonKeyOutputFunctionsParser",
@@ -97,10 +97,8 @@ def _cut_text(message: BaseMessage, call: dict[str, Any] | None) -> str:
     return raw if isinstance(raw, str) else content_text(message.content)
 
 
-class FunctionsParserOptions(BaseModel):
+class FunctionsParserOptions(StrictOptions, BaseModel):
     """The options of the OpenAI-functions parsers."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stats: ParseStats | None = None
     """Outcome counters (format ``"functions"``) updated on every final parse; shareable."""

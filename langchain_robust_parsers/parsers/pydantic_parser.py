@@ -9,7 +9,6 @@ from typing import Any, Generic, SupportsIndex, cast
 import pydantic
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.utils.pydantic import TBaseModel
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.errors import EngineError
@@ -67,8 +66,6 @@ class RobustPydanticOutputParser(
     parse <Model> from completion`` message. A ``list[Model]`` target also reads items written
     as several values (JSON Lines, a fence per item), in order.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     on_truncation: OnTruncation = "complete"
     """A cut-off answer (unfinished text, or a provider stop reason such as

@@ -19,7 +19,6 @@ from langchain_core.output_parsers.transform import BaseTransformOutputParser
 from langchain_core.outputs import Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import run_in_executor
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.agents.react_instructions import (
     BOTH_ANSWER_AND_ACTION,
@@ -114,8 +113,6 @@ class ReActOutputParser(ReportingParser, BaseTransformOutputParser[Step]):
     ``stream_text=True`` also `ThoughtDelta` and `AnswerDelta` text as it arrives. The ReAct
     page documents the layouts, the errors and the stream contract.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     stream_text: bool = False
     """Also stream thought and answer text as ``str`` deltas."""

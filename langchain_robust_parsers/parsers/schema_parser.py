@@ -11,7 +11,7 @@ from typing import Any
 
 import pydantic
 from langchain_core.outputs import Generation
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import PrivateAttr
 
 from langchain_robust_parsers.engine.json.value_stream import JsonValueStream
 from langchain_robust_parsers.engine.model_validation import is_list_target
@@ -36,8 +36,6 @@ class RobustDictOutputParser(RobustPydanticOutputParser[Any]):
     `RobustPydanticOutputParser`; the validated value comes back as a plain dict with
     the keys the model wrote. Build it with `for_schema`.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     source_schema: Any = None
     """The schema as the user gave it: a ``TypedDict`` class or a JSON-schema dict."""

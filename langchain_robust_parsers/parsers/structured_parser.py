@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, field_validator
 
 from langchain_robust_parsers.engine.errors import TextEngineError
 from langchain_robust_parsers.engine.expected_keys import object_with_keys
@@ -46,8 +46,6 @@ class RobustStructuredOutputParser(ReportingParser, BaseOutputParser[dict[str, A
     """The JSON object with the schemas' keys: located in fences, tags or prose, repaired,
     completed when cut off; among several objects the first that has every key; a key written
     in another case (``"Name"``) renamed to the expected one."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     response_schemas: list[ResponseSchema]
     """The schemas for the response."""

@@ -20,7 +20,7 @@ from langchain_core.output_parsers import (
 )
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.utils.pydantic import TypeBaseModel
-from pydantic import ConfigDict, PrivateAttr, SkipValidation
+from pydantic import PrivateAttr, SkipValidation
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError, DecodedCalls
@@ -135,7 +135,6 @@ class RobustJsonOutputToolsParser(
     naming the tool, with its raw arguments as ``llm_output``.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     text_fallback: bool = True
     """Read calls written in the message text when it has no tool calls (final parses only)."""
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal, cast
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from langchain_robust_parsers.engine import ParseReport
 from langchain_robust_parsers.engine.event_capture import captured_events, record_event
@@ -47,8 +47,11 @@ class StrictOptions:
     Checked before pydantic validates, against the class's fields and their aliases, so every
     field the LangChain parent class accepts is still accepted. A class lists in
     ``_ignored_options`` the names a LangChain contract makes it accept without a field; they
-    are dropped with a logged warning, never silently.
+    are dropped with a logged warning, never silently. The classes' fields may hold any type
+    (`ParseStats`, tools, models), which pydantic reads from this mixin's config.
     """
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(arbitrary_types_allowed=True)
 
     _ignored_options: ClassVar[Mapping[str, str]] = {}
     """``{name: why it is ignored and where to set it instead}``."""

@@ -13,7 +13,6 @@ from langchain_core.output_parsers import XMLOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.utils import AddableDict
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.content_blocks import content_text
 from langchain_robust_parsers.engine.errors import EngineError, TextEngineError
@@ -67,8 +66,6 @@ class RobustXMLOutputParser(ReportingParser, XMLOutputParser):
     anything else by the package's own reader, which never defines or expands an entity and
     never fetches anything, so it needs no ``defusedxml`` to be safe.
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @property
     def OutputType(self) -> Any:

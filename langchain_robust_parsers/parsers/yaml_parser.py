@@ -8,7 +8,6 @@ from typing import ClassVar, Generic, TypeVar
 
 import pydantic
 from langchain_core.output_parsers import BaseOutputParser
-from pydantic import ConfigDict
 
 from langchain_robust_parsers.engine.markup.yaml_reader import first_valid_yaml, yaml_instructions
 from langchain_robust_parsers.engine.report import ParseReport
@@ -26,7 +25,6 @@ class RobustYamlOutputParser(TextValueParser, BaseOutputParser[T], Generic[T]):
     blocks and a sentence of prose, indented with tabs, or written as (even broken) JSON; the
     first reading that validates wins."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
     value_format: ClassVar[str] = YAML
 
     pydantic_object: type[T]
