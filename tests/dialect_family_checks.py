@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_chat_models import ScriptedChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
+from fake_chat_models import ScriptedChatModel, merged
+from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 
 from langchain_robust_parsers import RobustJsonOutputToolsParser, TextToolCallAdapter
@@ -47,13 +47,7 @@ def check_chat_model(text: str, tools: list[dict[str, Any]], calls: Calls, conte
         fake = ScriptedChatModel(responses=[text, text], chunk_size=size)
         bound = TextToolCallingChatModel(fake).bind_tools(tools)
         invoked = bound.invoke("q")
-        chunks = list(bound.stream("q"))
-        total = chunks[0]
-        for chunk in chunks[1:]:
-            total = total + chunk
-        assert isinstance(total, AIMessageChunk)
-        streamed = message_chunk_to_message(total)
-        assert isinstance(streamed, AIMessage)
+        streamed = merged(list(bound.stream("q")))
         assert calls_of(invoked) == calls, size
         assert calls_of(streamed) == calls, size
         assert streamed.content == invoked.content == content, size

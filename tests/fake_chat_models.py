@@ -22,10 +22,26 @@ from typing import Any
 from chain_fakes import text_of
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    message_chunk_to_message,
+)
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
+
+
+def merged(chunks: Sequence[Any]) -> AIMessage:
+    """A stream's chunks added up as a LangChain user adds them, as one ``AIMessage``."""
+    total = chunks[0]
+    for chunk in chunks[1:]:
+        total = total + chunk
+    message = message_chunk_to_message(total)
+    assert isinstance(message, AIMessage)
+    return message
 
 
 class ScriptedChatModel(BaseChatModel):

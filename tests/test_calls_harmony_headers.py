@@ -11,8 +11,8 @@ import logging
 
 import pytest
 from dialect_family_checks import Calls, check_adapter, check_chat_model, tool
-from fake_chat_models import ScriptedChatModel
-from langchain_core.messages import AIMessage, message_chunk_to_message
+from fake_chat_models import ScriptedChatModel, merged
+from langchain_core.messages import AIMessage
 
 from langchain_robust_parsers.chat_models import TextToolCallingChatModel
 
@@ -106,13 +106,7 @@ REASONED: list[tuple[str, str, Calls, str, str]] = [
 
 
 def _streamed(model: TextToolCallingChatModel, tools: list[dict[str, object]]) -> AIMessage:
-    chunks = list(model.bind_tools(tools).stream("q"))
-    total = chunks[0]
-    for chunk in chunks[1:]:
-        total = total + chunk
-    message = message_chunk_to_message(total)
-    assert isinstance(message, AIMessage)
-    return message
+    return merged(list(model.bind_tools(tools).stream("q")))
 
 
 @pytest.mark.parametrize("opens", [None, False], ids=["auto", "no-template-reasoning"])

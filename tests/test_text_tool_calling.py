@@ -13,16 +13,14 @@ from typing import Any
 import pytest
 from call_corpus import CALL_CORPUS
 from chain_fakes import AsyncRecordingHandler, RecordingHandler, text_of
-from fake_chat_models import ScriptedChatModel
+from fake_chat_models import ScriptedChatModel, merged
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
     HumanMessage,
     SystemMessage,
     ToolMessage,
-    message_chunk_to_message,
 )
 from langchain_core.output_parsers.openai_tools import JsonOutputToolsParser
 from pydantic import BaseModel, Field
@@ -74,15 +72,6 @@ def model(
 ) -> tuple[TextToolCallingChatModel, ScriptedChatModel]:
     fake = ScriptedChatModel(responses=list(responses), chunk_size=chunk_size)
     return TextToolCallingChatModel(fake, dialect=dialect, **kwargs), fake
-
-
-def merged(chunks: Sequence[AIMessageChunk]) -> AIMessage:
-    total = chunks[0]
-    for chunk in chunks[1:]:
-        total = total + chunk
-    message = message_chunk_to_message(total)
-    assert isinstance(message, AIMessage)
-    return message
 
 
 def calls_of(message: AIMessage) -> list[tuple[str, dict[str, Any]]]:
