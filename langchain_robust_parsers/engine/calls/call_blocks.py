@@ -138,20 +138,13 @@ def marker_blocks(
         if blocks and blocks[-1].end > start:
             continue  # a marker inside the previous block
         same, other = same_after[i], outer_after[i]
-        stop = end = -1
         after_open = max(body, start + len(marker.open))
         stop = end = -1
         for close in marker.close:
             at = find_text(text, close, after_open, same, marker.ignore_case)
             if at >= 0 and (stop < 0 or at < stop):
                 stop, end = at, at + len(close)
-        resume = after_open
-        seen: dict[str, int] = {}
-        while stop >= 0:
-            resume = data_end(text, after_open, stop, same, resume)
-            if resume < 0:
-                break
-            stop, end = _closing(text, marker, resume, same, seen)
+        stop, end = _close_past_data(text, marker, after_open, same, (stop, end))
         if stop < 0 and marker.close and same < len(text):
             # The next opener may sit inside a JSON string of this block's call
             # (`{"q": "a <tool_call> b"}`): look for the close after the JSON value.
@@ -188,11 +181,20 @@ def _past_open_value(
         return -1, -1
     marker = hits[i][2]
     limit = _next_same(hits, i, value_end)
-    stop, end = _closing(text, marker, value_end, limit)
-    resume = value_end
+    first = _closing(text, marker, value_end, limit)
+    return _close_past_data(text, marker, value_end, limit, first)
+
+
+def _close_past_data(
+    text: str, marker: Marker, start: int, limit: int, close: tuple[int, int]
+) -> tuple[int, int]:
+    """The first closing tag from ``close`` on (``(stop, end)``, or ``(-1, -1)``) that is not
+    written as data inside a value opened after ``start``."""
+    stop, end = close
+    resume = start
     seen: dict[str, int] = {}
     while stop >= 0:
-        resume = data_end(text, value_end, stop, limit, resume)
+        resume = data_end(text, start, stop, limit, resume)
         if resume < 0:
             break
         stop, end = _closing(text, marker, resume, limit, seen)
