@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Callable
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from hypothesis import given, settings, strategies as st
 
 from langchain_robust_parsers.engine.agents import react as engine
@@ -473,14 +473,7 @@ def test_text_layout_answer_is_the_stripped_text(answer: str, sizes: list[int]) 
 
 
 def _best(fn: Callable[[], object], *, repeats: int = 5) -> float:
-    """The least CPU time of ``repeats`` runs: CPU time ignores other processes, and the
-    minimum drops the runs that a cache flush or a page fault slowed down."""
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
+    return best_cpu_seconds(fn, repeats)
 
 
 def _feed_all(text: str, size: int = 4) -> None:

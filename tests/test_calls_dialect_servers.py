@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from fake_chat_models import ScriptedChatModel
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk, message_chunk_to_message
@@ -350,15 +351,10 @@ def _many_calls(kind: str, n: int) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["hunyuan", "hunyuan_v4", "gemma4", "functionary"])
 def test_new_readers_are_linear(kind: str) -> None:
-    import time
 
     def per_byte(n: int) -> float:
         text = _many_calls(kind, n)
-        best = float("inf")
-        for _ in range(3):
-            start = time.process_time()
-            decode_calls(text)
-            best = min(best, time.process_time() - start)
+        best = best_cpu_seconds(lambda: decode_calls(text), 3)
         return max(best, 1e-6) / len(text)
 
     assert per_byte(400_000) < 4 * per_byte(20_000)

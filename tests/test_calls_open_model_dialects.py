@@ -8,6 +8,7 @@ import contextlib
 from typing import Any
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from dialect_cases import CASES, CUT_OFF, PROSE
 from fake_chat_models import ScriptedChatModel
 from hypothesis import given, settings, strategies as st
@@ -200,16 +201,14 @@ def _one_big_call(kind: str, n: int) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["xml", "glm", "gemma", "minimax", "harmony"])
 def test_markup_readers_are_linear(kind: str) -> None:
-    import time
 
     def per_byte(n: int) -> float:
         text = _one_big_call(kind, n)
-        best = float("inf")
-        for _ in range(3):
-            start = time.process_time()
+
+        def decode() -> None:
             with contextlib.suppress(CallDecodeError):
                 decode_calls(text)
-            best = min(best, time.process_time() - start)
-        return max(best, 1e-6) / len(text)
+
+        return max(best_cpu_seconds(decode, 3), 1e-6) / len(text)
 
     assert per_byte(400_000) < 4 * per_byte(20_000)

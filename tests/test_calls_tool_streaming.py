@@ -10,12 +10,12 @@ import functools
 import json
 import operator
 import random
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 from unittest import mock
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from hypothesis import given, settings, strategies as st
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.messages.tool import tool_call, tool_call_chunk
@@ -115,12 +115,7 @@ def test_yielded_values_never_change(diff: bool) -> None:
 
 
 def _cpu(fn: Callable[[], None], runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+    return best_cpu_seconds(fn, runs)
 
 
 @pytest.mark.slow

@@ -14,13 +14,13 @@ import json
 import operator
 import pickle
 import random
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonpatch
 import pydantic
 import pytest
+from cpu_clock import best_cpu_seconds
 from event_recorders import EventRecorder
 from fake_chat_models import ToolStreamingModel
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -156,14 +156,7 @@ def _consume(values: Iterator[Any]) -> None:
 
 
 def _best_time(fn: Callable[[], None], runs: int = 3) -> float:
-    """The best CPU time of ``runs`` calls: CPU, not wall clock, so that other processes on a
-    busy machine do not decide a growth test."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+    return best_cpu_seconds(fn, runs)
 
 
 # --------------------------------------------------------------------------- repair

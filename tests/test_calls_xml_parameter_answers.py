@@ -4,9 +4,9 @@ dialect's own reader reads it, and an answer twice as long costs about twice the
 from __future__ import annotations
 
 import contextlib
-import time
 
 import pytest
+from cpu_clock import best_cpu_seconds
 
 from langchain_robust_parsers.engine.calls.dialects import decode_calls
 from langchain_robust_parsers.engine.calls.parsed_call import CallDecodeError
@@ -74,13 +74,11 @@ def test_a_closing_tag_written_inside_a_value_stays_in_the_value() -> None:
 
 
 def _cpu_per_call(answer: str, calls: int) -> float:
-    best = float("inf")
-    for _ in range(5):  # min of several: a shared machine's load only ever adds time
-        start = time.process_time()
+    def decode() -> None:
         with contextlib.suppress(CallDecodeError):
             decode_calls(answer)
-        best = min(best, time.process_time() - start)
-    return max(best, 1e-6) / calls
+
+    return max(best_cpu_seconds(decode), 1e-6) / calls
 
 
 def _answers(n: int) -> dict[str, str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonpatch
 import pytest
+from cpu_clock import best_cpu_seconds
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import ChatGeneration
@@ -338,15 +339,6 @@ def test_react_parse_of_a_million_brackets_is_an_output_parser_error() -> None:
 # ----------------------------------------------------------------------------- growth
 
 
-def _best_of(runs: int, work: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 GROWTH_SHAPES: dict[str, Callable[[int], str]] = {
     # Ten times longer: a string streams fast enough that shorter ones time only noise.
     "long-string": lambda n: '{"a": "' + "x" * (10 * n) + '"}',
@@ -376,8 +368,8 @@ def _growth_ratio(run: Callable[[str], object], make: Callable[[int], str]) -> f
     run(small)  # warm up imports and caches
     # Best of 5: the small run takes a few hundredths of a second, where one busy moment of the
     # machine in every sample would move the ratio by half.
-    t_small = _best_of(5, lambda: run(small))
-    t_large = _best_of(5, lambda: run(large))
+    t_small = best_cpu_seconds(runs=5, work=lambda: run(small))
+    t_large = best_cpu_seconds(runs=5, work=lambda: run(large))
     return t_large / max(t_small, 0.01)
 
 
@@ -441,7 +433,7 @@ def test_react_reads_a_run_of_braces_as_prose_in_linear_time() -> None:
             ReActOutputParser().parse(text)
 
     assert _growth_ratio(run, open_braces) <= GROWTH_RATIO
-    assert _best_of(1, lambda: run(open_braces(MB))) < HOSTILE_CPU_SECONDS / 4
+    assert best_cpu_seconds(runs=1, work=lambda: run(open_braces(MB))) < HOSTILE_CPU_SECONDS / 4
 
 
 def test_a_run_of_braces_before_an_action_still_finds_the_action() -> None:

@@ -7,9 +7,9 @@ import contextlib
 import json
 import random
 import re
-import time
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from langchain_core.exceptions import OutputParserException
 
 from langchain_robust_parsers.engine.json.bulk_repair import _split_tokens, bulk_decode
@@ -207,12 +207,7 @@ def _escaped_single_quotes(k: int) -> str:
 
 
 def _cpu_seconds(text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        bulk_decode(text, 0, len(text), RepairLog())
-        best = min(best, time.process_time() - start)
-    return best
+    return best_cpu_seconds(lambda: bulk_decode(text, 0, len(text), RepairLog()), 3)
 
 
 @pytest.mark.slow
@@ -243,12 +238,7 @@ _UNCLOSED_QUOTE_SHAPES = {
 
 def _min_cpu(run: object, text: str) -> float:
     assert callable(run)
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        run(text)
-        best = min(best, time.process_time() - start)
-    return best
+    return best_cpu_seconds(lambda: run(text), 3)
 
 
 def _public(text: str) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonpatch
 import pytest
 from corpus import CORPUS, CORPUS_IDS, Case
+from cpu_clock import best_cpu_seconds
 from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
@@ -324,12 +324,7 @@ def _records(n: int) -> str:
 
 
 def _best_time(fn: Callable[[], object], repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()  # CPU time: other processes on the machine do not count
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+    return best_cpu_seconds(fn, repeat)
 
 
 def _consume(values: Iterator[Any]) -> None:
