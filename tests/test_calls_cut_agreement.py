@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fake_chat_models import ScriptedChatModel
+from fake_chat_models import ScriptedChatModel, merged
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import ChatGeneration
@@ -23,7 +23,6 @@ from langchain_robust_parsers import (
     RobustJsonOutputToolsParser,
     TextToolCallAdapter,
     TextToolCallingChatModel,
-    TruncatedOutputError,
 )
 from langchain_robust_parsers.parsers.vocabulary import UnknownOptionError
 
@@ -64,6 +63,9 @@ TWO_BLOCKS_LAST_CUT = (
     '<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Os'
 )
 PYTHON_LIST_CUT = '[get_weather(city="Oslo"), get_time(tz="Europe/Os'
+# One bare JSON call, cut: its arguments read as a JSON object once completed, which is how
+# LangChain's chunk merge judges a streamed call valid.
+BARE_JSON_CUT = '{"name": "get_weather", "arguments": {"city": "Os'
 
 # (answer, calls run under a cut stop reason, calls run when the answer finished normally)
 CASES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -73,6 +75,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "closed-block-before-cut": (TWO_BLOCKS_LAST_CUT, ("get_weather",)),
     # A cut inside one list of calls proves nothing about the calls before it.
     "cut-python-list": (PYTHON_LIST_CUT, ()),
+    "cut-bare-json": (BARE_JSON_CUT, ()),
 }
 
 
@@ -91,7 +94,7 @@ def refused(run: Callable[[], Any]) -> tuple[str, ...]:
     """The calls a parser hands out, or none when it refuses the answer."""
     try:
         return names(run())
-    except TruncatedOutputError:
+    except OutputParserException:  # TruncatedOutputError, or a call that does not decode
         return ()
 
 
@@ -135,6 +138,13 @@ def chat_model_stream(text: str, meta: dict[str, Any]) -> tuple[str, ...]:
     return names(merged.tool_calls)
 
 
+def chat_model_invoke_streamed(text: str, meta: dict[str, Any]) -> tuple[str, ...]:
+    # ``invoke`` adds up the model's own stream when asked to stream (``stream=True``, or a
+    # streaming callback such as LangGraph's "messages" stream mode).
+    answer = model(text, meta).invoke("weather and time in Oslo?", stream=True)
+    return names(answer.tool_calls)
+
+
 def middleware(text: str, meta: dict[str, Any]) -> tuple[str, ...]:
     from langchain_robust_parsers.middleware.call_review import review_calls
 
@@ -157,6 +167,7 @@ ENTRIES: dict[str, Callable[[str, dict[str, Any]], tuple[str, ...]]] = {
     "adapter": adapter,
     "chat-model": chat_model,
     "chat-model-stream": chat_model_stream,
+    "chat-model-invoke-streamed": chat_model_invoke_streamed,
     **({"middleware": middleware} if _has_middleware() else {}),
 }
 
@@ -173,6 +184,23 @@ def test_every_entry_point_runs_the_same_calls_of_a_cut_answer(case: str, spelli
 def test_a_finished_answer_runs_its_whole_calls(entry: str) -> None:
     # Without a cut stop reason the same whole call runs: the verdicts above are the cut's.
     assert ENTRIES[entry](ONE_WHOLE, FINISHED) == ("get_weather",)
+
+
+@pytest.mark.parametrize("entry", list(ENTRIES))
+def test_a_cut_bare_json_call_never_runs_even_when_the_answer_says_it_finished(entry: str) -> None:
+    assert ENTRIES[entry](BARE_JSON_CUT, FINISHED) == ()
+
+
+@pytest.mark.parametrize("size", [1, 7, 200])
+def test_the_streamed_message_has_no_call_that_invoke_refused(size: int) -> None:
+    def chat() -> Any:
+        inner = ScriptedChatModel(responses=[BARE_JSON_CUT], chunk_size=size)
+        return TextToolCallingChatModel(inner).bind_tools(TOOLS)
+
+    invoked = chat().invoke("weather in Oslo?")
+    assert invoked.tool_calls == [] and len(invoked.invalid_tool_calls) == 1
+    streamed = merged(list(chat().stream("weather in Oslo?")))
+    assert streamed.tool_calls == [] and streamed.content == invoked.content
 
 
 def test_complete_hands_out_a_cut_call_on_request() -> None:

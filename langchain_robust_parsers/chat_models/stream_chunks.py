@@ -10,18 +10,34 @@ from typing import Any
 from langchain_core.messages import AIMessageChunk, BaseMessage, InvalidToolCall
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.utils.json import parse_partial_json
 
 from langchain_robust_parsers.engine.calls.call_stream import StreamStep
 from langchain_robust_parsers.parsers.function_calls import new_call_id
 from langchain_robust_parsers.parsers.reasoning_content import ReasoningStream, reasoning_chunk
 from langchain_robust_parsers.parsers.stop_reason import stop_reason_cut
 
-__all__ = ["StreamOut", "json_args"]
+__all__ = ["StreamOut", "json_args", "stays_invalid_when_merged"]
 
 
 def json_args(args: Mapping[str, Any]) -> str:
     """A call's arguments as the JSON string a tool call chunk carries."""
     return json.dumps(dict(args), ensure_ascii=False, default=str)
+
+
+def stays_invalid_when_merged(call: InvalidToolCall) -> bool:
+    """Whether LangChain's chunk merge keeps ``call`` invalid. Adding message chunks rebuilds
+    every call from its tool call chunk and takes one whose arguments read as a JSON object
+    (a cut one completed) as a valid call, named ``""`` when its name is unknown: an invalid
+    call whose arguments are a cut JSON object, sent as a chunk, would reach an agent (and
+    ``invoke`` under a streaming callback) as a call to run."""
+    args = call.get("args")
+    if not args:
+        return False  # no arguments merge as ``{}``: a valid call
+    try:
+        return not isinstance(parse_partial_json(args), dict)
+    except (ValueError, RecursionError):
+        return True  # the merge catches the same errors and keeps the call invalid
 
 
 def _metadata_chunk(chunk: Any) -> AIMessageChunk | None:
@@ -77,9 +93,14 @@ class StreamOut:
                 )
             )
             self.index += 1
-        message = message + AIMessageChunk(
-            content="", tool_call_chunks=chunks, invalid_tool_calls=list(invalid)
-        )
+        # Invalid calls travel as chunks too: a chunk given both keeps only its tool call
+        # chunks. The caller holds back those the merge would make valid.
+        for bad in invalid:
+            chunks.append(
+                tool_call_chunk(name=bad["name"], args=bad["args"], id=bad["id"], index=self.index)
+            )
+            self.index += 1
+        message = message + AIMessageChunk(content="", tool_call_chunks=chunks)
         if self.pending is not None:
             message = self.pending + message
             self.pending = None

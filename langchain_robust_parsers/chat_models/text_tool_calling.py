@@ -48,6 +48,7 @@ from pydantic import ConfigDict, Field
 from langchain_robust_parsers.chat_models.stream_chunks import (
     StreamOut as _StreamOut,
     json_args as _json_args,
+    stays_invalid_when_merged,
 )
 from langchain_robust_parsers.chat_models.structured_answers import (
     StructuredMethod,
@@ -384,8 +385,11 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
     call is held until it is known, and calls are sent as ``tool_call_chunks``: those in
     dialect markers (``<tool_call>`` blocks) as each block closes, the others when the answer
     ends. Nothing sent is taken back, and the chunks add up to the message ``invoke`` gives
-    (ids aside). When a call is required and a clarification turn is still possible, the answer
-    is held until it has a call.
+    (ids aside), with one exception: adding chunks turns an invalid call whose arguments read
+    as a cut JSON object (an answer that is one bare JSON call, cut off) into a valid call, so
+    such an invalid call is not streamed (a warning is logged) and no agent runs it. When a
+    call is required and a clarification turn is still possible, the answer is held until it
+    has a call.
 
     ``with_structured_output(schema, method=...)``: ``function_calling`` (the default) binds the
     schema as the one tool to call (an answer that writes the JSON without a call still gives
@@ -769,7 +773,17 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         step = splitter.finish(answer)
         for conflict in step.conflicts:
             logger.warning("%s: %s", self.get_name(), conflict)
-        last = out.chunk(step, final=True, invalid=_invalid(answer))
+        invalid = _invalid(answer)
+        sent = [c for c in invalid if stays_invalid_when_merged(c)]
+        for held in invalid:
+            if held not in sent:
+                logger.warning(
+                    "%s: not streamed, as LangChain's chunk merge would make it a valid call: "
+                    "an invalid call (%s)",
+                    self.get_name(),
+                    held["error"],
+                )
+        last = out.chunk(step, final=True, invalid=sent)
         return last, answer
 
     def _stream(
