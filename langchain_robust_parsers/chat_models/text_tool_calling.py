@@ -778,8 +778,8 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         for held in invalid:
             if held not in sent:
                 logger.warning(
-                    "%s: not streamed, as LangChain's chunk merge would make it a valid call: "
-                    "an invalid call (%s)",
+                    "%s: an invalid call (%s) is left out of the stream: adding the chunks "
+                    "up would make it a valid call",
                     self.get_name(),
                     held["error"],
                 )
