@@ -233,3 +233,19 @@ def test_a_refused_parse_is_an_output_parser_exception_with_the_text() -> None:
     with pytest.raises(OutputParserException) as info:
         parser.invoke(message)
     assert info.value.llm_output == PYTHON_LIST_CUT
+
+
+def test_a_last_chunk_with_valid_and_invalid_calls_keeps_both() -> None:
+    # LangChain keeps only the tool call chunks of a chunk given both kinds of call.
+    from langchain_core.messages.tool import invalid_tool_call
+
+    from langchain_robust_parsers.chat_models.stream_chunks import StreamOut
+    from langchain_robust_parsers.engine.calls.call_stream import StreamStep
+    from langchain_robust_parsers.engine.calls.parsed_call import ParsedCall
+
+    step = StreamStep("", (ParsedCall("get_weather", {"city": "Oslo"}),))
+    bad = invalid_tool_call(name="rm_rf", args='rm_rf({"path": "/"})', id="call_1", error="x")
+    last = StreamOut(None).chunk(step, final=True, invalid=[bad])
+    assert last is not None and isinstance(last.message, AIMessageChunk)
+    assert names(last.message.tool_calls) == ("get_weather",)
+    assert names(last.message.invalid_tool_calls) == ("rm_rf",)
