@@ -47,14 +47,14 @@ from pydantic import ConfigDict, Field
 
 from langchain_robust_parsers.chat_models.stream_chunks import (
     StreamOut as _StreamOut,
-    json_args as _json_args,
     stays_invalid_when_merged,
 )
 from langchain_robust_parsers.chat_models.structured_answers import (
     StructuredMethod,
     structured_output_runnable,
 )
-from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
+from langchain_robust_parsers.engine.calls.call_policy import CallPolicy
+from langchain_robust_parsers.engine.calls.call_results import calls_outcome, cut_at_limit
 from langchain_robust_parsers.engine.calls.call_stream import (
     CallStreamSplitter,
     ParsedAnswer,
@@ -82,7 +82,6 @@ from langchain_robust_parsers.engine.errors import EngineBugError
 from langchain_robust_parsers.engine.stats import FUNCTION_CALLS, Outcome, ParseStats
 from langchain_robust_parsers.parsers.boundary import engine_call
 from langchain_robust_parsers.parsers.function_calls import (
-    LIMIT_REASON,
     Dialect,
     new_call_id,
 )
@@ -278,26 +277,14 @@ def _invalid(answer: ParsedAnswer) -> list[InvalidToolCall]:
 def _cut_at_limit(answer: ParsedAnswer, keep: int = 0) -> ParsedAnswer:
     """``answer`` from a model stopped at its token limit: its calls after the first ``keep``
     (those already streamed) become invalid calls, never run."""
-    cut = tuple(
-        InvalidCall(c.name, f"{c.name}({_json_args(c.args)})", LIMIT_REASON)
-        for c in answer.calls[keep:]
-    )
+    cut = cut_at_limit(answer.calls[keep:])
     if not cut:
         return answer
     return dataclasses.replace(answer, calls=answer.calls[:keep], invalid=(*answer.invalid, *cut))
 
 
 def _outcome(answer: ParsedAnswer) -> Outcome:
-    if answer.error is not None:
-        return "failed"
-    report = answer.report
-    if (
-        answer.calls
-        and report is not None
-        and (report.repairs or report.truncated or report.source == "span")
-    ):
-        return "recovered"
-    return "success"
+    return "failed" if answer.error is not None else calls_outcome(answer.calls, answer.report)
 
 
 def _plain_chunk(chunk: Any) -> ChatGenerationChunk:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall, call_text
@@ -34,6 +34,8 @@ __all__ = [
     "accepted_calls",
     "bound_policy",
     "call_outcome",
+    "calls_outcome",
+    "cut_at_limit",
     "failure_message",
     "message_calls",
     "new_call_id",
@@ -76,14 +78,28 @@ def failure_message(err: EngineError) -> str:
     return f"{ERROR_PREFIX['ast']}Unexpected error: {bug!r}"
 
 
-def call_outcome(decoded: DecodedCalls) -> Outcome:
+def calls_outcome(calls: Sequence[ParsedCall], report: ParseReport | None) -> Outcome:
     """``success`` for calls taken cleanly from the text, its dialect's markers or a fence (and
     for text without calls); ``recovered`` when they were found in prose or anything was
     repaired or cut off."""
-    report = decoded.report
-    if decoded.calls and (report.repairs or report.truncated or report.source == "span"):
+    if (
+        calls
+        and report is not None
+        and (report.repairs or report.truncated or report.source == "span")
+    ):
         return "recovered"
     return "success"
+
+
+def call_outcome(decoded: DecodedCalls) -> Outcome:
+    """`calls_outcome` of a decoded answer."""
+    return calls_outcome(decoded.calls, decoded.report)
+
+
+def cut_at_limit(calls: Iterable[ParsedCall]) -> tuple[InvalidCall, ...]:
+    """``calls`` of an answer the token limit cut, as invalid calls that never run (each keeps
+    its id)."""
+    return tuple(InvalidCall(c.name, call_text(c.name, c.args), LIMIT_REASON, c.id) for c in calls)
 
 
 def accepted_calls(
@@ -141,8 +157,7 @@ def message_calls(
     vetted = policy.vet(decoded, tool_names)
     calls, invalid = vetted.calls, vetted.invalid
     if calls and refuse_cut and not whole_before_cut(decoded.report):
-        cut = (InvalidCall(c.name, call_text(c.name, c.args), LIMIT_REASON, c.id) for c in calls)
-        calls, invalid = (), (*invalid, *cut)
+        calls, invalid = (), (*invalid, *cut_at_limit(calls))
     outcome = call_outcome(dataclasses.replace(decoded, report=vetted.report))
     return MessageCalls(answer_content(text, decoded), calls, invalid, vetted.report, outcome)
 
