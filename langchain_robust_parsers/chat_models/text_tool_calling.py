@@ -352,10 +352,13 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
 
     The answer is read with the function-call decoder (every dialect, whatever was asked, so a
     model that falls back to another still works) into ``AIMessage.tool_calls``, each with a
-    fresh unique id, the call text removed from ``content``. An answer without a call is an
-    ordinary answer. Call text that does not decode stays in ``content`` and is reported as an
-    ``InvalidToolCall``. Calls outside dialect markers (a bare list, a fenced block, a call in
-    prose) count only when every one names a bound tool.
+    fresh unique id (ids a model writes are often copied from an example and repeat from turn
+    to turn; this model writes the history back without them, where ``TextToolCallAdapter``,
+    whose history goes back through the provider, keeps them), the call text removed from
+    ``content``. An answer without a call is an ordinary answer. Call text that does not
+    decode stays in ``content`` and is reported as an ``InvalidToolCall``. Calls outside
+    dialect markers (a bare list, a fenced block, a call in prose) count only when every one
+    names a bound tool.
 
     Earlier turns are written back as the dialect expects: an ``AIMessage``'s ``tool_calls``
     as call text after its content, ``ToolMessage`` results as one user message per run of
