@@ -6,7 +6,7 @@ import json
 
 import pytest
 from cpu_clock import best_cpu_seconds
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from langchain_robust_parsers import ActionOutputParser
 from langchain_robust_parsers.engine.agents.actions import (
@@ -248,6 +248,8 @@ def test_the_allowed_schemes_can_be_changed() -> None:
 
 
 @given(st.text(max_size=80))
+@example(":²")  # a port of digits that are not ASCII ones
+@example("http://example.com:١٢/")
 def test_any_text_gives_a_verdict(text: str) -> None:
     verdict = check_url(text)
     assert (verdict.url is None) != (verdict.reason is None)

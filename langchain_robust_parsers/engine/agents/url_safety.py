@@ -163,7 +163,8 @@ def _host_port(authority: str) -> tuple[str, str, str] | str:
     else:
         colon = hostport.find(":")
         host, port = (hostport, "") if colon < 0 else (hostport[:colon], hostport[colon:])
-    if port and port != ":" and not (port[0] == ":" and port[1:].isdigit()):
+    # ASCII digits only: ``isdigit`` also takes ``²`` and other digits ``int`` refuses
+    if port and port != ":" and not (port[0] == ":" and port[1:].isascii() and port[1:].isdigit()):
         return f"the port {port[1:]!r} is not a number"
     if port[1:] and int(port[1:]) > 0xFFFF:
         return f"the port {port[1:]} is out of range"
