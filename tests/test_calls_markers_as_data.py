@@ -47,6 +47,40 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "qwen3-coder: a call opener written mid-line in a value, a closer before it",
+        qwen(
+            "write_file",
+            path="guide.md",
+            body="End a call with </function>; the next one starts with <function=name>.",
+        ),
+        [
+            (
+                "write_file",
+                {
+                    "path": "guide.md",
+                    "body": "End a call with </function>; the next one starts with "
+                    "<function=name>.",
+                },
+            )
+        ],
+        "",
+    ),
+    (
+        "qwen3-coder: two calls in one block, the second opener right after the first closer",
+        "<tool_call>\n<function=search>\n<parameter=q>\ncats\n</parameter>\n</function>"
+        "<function=search>\n<parameter=q>\ndogs\n</parameter>\n</function>\n</tool_call>",
+        [("search", {"q": "cats"}), ("search", {"q": "dogs"})],
+        "",
+    ),
+    (
+        "minimax: an invoke opener and closer written in a parameter value",
+        '<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="body">Call it as '
+        '<invoke name="x"> ... </invoke> inside the block.</parameter>\n</invoke>\n'
+        "</minimax:tool_call>",
+        [("write_file", {"body": 'Call it as <invoke name="x"> ... </invoke> inside the block.'})],
+        "",
+    ),
+    (
         "qwen3-coder: a missing closing tag still ends at the next parameter line",
         "<tool_call>\n<function=edit>\n<parameter=path>\nb.md\n<parameter=body>\nhi\n"
         "</parameter>\n</function>\n</tool_call>",
@@ -245,7 +279,8 @@ CASES: list[tuple[str, str, Calls, str]] = [
     ),
 ]
 TOOLS = [
-    tool(n) for n in ("edit", "write_file", "获取天气", "查询_订单", "get_weather", "post_note")
+    tool(n)
+    for n in ("edit", "write_file", "search", "获取天气", "查询_订单", "get_weather", "post_note")
 ]
 
 

@@ -204,10 +204,10 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
     return attrs.get("name"), attrs
 
 
-def _next_param(text: str, opener: str, pos: int, b: int) -> int:
-    """The next parameter opener after ``pos``: one written mid-line after text (``use
-    <parameter=path> here``) is part of a value, as the templates put each tag after a line
-    break or another tag."""
+def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
+    """The next ``opener`` (of a call or parameter element) after ``pos``: one written mid-line
+    after text (``use <parameter=path> here``, ``open with <function=x>.``) is part of a value,
+    as the templates put each tag after a line break or another tag."""
     nxt = text.find(opener, pos, b)
     while nxt >= 0:
         before = nxt
@@ -258,7 +258,7 @@ def _params(
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     for pos, head_end, close in parameter_spans(
-        text, a, b, log, opener, "</" + prefix + _PARAM, _next_param
+        text, a, b, log, opener, "</" + prefix + _PARAM, _next_tag
     ):
         name_at = pos + len(opener)
         if text.startswith(PARAMETER, name_at - len(_PARAM)):
@@ -291,7 +291,7 @@ def read_elements(
             break
         name, _attrs = _tag_name(text, pos + len(opener), head_end)
         # the last closing tag before the next call: one inside a value is its text
-        nxt = text.find(opener, head_end, b)
+        nxt = _next_tag(text, opener, head_end, b)
         close = text.rfind(closer, head_end, b if nxt < 0 else nxt)
         stop = b if close < 0 else close
         if close < 0 and not closed:
@@ -309,7 +309,7 @@ def read_elements(
         else:
             args, raws = _params(text, head_end + 1, stop, prefix, log)
         calls.append(ParsedCall(name, args, raw=raws))
-        pos = -1 if close < 0 else text.find(opener, close + len(closer), b)
+        pos = -1 if close < 0 else _next_tag(text, opener, close + len(closer), b)
     if not calls and not log.truncated:
         raise CallDecodeError("json", f"No <{prefix}{element}> call in the block.", a)
     return calls
