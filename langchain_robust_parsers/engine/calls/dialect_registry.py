@@ -89,6 +89,7 @@ from langchain_robust_parsers.engine.calls.prefixed_markup import (
     DSML_SPACED_PREFIX,
     MINIMAX_NS,
     read_atem,
+    read_dsml,
     read_dsml_spaced,
     read_minimax_ns,
 )
@@ -615,7 +616,7 @@ def _invoke(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[Par
 
 
 def _dsml(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:
-    return read_elements(text, a, b, log, closed=closed, element=INVOKE, prefix="｜DSML｜")
+    return read_dsml(text, a, b, log, closed)
 
 
 def _glm(text: str, a: int, b: int, log: RepairLog, closed: bool) -> list[ParsedCall]:

@@ -35,14 +35,18 @@ from langchain_robust_parsers.engine.repair_log import RepairLog
 
 __all__ = [
     "ATEM_PREFIX",
+    "DSML_PREFIX",
     "DSML_SPACED_PREFIX",
     "MINIMAX_NS",
     "read_atem",
+    "read_dsml",
     "read_dsml_spaced",
     "read_minimax_ns",
 ]
 
-DSML_SPACED_PREFIX = "｜DSML｜ "
+DSML_PREFIX = "｜DSML｜"
+"""DeepSeek V3.2's and V4's tag prefix."""
+DSML_SPACED_PREFIX = DSML_PREFIX + " "
 """DeepSeek V4.1's tag prefix: the space is part of every tag name."""
 MINIMAX_NS = "]<]minimax[>["
 """MiniMax M3's namespace token, written before every structural tag."""
@@ -64,16 +68,17 @@ def _attr_name(head: str) -> str | None:
     return None if m is None else (m.group(1) if m.group(1) is not None else m.group(2))
 
 
-# ----------------------------------------------------------------------------- DSML V4.1
+# ----------------------------------------------------------------------------- DSML
 
 
 def _dsml_params(
-    text: str, a: int, b: int, log: RepairLog
+    text: str, a: int, b: int, log: RepairLog, prefix: str
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The parameters of one V4.1 invoke body ``text[a:b]``: each value exactly as written
-    (no layout trimmed), JSON when its tag says ``string="false"``."""
-    opener = "<" + DSML_SPACED_PREFIX + _PARAMETER
-    closer = "</" + DSML_SPACED_PREFIX + _PARAMETER + ">"
+    """The parameters of one invoke body ``text[a:b]``: each value exactly as written (the
+    templates put no line break inside a value, so none is layout), JSON when its tag says
+    ``string="false"``."""
+    opener = "<" + prefix + _PARAMETER
+    closer = "</" + prefix + _PARAMETER + ">"
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
     for pos, head_end, close in parameter_spans(text, a, b, log, opener, closer, _next_tag):
@@ -93,12 +98,13 @@ def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
     return text.find(opener, pos, b)
 
 
-def read_dsml_spaced(
-    text: str, a: int, b: int, log: RepairLog, closed: bool = True
+def read_dsml(
+    text: str, a: int, b: int, log: RepairLog, closed: bool = True, prefix: str = DSML_PREFIX
 ) -> list[ParsedCall]:
-    """DeepSeek V4.1's invoke elements in the block body ``text[a:b]``."""
-    opener = "<" + DSML_SPACED_PREFIX + _INVOKE
-    closer = "</" + DSML_SPACED_PREFIX + _INVOKE + ">"
+    """DeepSeek's invoke elements (DSML, every tag name led by ``prefix``) in the block body
+    ``text[a:b]``."""
+    opener = "<" + prefix + _INVOKE
+    closer = "</" + prefix + _INVOKE + ">"
     calls: list[ParsedCall] = []
     pos = text.find(opener, a, b)
     while pos >= 0:
@@ -119,12 +125,19 @@ def read_dsml_spaced(
                 break
             calls.append(ParsedCall(name, args))
         else:
-            args, raws = _dsml_params(text, head_end + 1, stop, log)
+            args, raws = _dsml_params(text, head_end + 1, stop, log, prefix)
             calls.append(ParsedCall(name, args, raw=raws))
         pos = -1 if close < 0 else text.find(opener, close + len(closer), b)
     if not calls and not log.truncated:
         raise CallDecodeError("json", "No invoke element in the DSML block.", a)
     return calls
+
+
+def read_dsml_spaced(
+    text: str, a: int, b: int, log: RepairLog, closed: bool = True
+) -> list[ParsedCall]:
+    """DeepSeek V4.1's invoke elements in the block body ``text[a:b]``."""
+    return read_dsml(text, a, b, log, closed, DSML_SPACED_PREFIX)
 
 
 # ----------------------------------------------------------------------------- MiniMax M3

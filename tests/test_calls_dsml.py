@@ -1,6 +1,7 @@
-"""DeepSeek V4.1's DSML calls (``<｜DSML｜ calls>``, a space in every tag name): read by the
-adapter, the chat model (streamed alike) and the tools parser; text values kept exactly as
-written, ``string="false"`` values read as JSON, names and keys in any script."""
+"""DeepSeek's DSML calls, V4.1's (``<｜DSML｜ calls>``, a space in every tag name) and V3.2's
+and V4's (no space): read by the adapter, the chat model (streamed alike) and the tools parser;
+text values kept exactly as written, ``string="false"`` values read as JSON, names and keys in
+any script."""
 
 from __future__ import annotations
 
@@ -131,3 +132,25 @@ def test_json_body_in_an_invoke() -> None:
     text = block(f'<{P}invoke name="search">{{"q": "tides", "n": 2}}</{P}invoke>\n')
     expected: list[tuple[str, dict[str, Any]]] = [("search", {"q": "tides", "n": 2})]
     assert [(c["name"], c["args"]) for c in adapted(text).tool_calls] == expected
+
+
+# The V3.2 and V4 spellings (no space in the tag names) render values the same way: no line
+# break inside a value is layout, so every reader keeps each text value exactly as written.
+UNSPACED_WRAPPERS = ["function_calls", "tool_calls"]
+EXACT_VALUES = ["code\n", "\nindented\n\t", "two trailing spaces  ", "a < b and c > d\n"]
+
+
+@pytest.mark.parametrize("value", EXACT_VALUES)
+@pytest.mark.parametrize("wrapper", UNSPACED_WRAPPERS)
+def test_unspaced_dsml_keeps_text_values_exactly(wrapper: str, value: str) -> None:
+    p = "｜DSML｜"
+    text = (
+        f'<{p}{wrapper}>\n<{p}invoke name="write_file">\n'
+        f'<{p}parameter name="path" string="true">a.py</{p}parameter>\n'
+        f'<{p}parameter name="body" string="true">{value}</{p}parameter>\n'
+        f'<{p}parameter name="mode" string="false"> 420\n</{p}parameter>\n'
+        f"</{p}invoke>\n</{p}{wrapper}>"
+    )
+    calls = [("write_file", {"path": "a.py", "body": value, "mode": 420})]
+    check_adapter(text, calls, "")
+    check_chat_model(text, TOOLS, calls, "")
