@@ -223,8 +223,9 @@ arguments."""
 def single_call_rows(repeat: int, min_time: float) -> None:
     """Per call, for the XML-parameter dialects, in one run: an answer holding one call through
     ``decode_calls`` against one ``json.loads`` of its arguments (every fixed cost of reading
-    an answer counts), and a 10 KB answer per call against one ``json.loads`` of all its
-    arguments as one array (the cost of each further call)."""
+    an answer counts; the verdict is against `PER_CALL_TARGET`), and, for reference, a 10 KB
+    answer per call against one ``json.loads`` of all its arguments as one array (a floor
+    with no cost per call at all, so no verdict: the per-call target is the dialect table's)."""
     print(
         "\n| dialect | one-call answer (us) | json.loads of its arguments (us) | ratio "
         "| 10 KB answer per call (us) | json.loads of all arguments, per call (us) | ratio |"
@@ -250,12 +251,12 @@ def single_call_rows(repeat: int, min_time: float) -> None:
         ratios = [
             times[k][0] / times[f][0] for k, f in (("one", "one_floor"), ("many", "many_floor"))
         ]
-        verdicts = ["PASS" if r <= PER_CALL_TARGET else "MISS" for r in ratios]
+        verdict = "PASS" if ratios[0] <= PER_CALL_TARGET else "MISS"
         n = len(calls)
         print(
             f"| {name} | {times['one'][0] * 1e6:.1f} | {times['one_floor'][0] * 1e6:.1f} | "
-            f"{ratios[0]:.2f}x {verdicts[0]} | {times['many'][0] / n * 1e6:.1f} | "
-            f"{times['many_floor'][0] / n * 1e6:.1f} | {ratios[1]:.2f}x {verdicts[1]} |"
+            f"{ratios[0]:.2f}x {verdict} | {times['many'][0] / n * 1e6:.1f} | "
+            f"{times['many_floor'][0] / n * 1e6:.1f} | {ratios[1]:.2f}x |"
         )
 
 
