@@ -12,7 +12,7 @@ import json
 import re
 from typing import NamedTuple
 
-from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, Marker
+from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, TOOL_CALL_MARKER, Marker
 from langchain_robust_parsers.engine.json.several_values import clean_value_at
 from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
 from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
@@ -360,12 +360,17 @@ def _by_lead(tokens: tuple[str, ...]) -> str:
     return "|".join(re.escape(lead) + "(?:" + "|".join(rest) + ")" for lead, rest in groups.items())
 
 
-_WRAPPERS = re.compile(_by_lead(WRAPPER_TOKENS + END_TOKENS))
-_AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS
+_ORPHAN_CLOSERS = TOOL_CALL_MARKER.close
+"""``<tool_call>``'s closing tag right after a block: Qwen3-Coder models leave out the opener
+around their ``<function=..>`` element (``<function=f>..</function>\n</tool_call>``), and the
+closer they still write goes with the call text."""
+_AFTER_BLOCK = WRAPPER_TOKENS + END_TOKENS + _ORPHAN_CLOSERS
+"""Tokens that may follow a block and go with it: outer markers, end-of-turn tokens and an
+orphan closing tag."""
+_WRAPPERS = re.compile(_by_lead(_AFTER_BLOCK))
 _BEFORE_BLOCK = tuple(t for t in WRAPPER_TOKENS if t != "</answer>")
 """Tokens that may stand right before a block and go with it (an answer section that closed
 before the block is the answer's own text)."""
-"""Tokens that may follow a block and go with it: outer markers and end-of-turn tokens."""
 
 
 def widen(text: str, a: int, b: int) -> tuple[int, int]:
