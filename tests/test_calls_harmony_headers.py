@@ -102,6 +102,29 @@ REASONED: list[tuple[str, str, Calls, str, str]] = [
         "",
         "The user asks for the weather in Ro",
     ),
+    (
+        "a call header cut off before its message",
+        "<|channel|>analysis<|message|>Call the tool.<|end|><|start|>assistant "
+        "to=functions.get_weather<|channel|>commentary <|constrain|>js",
+        [],
+        "",
+        "Call the tool.",
+    ),
+    (
+        "the final message's header cut off",
+        "<|channel|>analysis<|message|>Easy one.<|end|><|start|>assistant<|channel|>fin",
+        [],
+        "",
+        "Easy one.",
+    ),
+    (
+        "a call, then the next header cut off",
+        "<|channel|>analysis<|message|>Two steps.<|end|><|start|>assistant<|channel|>commentary "
+        f'to=functions.get_weather {_CALL}{{"city": "Rome"}}<|call|><|start|>assistant<|chan',
+        _ROME,
+        "",
+        "Two steps.",
+    ),
 ]
 
 

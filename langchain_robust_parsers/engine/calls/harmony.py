@@ -107,6 +107,16 @@ def _body_end(text: str, start: int) -> tuple[int, int]:
     return m.start(), (m.start() if m.group() == HARMONY_START else m.end())
 
 
+_HEADER_OPENERS = (HARMONY_START, _CHANNEL)
+
+
+def _cut_header(text: str, pos: int) -> bool:
+    """Whether the text after the last message is a message header the token limit cut
+    before its ``<|message|>`` (``<|start|>assistant to=functions.f<|channel|>commentary``):
+    header, not content. It holds no arguments, so there is no call to report."""
+    return text[pos:].lstrip().startswith(_HEADER_OPENERS)
+
+
 _HEADER_LEAD = re.compile(r"\s*(?:assistant\b\s*)?(?:to=[^\s<]*\s*)?")
 """What may open the first header of an answer before its first token: the role name (when
 the prompt ended with ``<|start|>``) and a recipient written before the channel."""
@@ -217,7 +227,7 @@ def read_harmony(
         elif channel in _CONTENT_CHANNELS:
             kept["final" if channel == "final" else "preamble"] = (body, stop)
         pos = stop_after
-    if pos < len(text) and text.find(_MESSAGE, pos) < 0:
+    if pos < len(text) and text.find(_MESSAGE, pos) < 0 and not _cut_header(text, pos):
         kept.setdefault("after", (pos, len(text)))  # text after the last message
     region = kept.get("final") or kept.get("preamble") or kept.get("after")
     return calls, _kept_spans(text, [_lead(text, begin), region])
