@@ -15,7 +15,12 @@ from typing import NamedTuple
 from langchain_robust_parsers.engine.calls.dialect_registry import MARKERS, TOOL_CALL_MARKER, Marker
 from langchain_robust_parsers.engine.json.several_values import clean_value_at
 from langchain_robust_parsers.engine.lexicon.fences import Fence, find_fences as fenced_blocks
-from langchain_robust_parsers.engine.lexicon.markers import ANSWER_OPEN, END_TOKENS, WRAPPER_TOKENS
+from langchain_robust_parsers.engine.lexicon.markers import (
+    ANSWER_OPEN,
+    END_TOKENS,
+    SECTION_TOKENS,
+    WRAPPER_TOKENS,
+)
 from langchain_robust_parsers.engine.lexicon.tags import skip_chars
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "only_closers_missing",
     "open_value_closer",
     "skip_chars",
+    "whole_sections",
     "widen",
 ]
 
@@ -398,6 +404,44 @@ def widen(text: str, a: int, b: int) -> tuple[int, int]:
                     b, changed = e + len(token), True
                     break
     return a, b
+
+
+_SECTION_TOKEN = re.compile("|".join(re.escape(t) for pair in SECTION_TOKENS for t in pair))
+_SECTION_CLOSE = dict(SECTION_TOKENS)
+
+
+def _sections(text: str) -> list[tuple[int, int]]:
+    """Each call section of ``text``: from its opening token to the end of its closing one."""
+    found: list[tuple[int, int]] = []
+    opened: tuple[int, str] | None = None
+    for m in _SECTION_TOKEN.finditer(text):
+        token = m.group()
+        if token in _SECTION_CLOSE:
+            opened = (m.start(), _SECTION_CLOSE[token])
+        elif opened is not None and token == opened[1]:
+            found.append((opened[0], m.end()))
+            opened = None
+    return found
+
+
+def whole_sections(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` (in order) with every call section that holds one taken whole: text a model
+    wrote between a section's tokens and its calls (``<|tool_calls_section_begin|> noise
+    <|tool_call_begin|>..``) is call text, as the templates write only calls there."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    for start, end in _sections(text):
+        while i < len(spans) and spans[i][0] < start:
+            out.append(spans[i])
+            i += 1
+        j = i
+        while j < len(spans) and spans[j][0] < end:
+            j += 1
+        if j > i:
+            out.append((start, max(end, spans[j - 1][1])))
+            i = j
+    out.extend(spans[i:])
+    return out
 
 
 def only_closers_missing(text: str, start: int, end: int) -> bool:

@@ -25,6 +25,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     ALL_MARKERS,
     MAX_BLOCKS,
     has_wrappers,
+    whole_sections,
     widen,
 )
 from langchain_robust_parsers.engine.calls.dialect_registry import (
@@ -393,5 +394,5 @@ def read_clean_blocks(text: str, begin: int, json_calls: JsonCalls) -> CleanBloc
         opener, start = ("", -1) if hit is None else (hit.group(), hit.start())
         reader = _READERS.get(opener, _MISTRAL_READER)[1]
     if wrapped:
-        spans = [widen(text, a, b) for a, b in spans]
+        spans = whole_sections(text, [widen(text, a, b) for a, b in spans])
     return (calls, spans, dialect, log)

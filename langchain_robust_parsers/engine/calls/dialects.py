@@ -43,6 +43,7 @@ from langchain_robust_parsers.engine.calls.call_blocks import (
     in_region,
     marker_blocks,
     only_closers_missing,
+    whole_sections,
     widen,
 )
 from langchain_robust_parsers.engine.calls.clean_blocks import read_clean_blocks
@@ -852,6 +853,8 @@ def _from_blocks(ctx: _Ctx, blocks: list[Block]) -> DecodedCalls | None:
         spans = sorted(spans + failed)
     if kind is None:
         kind = "json"
+    if wrapped:
+        spans = whole_sections(ctx.text, spans)
     return _result(ctx, calls, blocks[0].dialect, kind, spans, "tagged")
 
 

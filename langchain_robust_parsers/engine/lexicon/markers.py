@@ -11,22 +11,23 @@ __all__ = [
     "HARMONY_MESSAGE",
     "HARMONY_START",
     "HARMONY_TOKENS",
+    "SECTION_TOKENS",
     "WRAPPER_TOKENS",
 ]
 
+SECTION_TOKENS = (
+    ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+    ("<|tool▁calls▁begin|>", "<|tool▁calls▁end|>"),
+    ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+    ("<|tool_call_section_begin|>", "<|tool_call_section_end|>"),
+    ("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"),
+    ("<|tool_calls_begin|>", "<|tool_calls_end|>"),
+)
+"""The opening and closing tokens of DeepSeek's, Kimi K2's and Step-3's call sections: the
+templates write only calls between them, so any text there is call text, not content."""
+
 WRAPPER_TOKENS = (
-    "<｜tool▁calls▁begin｜>",
-    "<｜tool▁calls▁end｜>",
-    "<|tool▁calls▁begin|>",
-    "<|tool▁calls▁end|>",
-    "<|tool_calls_section_begin|>",
-    "<|tool_calls_section_end|>",
-    "<|tool_call_section_begin|>",
-    "<|tool_call_section_end|>",
-    "<｜tool_calls_begin｜>",
-    "<｜tool_calls_end｜>",
-    "<|tool_calls_begin|>",
-    "<|tool_calls_end|>",
+    *(token for pair in SECTION_TOKENS for token in pair),
     "<|eom_id|>",
     "<|eot_id|>",
     "<answer>",
