@@ -350,6 +350,36 @@ def test_chat_model_streams_reasoning_as_reasoning(form: Form, chunk_size: int) 
     assert "".join(str(c.content) for c in chunks) == invoked.content
 
 
+def save_note(title: str, body: str) -> str:
+    """Save a note."""
+    return title
+
+
+@pytest.mark.parametrize("form", [f for f in FORMS if f.name != "harmony"], ids=lambda f: f.name)
+def test_reasoning_markers_inside_call_arguments_are_data(form: Form) -> None:
+    # A note that documents the model's own reasoning markers: its text is an argument value.
+    body = form.wrap("a decoy thought", "a decoy answer")
+    call = json.dumps({"name": "save_note", "arguments": {"title": "markers", "body": body}})
+    text = form.wrap(CHAT_THOUGHT, f"<tool_call>{call}</tool_call>")
+    adapted = TextToolCallAdapter(tools=[save_note]).invoke(AIMessage(content=text))
+    assert isinstance(adapted, AIMessage)
+
+    def chat() -> Any:
+        scripted = ScriptedChatModel(responses=[text], chunk_size=5)
+        return TextToolCallingChatModel(scripted).bind_tools([save_note])
+
+    invoked = chat().invoke("save it")
+    chunks = list(chat().stream("save it"))
+    streamed = "".join(c.additional_kwargs.get("reasoning_content", "") for c in chunks)
+    readings = [
+        adapted.additional_kwargs.get("reasoning_content"),
+        invoked.additional_kwargs.get("reasoning_content"),
+        streamed.strip(),
+    ]
+    assert readings == [CHAT_THOUGHT] * 3
+    assert [c["args"]["body"] for c in invoked.tool_calls] == [body]
+
+
 # ----------------------------------------------------------------------------- actions
 
 
