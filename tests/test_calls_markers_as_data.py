@@ -73,6 +73,13 @@ CASES: list[tuple[str, str, Calls, str]] = [
         "",
     ),
     (
+        "qwen3-coder: words between two calls in one block do not join them",
+        "<tool_call>\n<function=search>\n<parameter=q>\ncats\n</parameter>\n</function> then "
+        "<function=search>\n<parameter=q>\ndogs\n</parameter>\n</function>\n</tool_call>",
+        [("search", {"q": "cats"}), ("search", {"q": "dogs"})],
+        "",
+    ),
+    (
         "minimax: an invoke opener and closer written in a parameter value",
         '<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="body">Call it as '
         '<invoke name="x"> ... </invoke> inside the block.</parameter>\n</invoke>\n'

@@ -205,9 +205,9 @@ def _tag_name(text: str, pos: int, head_end: int) -> tuple[str | None, dict[str,
 
 
 def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
-    """The next ``opener`` (of a call or parameter element) after ``pos``: one written mid-line
-    after text (``use <parameter=path> here``, ``open with <function=x>.``) is part of a value,
-    as the templates put each tag after a line break or another tag."""
+    """The next ``opener`` after ``pos`` written where the templates put tags, after a line
+    break or another tag: one written mid-line after text (``use <parameter=path> here``) is
+    part of a value."""
     nxt = text.find(opener, pos, b)
     while nxt >= 0:
         before = nxt
@@ -217,6 +217,21 @@ def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
             return nxt
         nxt = text.find(opener, nxt + len(opener), b)
     return -1
+
+
+def _next_element(text: str, opener: str, param: str, pos: int, b: int) -> int:
+    """The next call element opener after ``pos``: one written mid-line after text while a
+    parameter value is open (``open with <function=x>.`` before ``</parameter>``) is part of
+    that value. ``param`` is the parameter tag's name with its prefix."""
+    param_open, param_close = "<" + param, "</" + param
+    nxt = _next_tag(text, opener, pos, b)
+    found = text.find(opener, pos, b)
+    while 0 <= found < (b if nxt < 0 else nxt):
+        last_open = text.rfind(param_open, pos, found)
+        if last_open < 0 or text.find(param_close, last_open, found) >= 0:
+            return found  # not inside a value: structure, wherever it stands
+        found = text.find(opener, found + len(opener), b)
+    return nxt
 
 
 NextParam = Callable[[str, str, int, int], int]
@@ -291,7 +306,7 @@ def read_elements(
             break
         name, _attrs = _tag_name(text, pos + len(opener), head_end)
         # the last closing tag before the next call: one inside a value is its text
-        nxt = _next_tag(text, opener, head_end, b)
+        nxt = _next_element(text, opener, prefix + _PARAM, head_end, b)
         close = text.rfind(closer, head_end, b if nxt < 0 else nxt)
         stop = b if close < 0 else close
         if close < 0 and not closed:
@@ -309,7 +324,11 @@ def read_elements(
         else:
             args, raws = _params(text, head_end + 1, stop, prefix, log)
         calls.append(ParsedCall(name, args, raw=raws))
-        pos = -1 if close < 0 else _next_tag(text, opener, close + len(closer), b)
+        pos = (
+            -1
+            if close < 0
+            else _next_element(text, opener, prefix + _PARAM, close + len(closer), b)
+        )
     if not calls and not log.truncated:
         raise CallDecodeError("json", f"No <{prefix}{element}> call in the block.", a)
     return calls
