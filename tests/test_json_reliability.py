@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from cpu_clock import best_cpu_seconds
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from langchain_core.exceptions import OutputParserException
 
@@ -468,7 +469,7 @@ def _document_with_errors(size: int) -> tuple[str, int]:
 
 def _best_time(text: str, repeats: int = 5) -> float:
     loads(text)  # warm up
-    return min(_timed(lambda: loads(text))[1] for _ in range(repeats))
+    return best_cpu_seconds(lambda: loads(text), repeats)
 
 
 @pytest.mark.slow

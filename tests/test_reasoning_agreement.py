@@ -380,6 +380,22 @@ def test_reasoning_markers_inside_call_arguments_are_data(form: Form) -> None:
     assert [c["args"]["body"] for c in invoked.tool_calls] == [body]
 
 
+def test_harmony_tokens_inside_call_arguments_are_data_under_a_named_dialect() -> None:
+    body = "<think>draft</think> to=bob <|message|>hi"
+    call = json.dumps({"name": "save_note", "arguments": {"title": "t", "body": body}})
+    text = f"<tool_call>{call}</tool_call>"
+    adapted = TextToolCallAdapter(tools=[save_note], dialect="tool_call").invoke(
+        AIMessage(content=text)
+    )
+    scripted = ScriptedChatModel(responses=[text])
+    chat = TextToolCallingChatModel(scripted, parse_dialect="tool_call").bind_tools([save_note])
+    invoked = chat.invoke("save it")
+    for message in (adapted, invoked):
+        assert isinstance(message, AIMessage)
+        assert [c["args"]["body"] for c in message.tool_calls] == [body]
+        assert "reasoning_content" not in message.additional_kwargs
+
+
 # ----------------------------------------------------------------------------- actions
 
 

@@ -37,7 +37,7 @@ def stays_invalid_when_merged(call: InvalidToolCall) -> bool:
     try:
         return not isinstance(parse_partial_json(args), dict)
     except (ValueError, RecursionError):
-        return True  # the merge catches the same errors and keeps the call invalid
+        return True  # the merge keeps a call whose arguments do not parse invalid
 
 
 def _metadata_chunk(chunk: Any) -> AIMessageChunk | None:

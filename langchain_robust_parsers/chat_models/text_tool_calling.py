@@ -644,7 +644,9 @@ class TextToolCallingChatModel(StrictOptions, BaseChatModel):
         )
         if self.keep_reasoning_in_content:
             return message
-        return without_reasoning(message, answer.text, self.template_opens_reasoning)
+        return without_reasoning(
+            message, answer.text, self.template_opens_reasoning, self.parse_dialect
+        )
 
     def with_structured_output(
         self,

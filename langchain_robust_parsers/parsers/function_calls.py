@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from langchain_robust_parsers.engine.calls.call_instructions import call_instructions
 from langchain_robust_parsers.engine.calls.call_policy import CallPolicy, InvalidCall
 from langchain_robust_parsers.engine.calls.call_results import (
-    LIMIT_REASON as LIMIT_REASON,  # read from here by the chat model
     BoundPolicy,
     MessageCalls,
     accepted_calls,
@@ -328,7 +327,9 @@ class TextToolCallAdapter(CallReadingOptions, RunnableSerializable[BaseMessage |
         adapted, event = self._adapt(message)
         if isinstance(adapted, AIMessage) and not self.keep_reasoning_in_content:
             original = message if isinstance(message, str) else content_text(message.content)
-            adapted = without_reasoning(adapted, original, self.template_opens_reasoning)
+            adapted = without_reasoning(
+                adapted, original, self.template_opens_reasoning, self.dialect
+            )
         return adapted, event
 
     def _adapt(self, message: BaseMessage | str) -> tuple[BaseMessage, ParseEvent]:

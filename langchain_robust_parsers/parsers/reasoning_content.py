@@ -8,7 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AIMessageChunk
 
-from langchain_robust_parsers.engine.calls.harmony import is_harmony
+from langchain_robust_parsers.engine.calls.harmony import reads_as_harmony
 from langchain_robust_parsers.engine.content_blocks import content_text, with_text
 from langchain_robust_parsers.engine.lexicon.reasoning import ReasoningStream, split_reasoning
 
@@ -24,17 +24,20 @@ def _joined(earlier: Any, reasoning: str) -> str:
 
 
 def without_reasoning(
-    message: AIMessage, original: str | None = None, template_opens: bool | None = None
+    message: AIMessage,
+    original: str | None = None,
+    template_opens: bool | None = None,
+    dialect: str = "auto",
 ) -> AIMessage:
     """``message`` with the reasoning written in its text moved to ``reasoning_content``
     (markers removed); the message itself when its text holds none. ``original``: the model's
-    text when the message's content was already cut from it; a harmony answer's reasoning is
-    read from it (its content keeps the final message only). Other answers' reasoning is read
-    from the content, which no longer holds the calls: a reasoning marker written inside a
-    call's arguments is data, as it is for a stream. ``template_opens``: see
-    `reasoning.headless_end`."""
+    text when the message's content was already cut from it; the reasoning of an answer the
+    call reader (asked for ``dialect``) reads as harmony is read from it (its content keeps the
+    final message only). Other answers' reasoning is read from the content, which no longer
+    holds the calls: a reasoning marker written inside a call's arguments is data, as it is for
+    a stream. ``template_opens``: see `reasoning.headless_end`."""
     answer, reasoning = split_reasoning(content_text(message.content), template_opens)
-    if original is not None and is_harmony(original, 0):
+    if original is not None and reads_as_harmony(original, dialect):
         reasoning = split_reasoning(original, template_opens)[1]
     if not reasoning and answer == content_text(message.content):
         return message

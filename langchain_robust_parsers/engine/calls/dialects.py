@@ -57,7 +57,7 @@ from langchain_robust_parsers.engine.calls.dialect_registry import (
     Marker,
     markup_reader,
 )
-from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony
+from langchain_robust_parsers.engine.calls.harmony import is_harmony, read_harmony, reads_as_harmony
 from langchain_robust_parsers.engine.calls.json_depth import (
     MAX_JSON_DEPTH,
     json_too_deep,
@@ -690,7 +690,7 @@ def _unmarked_lead(text: str, begin: int, blocks: list[Block]) -> list[Block]:
 
 def _harmony(ctx: _Ctx, begin: int, dialect: str) -> DecodedCalls | None:
     """The calls of a harmony answer (gpt-oss), or ``None`` when it is not one."""
-    if dialect not in ("auto", "json", "harmony") or not is_harmony(ctx.text, begin):
+    if not reads_as_harmony(ctx.text, dialect, begin):
         return None
     calls, spans = read_harmony(ctx.text, begin, ctx.log)
     # With no call, the answer is still harmony: its spans say what is not content (headers,

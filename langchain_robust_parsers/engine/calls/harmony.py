@@ -67,6 +67,16 @@ BARE_CHANNEL = re.compile(r"\s*(?:analysis|commentary|final)\b[^<\n]{0,256}<\|me
 that token, as gpt-oss's template leaves it for the model."""
 
 
+HARMONY_DIALECTS = frozenset(("auto", "json", "harmony"))
+"""The ``dialect`` options under which an answer holding harmony messages is read as harmony."""
+
+
+def reads_as_harmony(text: str, dialect: str = "auto", begin: int = 0) -> bool:
+    """Whether a reader asked for ``dialect`` reads ``text`` (from ``begin``) as harmony
+    messages: the one test of the call decoder and of the reasoning readers."""
+    return dialect in HARMONY_DIALECTS and is_harmony(text, begin)
+
+
 def is_harmony(text: str, begin: int) -> bool:
     """Does the answer hold harmony messages (a ``<|message|>`` after a channel or a
     recipient)?"""

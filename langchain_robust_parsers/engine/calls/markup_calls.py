@@ -2,10 +2,10 @@
 
 - XML elements: ``<function=NAME><parameter=K>V</parameter></function>`` (Qwen3-Coder,
   Seed-OSS, Step-3.5), ``<invoke name="NAME"><parameter name="K">V</parameter></invoke>``
-  (MiniMax-M2, and with a ``｜DSML｜`` or ``steptml:`` prefix DeepSeek V3.2 and Step-3),
-  ``<function name="NAME">`` (MiniCPM). A value is text: one line break next to each tag is
-  layout and is dropped; the bound tools' schemas type it later. DeepSeek's ``string="false"``
-  says the value is JSON.
+  (MiniMax-M2, and with a ``steptml:`` prefix Step-3), ``<function name="NAME">`` (MiniCPM).
+  A value is text: one line break next to each tag is layout and is dropped; the bound tools'
+  schemas type it later. (DeepSeek's DSML, whose values keep every line break, is read in
+  `prefixed_markup`.)
 - Key/value tags: ``NAME<arg_key>k</arg_key><arg_value>v</arg_value>`` (GLM-4.5 to 4.7); a
   value is JSON when it reads as JSON, else text, as GLM's servers do.
 - Kimi K2's ``functions.NAME:0<|tool_call_argument_begin|>{..}`` (the id is the model's).
@@ -79,7 +79,7 @@ recurses once a level."""
 FUNCTION = "function"
 """The call element of Qwen3-Coder, Seed-OSS, Step-3.5 and MiniCPM."""
 INVOKE = "invoke"
-"""The call element of MiniMax-M2, DeepSeek V3.2 (``｜DSML｜``) and Step-3 (``steptml:``)."""
+"""The call element of MiniMax-M2, DeepSeek's DSML (``｜DSML｜``) and Step-3 (``steptml:``)."""
 PARAMETER = "parameter"
 _PARAM = PARAMETER[:5]
 """The parameter element's name as the reader looks for it: ``<param`` takes ``<parameter`` and

@@ -1,9 +1,10 @@
 """Call markup whose every structural tag carries a fixed prefix.
 
-- DeepSeek V4.1's DSML: ``<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="k"
-  string="true">v</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`` (the space after
-  ``｜DSML｜`` belongs to each tag name). A ``string="true"`` value is the text exactly as
-  written, trailing whitespace included; a ``string="false"`` value is JSON.
+- DeepSeek's DSML: ``<｜DSML｜ calls><｜DSML｜ invoke name="f"><｜DSML｜ parameter name="k"
+  string="true">v</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`` in V4.1 (the space
+  after ``｜DSML｜`` belongs to each tag name), ``<｜DSML｜tool_calls>`` (V4) and
+  ``<｜DSML｜function_calls>`` (V3.2) without the space. A ``string="true"`` value is the text
+  exactly as written, trailing whitespace included; a ``string="false"`` value is JSON.
 - MiniMax M3: every tag prefixed by ``]<]minimax[>[``; a parameter's name is its tag
   (``<city>Paris</city>``), an object parameter holds one tag a key, an array parameter one
   ``<item>`` tag an item.
@@ -81,7 +82,7 @@ def _dsml_params(
     closer = "</" + prefix + _PARAMETER + ">"
     args: dict[str, Any] = {}
     raws: dict[str, str] = {}
-    for pos, head_end, close in parameter_spans(text, a, b, log, opener, closer, _next_tag):
+    for pos, head_end, close in parameter_spans(text, a, b, log, opener, closer, _any_tag):
         head = text[pos + len(opener) : head_end]
         key = _attr_name(head)
         if key is not None:
@@ -93,7 +94,7 @@ def _dsml_params(
     return args, raws
 
 
-def _next_tag(text: str, opener: str, pos: int, b: int) -> int:
+def _any_tag(text: str, opener: str, pos: int, b: int) -> int:
     """The next parameter tag: the prefix makes every one structure, wherever it stands."""
     return text.find(opener, pos, b)
 
