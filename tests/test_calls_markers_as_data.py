@@ -315,3 +315,22 @@ def test_parser_streams_the_calls_at_every_chunk_size(
     for size in range(1, 65):
         chunks = [text[i : i + size] for i in range(0, len(text), size)]
         assert list(parser.transform(iter(chunks)))[-1] == want, size
+
+
+@pytest.mark.slow
+def test_many_call_openers_written_in_one_value_cost_linear_time() -> None:
+    from cpu_clock import best_cpu_seconds
+
+    from langchain_robust_parsers.engine.calls.dialects import decode_calls
+
+    def answer(n: int) -> str:
+        return qwen("write_file", body="see <function=g> " * n)
+
+    def cost(n: int) -> float:
+        text = answer(n)
+        return best_cpu_seconds(lambda: decode_calls(text), 3)
+
+    [call] = decode_calls(answer(10)).calls
+    assert call.args["body"] == ("see <function=g> " * 10).rstrip("\n")
+    small, large = cost(20_000), cost(80_000)
+    assert large < 8 * max(small, 1e-3)  # 4x the text: quadratic would be 16x

@@ -225,12 +225,19 @@ def _next_element(text: str, opener: str, param: str, pos: int, b: int) -> int:
     that value. ``param`` is the parameter tag's name with its prefix."""
     param_open, param_close = "<" + param, "</" + param
     nxt = _next_tag(text, opener, pos, b)
+    inside = False  # a value is open: its last parameter tag so far is an opening one
+    at = pos
     found = text.find(opener, pos, b)
     while 0 <= found < (b if nxt < 0 else nxt):
-        last_open = text.rfind(param_open, pos, found)
-        if last_open < 0 or text.find(param_close, last_open, found) >= 0:
+        # only the text since the last candidate is read again: linear in the element
+        last_open = text.rfind(param_open, at, found)
+        last_close = text.rfind(param_close, at, found)
+        if last_open != last_close:  # both -1: no tag since, the state holds
+            inside = last_open > last_close
+        if not inside:
             return found  # not inside a value: structure, wherever it stands
-        found = text.find(opener, found + len(opener), b)
+        at = found + len(opener)
+        found = text.find(opener, at, b)
     return nxt
 
 
